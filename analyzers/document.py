@@ -1,0 +1,244 @@
+"""SkillDocument: one parse of a SKILL.md (frontmatter nodes, markdown structure, skill context)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .findings import Pos, Range
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+class LineIndex:
+    """Maps offsets (code points) to 0-based line/character and back; LSP line breaks only."""
+
+    __slots__ = ("text", "starts", "lines")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        for m in _NEWLINE.finditer(text):
+            starts.append(m.end())
+        self.starts = starts
+        # line contents without their line break
+        lines = []
+        for i, s in enumerate(starts):
+            e = starts[i + 1] if i + 1 < len(starts) else len(text)
+            chunk = text[s:e]
+            if chunk.endswith("\r\n"):
+                chunk = chunk[:-2]
+            elif chunk.endswith(("\n", "\r")):
+                chunk = chunk[:-1]
+            lines.append(chunk)
+        self.lines = lines
+
+    def pos(self, offset: int) -> Pos:
+        import bisect
+
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return Pos(line, min(offset - self.starts[line], len(self.lines[line])))
+
+    def offset(self, pos: Pos) -> int:
+        line = max(0, min(pos.line, len(self.starts) - 1))
+        return self.starts[line] + min(pos.character, len(self.lines[line]))
+
+    def line_range(self, line: int) -> Range:
+        line = max(0, min(line, len(self.lines) - 1))
+        return Range(Pos(line, 0), Pos(line, len(self.lines[line])))
+
+    def trimmed_line_range(self, line: int) -> Range:
+        line = max(0, min(line, len(self.lines) - 1))
+        text = self.lines[line]
+        start = len(text) - len(text.lstrip())
+        return Range(Pos(line, start), Pos(line, len(text.rstrip())))
+
+
+@dataclass(slots=True)
+class Field:
+    """A top-level frontmatter key and its value, with exact ranges in the file."""
+
+    key: str
+    key_range: Range
+    value: Any  # constructed Python value (None on failure)
+    value_range: Range
+    node: Any  # the PyYAML node (ScalarNode / SequenceNode / MappingNode)
+    style: str | None  # scalar style: None plain, "'", '"', "|", ">"
+
+    @property
+    def is_plain_scalar(self) -> bool:
+        return self.node is not None and self.node.__class__.__name__ == "ScalarNode" and self.style is None
+
+    @property
+    def text(self) -> str | None:
+        """The value as a string when it is a string scalar, else None."""
+        return self.value if isinstance(self.value, str) else None
+
+
+@dataclass(slots=True)
+class YamlProblem:
+    kind: str  # "syntax" | "duplicate" | "not-mapping" | "tab"
+    message: str
+    range: Range
+    key: str | None = None
+    first_range: Range | None = None
+
+
+@dataclass(slots=True)
+class Frontmatter:
+    present: bool = False
+    terminated: bool = False
+    open_line: int = 0  # line of the opening ---
+    close_line: int | None = None  # line of the closing --- (None when unterminated)
+    fields: dict[str, Field] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+    problems: list[YamlProblem] = field(default_factory=list)
+    root_kind: str = "mapping"  # "mapping" | "sequence" | "scalar" | "empty"
+    root_range: Range | None = None
+
+    def get(self, key: str) -> Field | None:
+        return self.fields.get(key)
+
+    @property
+    def ok(self) -> bool:
+        """True when a mapping was read without syntax errors."""
+        return self.present and self.terminated and not any(p.kind == "syntax" for p in self.problems)
+
+
+@dataclass(slots=True)
+class Heading:
+    level: int
+    text: str
+    line: int
+    range: Range
+    end_line: int = 0  # last line of the section (exclusive end filled by the parser)
+
+
+@dataclass(slots=True)
+class CodeBlock:
+    language: str  # first word of the info string ("" when untagged)
+    info: str
+    content: str
+    fenced: bool
+    start_line: int  # line of the opening fence (or first line of an indented block)
+    end_line: int  # exclusive
+    open_range: Range  # the opening fence line (or first line)
+    content_start_line: int  # first content line
+
+
+@dataclass(slots=True)
+class Link:
+    target: str  # raw destination as written (no title)
+    text: str
+    range: Range  # the destination in the source
+    full_range: Range  # the whole link construct where known
+    is_image: bool = False
+    kind: str = "link"  # "link" | "image" | "path" (a bare path in prose) | "definition"
+
+    @property
+    def is_url(self) -> bool:
+        return bool(re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", self.target)) or self.target.startswith("//")
+
+    @property
+    def path_part(self) -> str:
+        """The target without #anchor and ?query."""
+        t = self.target
+        for sep in ("#", "?"):
+            i = t.find(sep)
+            if i >= 0:
+                t = t[:i]
+        return t
+
+
+@dataclass(slots=True)
+class ProseLine:
+    """A line of prose with code spans, HTML comments and quoted text blanked out."""
+
+    line: int
+    text: str  # same length as the source line; excluded parts replaced by spaces
+    quoted: bool = False  # inside a blockquote
+
+
+@dataclass(slots=True)
+class SkillFiles:
+    """The skill's bundled files, relative posix paths, found once."""
+
+    root: Path | None
+    files: tuple[str, ...] = ()  # every file under the skill dir (relative, posix), bounded
+    truncated: bool = False
+
+    def exists(self, rel: str) -> bool:
+        rel = rel.strip("/")
+        return rel in self._set or rel in self._dirs
+
+    def under(self, prefix: str) -> list[str]:
+        prefix = prefix.rstrip("/") + "/"
+        return [f for f in self.files if f.startswith(prefix)]
+
+    def __post_init__(self) -> None:
+        self._set = set(self.files)
+        dirs = set()
+        for f in self.files:
+            parts = f.split("/")
+            for i in range(1, len(parts)):
+                dirs.add("/".join(parts[:i]))
+        self._dirs = dirs
+
+    _set: set = field(default_factory=set)
+    _dirs: set = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class SkillDocument:
+    text: str
+    path: Path | None  # the SKILL.md path (may not exist for unsaved buffers)
+    index: LineIndex
+    frontmatter: Frontmatter
+    body_start_line: int  # first line after the frontmatter
+    headings: list[Heading]
+    code_blocks: list[CodeBlock]
+    links: list[Link]
+    prose: list[ProseLine]
+    tables: list[tuple[int, int]]  # (start_line, end_line) of each table
+    disabled: dict[str, set[int] | None]  # code -> None (whole file) or set of lines
+    files: SkillFiles
+    workspace_root: Path | None = None
+    binary: bool = False
+    code_lines: set[int] = field(default_factory=set)  # lines inside code blocks (body)
+    table_lines: set[int] = field(default_factory=set)
+    html_comment_lines: set[int] = field(default_factory=set)
+    too_large: bool = False
+
+    @property
+    def lines(self) -> list[str]:
+        return self.index.lines
+
+    @property
+    def line_count(self) -> int:
+        n = len(self.index.lines)
+        if n > 1 and self.index.lines[-1] == "":
+            n -= 1  # a trailing newline does not add a line
+        return n
+
+    @property
+    def body_line_count(self) -> int:
+        return max(0, self.line_count - self.body_start_line)
+
+    @property
+    def skill_dir(self) -> Path | None:
+        return self.path.parent if self.path is not None else None
+
+    @property
+    def body_text(self) -> str:
+        return "\n".join(self.index.lines[self.body_start_line :])
+
+    def field_text(self, key: str) -> str | None:
+        f = self.frontmatter.get(key)
+        return f.text if f else None
+
+    def frontmatter_range(self) -> Range:
+        """Where to report frontmatter-wide findings: the opening delimiter line."""
+        return self.index.trimmed_line_range(self.frontmatter.open_line if self.frontmatter.present else 0)

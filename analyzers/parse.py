@@ -1,0 +1,495 @@
+"""Build a SkillDocument from text: the only importer of YAML and markdown-it."""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .document import (
+    CodeBlock,
+    Field,
+    Frontmatter,
+    Heading,
+    LineIndex,
+    Link,
+    ProseLine,
+    SkillDocument,
+    SkillFiles,
+    YamlProblem,
+)
+from .findings import Pos, Range
+
+try:  # the C loader is ~10x faster; fall back to pure Python where libyaml is missing
+    _Loader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+MAX_ANALYSED_CHARS = 2_000_000  # larger texts get frontmatter checks only (FILE_TOO_LARGE)
+MAX_FILES = 5_000
+MAX_REFERENCE_BYTES = 1_000_000
+SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".ruff_cache"}
+
+_DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
+_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
+_DISABLE = re.compile(r"<!--\s*skillgrade-(disable|disable-next-line)\b([^>]*?)-->")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_HTML_COMMENT = re.compile(r"<!--.*?-->")
+_PATH_MENTION = re.compile(
+    r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
+)
+_LINK_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)")
+
+
+@lru_cache(maxsize=1)
+def markdown_parser():
+    """The lean markdown-it configuration: CommonMark + tables, no inline rules we never read."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": True})
+    md.enable("table")
+    md.disable(
+        ["emphasis", "entity", "text_join", "balance_pairs", "fragments_join", "smartquotes", "replacements"],
+        ignoreInvalid=True,
+    )
+    md.normalizeLink = lambda url: url  # keep destinations exactly as written
+    md.normalizeLinkText = lambda url: url
+    md.validateLink = lambda url: True
+    return md
+
+
+def decode(data: bytes) -> tuple[str, bool]:
+    """Decode file bytes; returns (text, looks_binary)."""
+    binary = b"\x00" in data[:65536]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        binary = True
+    return text, binary
+
+
+# ---------------------------------------------------------------- frontmatter
+
+
+def _mark_pos(mark: Any, line_offset: int) -> Pos:
+    return Pos(mark.line + line_offset, mark.column)
+
+
+def _node_range(node: Any, line_offset: int, index: LineIndex) -> Range:
+    start = _mark_pos(node.start_mark, line_offset)
+    end = _mark_pos(node.end_mark, line_offset)
+    if end.line > start.line and end.character == 0:
+        prev = end.line - 1
+        end = Pos(prev, len(index.lines[prev]) if prev < len(index.lines) else 0)
+    if end.line < len(index.lines):
+        end = Pos(end.line, min(end.character, len(index.lines[end.line])))
+    return Range(start, end)
+
+
+def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
+    lines = index.lines
+    fm = Frontmatter()
+    first = 0
+    # a leading blank line before `---` still counts as "no frontmatter" for Claude Code
+    if not lines or not _DELIM.match(lines[0]):
+        return fm, 0
+    fm.present = True
+    fm.open_line = first
+    close = None
+    for i in range(first + 1, len(lines)):
+        if _CLOSE.match(lines[i]):
+            close = i
+            break
+    if close is None:
+        fm.terminated = False
+        return fm, len(lines)
+    fm.terminated = True
+    fm.close_line = close
+    body_start = close + 1
+    yaml_lines = lines[first + 1 : close]
+    offset = first + 1
+    source = "\n".join(yaml_lines)
+    if not source.strip():
+        fm.root_kind = "empty"
+        return fm, body_start
+    try:
+        root = yaml.compose(source, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = (mark.line if mark else 0) + offset
+        col = mark.column if mark else 0
+        line = min(line, close - 1) if close - 1 >= offset else offset
+        text = lines[line] if line < len(lines) else ""
+        col = min(col, len(text))
+        problem = (exc.problem or "invalid YAML").strip()
+        kind = "syntax"
+        if "\t" in problem or ("found character" in problem and "\\t" in problem) or "\t" in text[:col + 1]:
+            problem = "a tab character cannot indent YAML; use spaces"
+        msg = f"YAML syntax error: {problem}"
+        if exc.context and exc.context not in problem:
+            msg += f" ({exc.context.strip()})"
+        end = col + 1 if col < len(text) else col
+        fm.problems.append(YamlProblem(kind, msg, Range(Pos(line, col), Pos(line, end))))
+        return fm, body_start
+    except yaml.YAMLError as exc:  # reader errors (e.g. control characters)
+        msg = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
+        fm.problems.append(YamlProblem("syntax", f"YAML error: {msg}", index.line_range(offset)))
+        return fm, body_start
+    except RecursionError:
+        fm.problems.append(
+            YamlProblem("syntax", "YAML is nested too deeply to read", index.line_range(offset))
+        )
+        return fm, body_start
+    if root is None:
+        fm.root_kind = "empty"
+        return fm, body_start
+    kind = type(root).__name__
+    fm.root_range = _node_range(root, offset, index)
+    if kind != "MappingNode":
+        fm.root_kind = "sequence" if kind == "SequenceNode" else "scalar"
+        return fm, body_start
+    loader = _Loader("")
+    seen: dict[str, Range] = {}
+    for key_node, value_node in root.value:
+        key_range = _node_range(key_node, offset, index)
+        try:
+            key = loader.construct_object(key_node, deep=True)
+        except Exception:  # noqa: BLE001 - unhashable or odd keys are data, not crashes
+            key = key_node.value if isinstance(key_node.value, str) else repr(key_node.value)
+        if not isinstance(key, str):
+            key = str(key)
+        if key in seen:
+            fm.problems.append(
+                YamlProblem(
+                    "duplicate",
+                    f"Duplicate key `{key}`: YAML readers disagree on which value wins",
+                    key_range,
+                    key=key,
+                    first_range=seen[key],
+                )
+            )
+        seen[key] = key_range
+        try:
+            value = loader.construct_object(value_node, deep=True)
+        except RecursionError:
+            value = None
+            fm.problems.append(YamlProblem("syntax", f"Value of `{key}` is nested too deeply", key_range))
+        except Exception as exc:  # noqa: BLE001
+            value = None
+            fm.problems.append(
+                YamlProblem("syntax", f"Cannot read value of `{key}`: {str(exc).splitlines()[0]}", key_range)
+            )
+        style = getattr(value_node, "style", None) if type(value_node).__name__ == "ScalarNode" else None
+        fld = Field(key, key_range, value, _node_range(value_node, offset, index), value_node, style)
+        fm.fields[key] = fld  # last wins, as PyYAML does
+        fm.data[key] = value
+    return fm, body_start
+
+
+# ---------------------------------------------------------------- markdown body
+
+
+def _blank_code_spans(text: str) -> str:
+    def blank(m: re.Match) -> str:
+        return " " * len(m.group(0))
+
+    text = _HTML_COMMENT.sub(blank, text)
+    return _CODE_SPAN.sub(blank, text)
+
+
+def _region_locator(index: LineIndex, start_line: int, end_line: int):
+    lines = index.lines[start_line:end_line]
+    text = "\n".join(lines)
+    starts = [0]
+    for ln in lines[:-1]:
+        starts.append(starts[-1] + len(ln) + 1)
+
+    def to_pos(off: int) -> Pos:
+        import bisect
+
+        i = max(0, bisect.bisect_right(starts, off) - 1)
+        return Pos(start_line + i, off - starts[i])
+
+    return text, to_pos
+
+
+def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: dict) -> None:
+    headings: list[Heading] = doc["headings"]
+    blocks: list[CodeBlock] = doc["code_blocks"]
+    links: list[Link] = doc["links"]
+    tables: list[tuple[int, int]] = doc["tables"]
+    code_lines: set[int] = doc["code_lines"]
+    comment_lines: set[int] = doc["comment_lines"]
+    quoted: set[int] = set()
+    # Parse the whole text with frontmatter lines blanked, so token maps are file lines.
+    md_source = "\n" * body_start + "\n".join(doc_lines[body_start:])
+    tokens = markdown_parser().parse(md_source)
+    n = len(tokens)
+    for i, tok in enumerate(tokens):
+        t = tok.type
+        if t == "heading_open" and tok.map:
+            line = tok.map[0]
+            inline = tokens[i + 1] if i + 1 < n else None
+            text = inline.content if inline is not None else ""
+            src = doc_lines[line] if line < len(doc_lines) else ""
+            rng = Range(Pos(line, len(src) - len(src.lstrip())), Pos(line, len(src.rstrip())))
+            headings.append(Heading(int(tok.tag[1]), text.strip(), line, rng))
+        elif t in ("fence", "code_block") and tok.map:
+            a, b = tok.map
+            fenced = t == "fence"
+            info = tok.info.strip() if fenced else ""
+            lang = info.split()[0].strip("{}.").lower() if info else ""
+            for ln in range(a, b):
+                code_lines.add(ln)
+            src = doc_lines[a] if a < len(doc_lines) else ""
+            rng = Range(Pos(a, len(src) - len(src.lstrip())), Pos(a, len(src.rstrip())))
+            blocks.append(CodeBlock(lang, info, tok.content, fenced, a, b, rng, a + 1 if fenced else a))
+        elif t == "table_open" and tok.map:
+            tables.append((tok.map[0], tok.map[1]))
+        elif t == "blockquote_open" and tok.map:
+            quoted.update(range(tok.map[0], tok.map[1]))
+        elif t == "html_block" and tok.map:
+            if tok.content.lstrip().startswith("<!--"):
+                comment_lines.update(range(tok.map[0], tok.map[1]))
+        elif t == "inline" and tok.map and tok.children:
+            _collect_links(tok, index, links)
+    doc["quoted"] = quoted
+    # definitions ([x]: target) produce no inline tokens; find them in the text
+    if "]:" in md_source:
+        for ln in range(body_start, len(doc_lines)):
+            if ln in code_lines:
+                continue
+            m = re.match(r"^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)", doc_lines[ln])
+            if m:
+                rng = Range(Pos(ln, m.start(1)), Pos(ln, m.end(1)))
+                links.append(Link(m.group(1), "", rng, index.line_range(ln), kind="definition"))
+
+
+def _collect_links(tok: Any, index: LineIndex, links: list[Link]) -> None:
+    a, b = tok.map
+    text, to_pos = _region_locator(index, a, b)
+    cursor = 0
+    children = tok.children
+    for j, child in enumerate(children):
+        ct = child.type
+        if ct not in ("link_open", "image"):
+            continue
+        attr = "src" if ct == "image" else "href"
+        target = child.attrGet(attr)
+        if not isinstance(target, str) or not target:
+            continue
+        if child.markup == "autolink" or child.info == "auto":
+            continue  # <https://...> autolinks are always URLs
+        label = ""
+        if ct == "image":
+            label = child.content
+        else:
+            k = j + 1
+            parts = []
+            while k < len(children) and children[k].type != "link_close":
+                parts.append(children[k].content)
+                k += 1
+            label = "".join(parts)
+        found = -1
+        for probe in ("(" + target, "(<" + target, "( " + target):
+            found = text.find(probe, cursor)
+            if found >= 0:
+                found += len(probe) - len(target)
+                break
+        if found < 0:
+            found = text.find(target, cursor)
+        if found < 0:
+            start = Pos(a, 0)
+            rng = Range(start, Pos(a, len(index.lines[a]) if a < len(index.lines) else 0))
+            full = rng
+        else:
+            rng = Range(to_pos(found), to_pos(found + len(target)))
+            open_at = text.rfind("[", 0, found)
+            if open_at > 0 and text[open_at - 1] == "!":
+                open_at -= 1
+            close_at = text.find(")", found + len(target))
+            full = Range(to_pos(open_at if open_at >= 0 else found), to_pos(close_at + 1 if close_at >= 0 else found + len(target)))
+            cursor = found + len(target)
+        links.append(Link(target, label, rng, full, is_image=ct == "image", kind="image" if ct == "image" else "link"))
+
+
+def _prose(doc_lines: list[str], body_start: int, skip: set[int], quoted: set[int]) -> list[ProseLine]:
+    out = []
+    in_comment = False
+    for ln in range(body_start, len(doc_lines)):
+        if ln in skip:
+            continue
+        line = doc_lines[ln]
+        if in_comment:
+            end = line.find("-->")
+            if end < 0:
+                continue
+            line = " " * (end + 3) + line[end + 3 :]
+            in_comment = False
+        start = line.find("<!--")
+        if start >= 0 and line.find("-->", start) < 0:
+            line = line[:start]
+            in_comment = True
+        if "`" in line or "<!--" in line:
+            line = _blank_code_spans(line)
+        out.append(ProseLine(ln, line, ln in quoted))
+    return out
+
+
+def _disabled(doc_lines: list[str], code_lines: set[int]) -> dict[str, set[int] | None]:
+    out: dict[str, set[int] | None] = {}
+    for ln, line in enumerate(doc_lines):
+        if "skillgrade-" not in line or ln in code_lines:
+            continue
+        for m in _DISABLE.finditer(line):
+            codes = [c for c in re.split(r"[\s,]+", m.group(2).strip()) if c] or ["ALL"]
+            for code in codes:
+                code = code.upper()
+                if m.group(1) == "disable":
+                    out[code] = None
+                else:
+                    cur = out.setdefault(code, set())
+                    if cur is not None:
+                        # the next non-blank line after the comment
+                        nxt = ln + 1
+                        while nxt < len(doc_lines) and not doc_lines[nxt].strip():
+                            nxt += 1
+                        cur.add(nxt)
+    return out
+
+
+# ---------------------------------------------------------------- files
+
+
+def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillFiles:
+    """Every file under the skill directory (relative posix paths), bounded and loop-safe."""
+    if skill_dir is None or not skill_dir.is_dir():
+        return SkillFiles(None)
+    root_real = os.path.realpath(root) if root else None
+    found: list[str] = []
+    seen_dirs: set[str] = set()
+    truncated = False
+    stack = [(str(skill_dir), "")]
+    while stack:
+        real_dir, rel = stack.pop()
+        try:
+            rp = os.path.realpath(real_dir)
+        except OSError:
+            continue
+        if rp in seen_dirs:
+            continue
+        if root_real and not (rp == root_real or rp.startswith(root_real + os.sep)):
+            continue  # never follow a symlink out of the workspace
+        seen_dirs.add(rp)
+        try:
+            entries = sorted(os.scandir(real_dir), key=lambda e: e.name)
+        except OSError:
+            continue
+        for e in entries:
+            name = e.name
+            rel_name = f"{rel}{name}"
+            try:
+                if e.is_dir():
+                    if name in SKIP_DIRS:
+                        continue
+                    stack.append((e.path, rel_name + "/"))
+                elif e.is_file():
+                    if rel_name == "SKILL.md":
+                        continue
+                    found.append(rel_name)
+                    if len(found) >= MAX_FILES:
+                        truncated = True
+                        stack.clear()
+                        break
+            except OSError:
+                continue
+    found.sort()
+    return SkillFiles(skill_dir, tuple(found), truncated)
+
+
+def mentions_in(text: str) -> set[str]:
+    """Relative paths a text points at, in links or plainly (code included): for reachability."""
+    out = set()
+    for m in _LINK_IN_TEXT.finditer(text):
+        out.add(m.group(1))
+    for m in _PATH_MENTION.finditer(text):
+        out.add(m.group(1))
+    return out
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def parse(
+    text: str,
+    path: str | os.PathLike | None = None,
+    *,
+    files: SkillFiles | None = None,
+    workspace_root: str | os.PathLike | None = None,
+    binary: bool = False,
+) -> SkillDocument:
+    """Parse a SKILL.md text once. Never raises on bad input."""
+    p = Path(path) if path is not None else None
+    root = Path(workspace_root) if workspace_root is not None else None
+    if "\x00" in text:
+        binary = True
+        text = text.replace("\x00", "\ufffd")
+    index = LineIndex(text)
+    lines = index.lines
+    fm, body_start = _parse_frontmatter(index)
+    parts: dict[str, Any] = {
+        "headings": [],
+        "code_blocks": [],
+        "links": [],
+        "tables": [],
+        "code_lines": set(),
+        "comment_lines": set(),
+        "quoted": set(),
+    }
+    too_large = len(text) > MAX_ANALYSED_CHARS
+    if not binary and not too_large and body_start < len(lines):
+        try:
+            _parse_body(lines, index, body_start, parts)
+        except RecursionError:  # pathological nesting: keep what we have
+            pass
+    headings: list[Heading] = parts["headings"]
+    for k, h in enumerate(headings):
+        nxt = len(lines)
+        for h2 in headings[k + 1 :]:
+            if h2.level <= h.level:
+                nxt = h2.line
+                break
+        h.end_line = nxt
+    skip = parts["code_lines"] | parts["comment_lines"]
+    prose = [] if (binary or too_large) else _prose(lines, body_start, skip, parts["quoted"])
+    table_lines: set[int] = set()
+    for a, b in parts["tables"]:
+        table_lines.update(range(a, b))
+    if files is None:
+        files = scan_skill_files(p.parent if p is not None else None, root)
+    doc = SkillDocument(
+        text=text,
+        path=p,
+        index=index,
+        frontmatter=fm,
+        body_start_line=body_start,
+        headings=headings,
+        code_blocks=parts["code_blocks"],
+        links=parts["links"],
+        prose=prose,
+        tables=parts["tables"],
+        disabled=_disabled(lines, parts["code_lines"]) if not binary else {},
+        files=files,
+        workspace_root=root,
+        binary=binary,
+        code_lines=parts["code_lines"],
+        table_lines=table_lines,
+        html_comment_lines=parts["comment_lines"],
+        too_large=too_large,
+    )
+    return doc
