@@ -169,6 +169,7 @@ class SkillFiles:
     root: Path | None
     files: tuple[str, ...] = ()  # every file under the skill dir (relative, posix), bounded
     truncated: bool = False
+    empty: frozenset[str] = frozenset()  # files of size 0
 
     def exists(self, rel: str) -> bool:
         rel = rel.strip("/")
@@ -177,6 +178,9 @@ class SkillFiles:
     def under(self, prefix: str) -> list[str]:
         prefix = prefix.rstrip("/") + "/"
         return [f for f in self.files if f.startswith(prefix)]
+
+    def non_empty_under(self, prefix: str) -> list[str]:
+        return [f for f in self.under(prefix) if f not in self.empty]
 
     def __post_init__(self) -> None:
         self._set = set(self.files)
@@ -211,6 +215,7 @@ class SkillDocument:
     table_lines: set[int] = field(default_factory=set)
     html_comment_lines: set[int] = field(default_factory=set)
     too_large: bool = False
+    mentioned: set[str] = field(default_factory=set)  # bundled files referenced, transitively
 
     @property
     def lines(self) -> list[str]:

@@ -372,6 +372,7 @@ def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillF
         return SkillFiles(None)
     root_real = os.path.realpath(root) if root else None
     found: list[str] = []
+    empty: set[str] = set()
     seen_dirs: set[str] = set()
     truncated = False
     stack = [(str(skill_dir), "")]
@@ -402,6 +403,8 @@ def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillF
                     if rel_name == "SKILL.md":
                         continue
                     found.append(rel_name)
+                    if rel_name.startswith(("references/", "assets/")) and e.stat().st_size == 0:
+                        empty.add(rel_name)
                     if len(found) >= MAX_FILES:
                         truncated = True
                         stack.clear()
@@ -409,7 +412,7 @@ def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillF
             except OSError:
                 continue
     found.sort()
-    return SkillFiles(skill_dir, tuple(found), truncated)
+    return SkillFiles(skill_dir, tuple(found), truncated, frozenset(empty))
 
 
 def mentions_in(text: str) -> set[str]:
@@ -492,4 +495,51 @@ def parse(
         html_comment_lines=parts["comment_lines"],
         too_large=too_large,
     )
+    if not binary and files.root is not None and any(
+        f.startswith(("references/", "scripts/")) for f in files.files
+    ):
+        doc.mentioned = _reachable(doc)
     return doc
+
+
+def _norm(rel: str, base: str) -> str | None:
+    import posixpath
+
+    rel = rel.split("#", 1)[0].split("?", 1)[0].strip()
+    if not rel or rel.startswith(("/", "~")) or re.match(r"^[a-zA-Z][\w+.-]*:", rel):
+        return None
+    out = posixpath.normpath(posixpath.join(base, rel))
+    return None if out.startswith("..") else out
+
+
+def _reachable(doc: SkillDocument) -> set[str]:
+    """Files of the skill that SKILL.md mentions, directly or through mentioned markdown files."""
+    files = doc.files
+    seen: set[str] = set()
+    queue: list[tuple[str, str]] = [(doc.text, "")]
+    budget = 200
+    while queue and budget > 0:
+        text, base = queue.pop()
+        budget -= 1
+        for m in mentions_in(text):
+            for cand in {_norm(m, base), _norm(m, "")}:
+                if cand is None or cand in seen:
+                    continue
+                seen.add(cand)
+                if cand in files._set and cand.endswith((".md", ".markdown", ".txt")):
+                    try:
+                        path = files.root / cand  # type: ignore[operator]
+                        if path.stat().st_size <= MAX_REFERENCE_BYTES:
+                            queue.append((path.read_text("utf-8", errors="replace"), cand.rsplit("/", 1)[0]
+                                          if "/" in cand else ""))
+                    except OSError:
+                        pass
+    # module-style mentions (python -m scripts.tool) and bare file names
+    for f in files.files:
+        if f in seen:
+            continue
+        stem = f.rsplit(".", 1)[0].replace("/", ".")
+        base = f.rsplit("/", 1)[-1]
+        if stem in doc.text or (len(base) > 3 and base in doc.text):
+            seen.add(f)
+    return seen

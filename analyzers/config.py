@@ -1,0 +1,166 @@
+"""Typed configuration shared by the CLI and the server ([tool.skillgrade], .skillgrade.toml, LSP settings)."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .findings import Severity
+
+DEFAULT_DOCS_BASE = "https://github.com/skillgrade/skillgrade/blob/main/docs/rules/"
+
+
+class ConfigError(ValueError):
+    """A configuration value that cannot be used (reported as a usage error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    select: tuple[str, ...] = ()  # empty: every rule
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, Severity] = field(default_factory=dict)
+    threshold: float | None = None
+    per_path_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)  # glob -> codes
+    docs_base_url: str = DEFAULT_DOCS_BASE
+    body_line_budget: int = 500
+    body_token_budget: int = 5000
+    source: str | None = None  # the file the config came from
+
+    def enabled(self, code: str, path: str | None = None) -> bool:
+        if self.select and not _matches(code, self.select):
+            return False
+        if _matches(code, self.ignore):
+            return False
+        if path and self.per_path_ignores:
+            for pattern, codes in self.per_path_ignores.items():
+                if _path_match(path, pattern) and _matches(code, codes):
+                    return False
+        return True
+
+    def merged(self, data: dict[str, Any]) -> Config:
+        """A new config with the (camelCase or snake_case) keys of `data` applied."""
+        return replace(self, **_fields_from(data))
+
+
+def _matches(code: str, codes: tuple[str, ...]) -> bool:
+    return any(c == "ALL" or c == code or (c.endswith("*") and code.startswith(c[:-1])) for c in codes)
+
+
+def _path_match(path: str, pattern: str) -> bool:
+    p = path.replace("\\", "/")
+    return fnmatch.fnmatch(p, pattern) or fnmatch.fnmatch(p, "*/" + pattern.lstrip("/"))
+
+
+def _codes(value: Any, key: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [v for v in value.replace(",", " ").split() if v]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"`{key}` must be a list of rule codes")
+    return tuple(v.strip().upper() for v in value)
+
+
+_KEYS = {
+    "select": "select",
+    "ignore": "ignore",
+    "severity": "severity",
+    "severities": "severity",
+    "threshold": "threshold",
+    "per-path-ignores": "per_path_ignores",
+    "per_path_ignores": "per_path_ignores",
+    "perPathIgnores": "per_path_ignores",
+    "docs-base-url": "docs_base_url",
+    "docs_base_url": "docs_base_url",
+    "docsBaseUrl": "docs_base_url",
+    "body-line-budget": "body_line_budget",
+    "bodyLineBudget": "body_line_budget",
+    "body-token-budget": "body_token_budget",
+    "bodyTokenBudget": "body_token_budget",
+}
+
+
+def _fields_from(data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for raw_key, value in data.items():
+        key = _KEYS.get(raw_key)
+        if key is None:
+            continue  # unknown keys (e.g. editor-only settings) are ignored
+        if key in ("select", "ignore"):
+            out[key] = _codes(value, raw_key)
+        elif key == "severity":
+            if not isinstance(value, dict):
+                raise ConfigError("`severity` must map rule codes to error/warning/info/hint")
+            sev = {}
+            for code, level in value.items():
+                try:
+                    sev[str(code).upper()] = Severity.parse(str(level))
+                except KeyError:
+                    raise ConfigError(f"unknown severity {level!r} for {code}") from None
+            out[key] = sev
+        elif key == "threshold":
+            if value is None:
+                out[key] = None
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                out[key] = float(value)
+            else:
+                raise ConfigError("`threshold` must be a number")
+        elif key == "per_path_ignores":
+            if not isinstance(value, dict):
+                raise ConfigError("`per-path-ignores` must map globs to lists of codes")
+            out[key] = {str(k): _codes(v, f"per-path-ignores.{k}") for k, v in value.items()}
+        elif key == "docs_base_url":
+            if not isinstance(value, str):
+                raise ConfigError("`docs-base-url` must be a string")
+            out[key] = value if value.endswith("/") else value + "/"
+        elif key in ("body_line_budget", "body_token_budget"):
+            if not isinstance(value, int) or value <= 0:
+                raise ConfigError(f"`{raw_key}` must be a positive integer")
+            out[key] = value
+    return out
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest .skillgrade.toml, or pyproject.toml with [tool.skillgrade], at or above `start`."""
+    cur = start if start.is_dir() else start.parent
+    for d in (cur, *cur.parents):
+        cand = d / ".skillgrade.toml"
+        if cand.is_file():
+            return cand
+        py = d / "pyproject.toml"
+        if py.is_file():
+            try:
+                with py.open("rb") as fh:
+                    if "skillgrade" in tomllib.load(fh).get("tool", {}):
+                        return py
+            except (OSError, tomllib.TOMLDecodeError):
+                continue
+    return None
+
+
+def load_config(path: Path) -> Config:
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    if path.name == "pyproject.toml":
+        data = data.get("tool", {}).get("skillgrade", {})
+    elif "tool" in data and "skillgrade" in data["tool"]:
+        data = data["tool"]["skillgrade"]
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: [tool.skillgrade] must be a table")
+    try:
+        return replace(Config(), source=str(path), **_fields_from(data))
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def config_for(start: Path) -> Config:
+    found = find_config_file(start)
+    return load_config(found) if found else Config()

@@ -1,0 +1,54 @@
+"""Run the rules over a SkillDocument: selection, severity overrides, inline suppression, stable order."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .config import Config
+from .document import SkillDocument
+from .findings import Finding, Pos, Range, Severity
+from .registry import ALL_RULES
+from .rule import Rule, RuleContext
+from .workspace import Workspace
+
+
+def _suppressed(doc: SkillDocument, f: Finding) -> bool:
+    for key in (f.code, "ALL"):
+        if key in doc.disabled:
+            lines = doc.disabled[key]
+            if lines is None or f.range.start.line in lines:
+                return True
+    return False
+
+
+def run_rules(
+    doc: SkillDocument,
+    config: Config | None = None,
+    workspace: Workspace | None = None,
+    rules: tuple[Rule, ...] = ALL_RULES,
+) -> tuple[list[Finding], int]:
+    """(findings, number suppressed inline). A failing rule becomes an INTERNAL_ERROR finding."""
+    config = config or Config()
+    path = str(doc.path) if doc.path is not None else None
+    out: list[Finding] = []
+    suppressed = 0
+    for r in rules:
+        if not config.enabled(r.code, path):
+            continue
+        if r.workspace and workspace is None:
+            continue
+        ctx = RuleContext(r, config, workspace)
+        try:
+            found = list(r.check(doc, ctx))
+        except Exception as exc:  # noqa: BLE001 - a rule bug must never take the editor or CI down
+            found = [Finding("INTERNAL_ERROR", Severity.ERROR, Range(Pos(0, 0), Pos(0, 0)),
+                             f"rule {r.code} failed: {type(exc).__name__}: {exc}")]
+        for f in found:
+            if _suppressed(doc, f):
+                suppressed += 1
+                continue
+            if f.code in config.severity:
+                f = replace(f, severity=config.severity[f.code])
+            out.append(f)
+    out.sort(key=Finding.sort_key)
+    return out, suppressed

@@ -1,0 +1,103 @@
+"""Measurements over a SkillDocument shared by rules and the static layer (directives, tokens, paths)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from .document import Link, SkillDocument
+from .findings import Pos, Range
+
+_DIRECTIVE = re.compile(r"\b(MUST|ALWAYS|NEVER)\b")
+_DQUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    word: str
+    range: Range
+
+
+def directives(doc: SkillDocument) -> list[Directive]:
+    """MUST/ALWAYS/NEVER used as directives in prose: not in code, frontmatter, comments or quotes."""
+    out = []
+    for pl in doc.prose:
+        if pl.quoted or ("MUST" not in pl.text and "ALWAYS" not in pl.text and "NEVER" not in pl.text):
+            continue
+        text = pl.text
+        if '"' in text or "“" in text:
+            text = _DQUOTED.sub(lambda m: " " * len(m.group(0)), text)
+        for m in _DIRECTIVE.finditer(text):
+            out.append(Directive(m.group(1), Range(Pos(pl.line, m.start()), Pos(pl.line, m.end()))))
+    return out
+
+
+def estimate_tokens(text: str) -> int:
+    """~4 characters per token, the spec's own rule of thumb (no tokenizer download needed)."""
+    return (len(text) + 3) // 4
+
+
+URL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def link_path(link: Link) -> str | None:
+    """The relative file path a link points at, or None for URLs, anchors, mailto, absolute paths."""
+    t = link.target.strip()
+    if not t or t.startswith("#") or URL_RE.match(t) or t.startswith("//") or t.startswith("~"):
+        return None
+    p = unquote(link.path_part)
+    if not p or p.startswith("/") or "{" in p or "<" in p or "$" in p:
+        return None  # absolute or templated paths cannot be checked
+    return p
+
+
+def normalize(rel: str, base: str = "") -> str:
+    """Join and normalise a posix path relative to the skill root ('' is the root)."""
+    joined = posixpath.normpath(posixpath.join(base, rel)) if base else posixpath.normpath(rel)
+    return "" if joined == "." else joined
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    rel: str  # normalised path relative to the skill dir (may start with ../)
+    inside_skill: bool
+    exists: bool | None  # None: not checked (outside the workspace)
+    absolute: Path | None
+
+
+def resolve(doc: SkillDocument, rel_path: str) -> Resolution:
+    """Resolve a relative path from the skill dir; never touches the disk outside the workspace."""
+    rel = normalize(rel_path)
+    inside = not (rel == ".." or rel.startswith("../"))
+    if inside:
+        ok = rel == "" or doc.files.exists(rel) if doc.files.root is not None else False
+        if doc.files.root is None or doc.files.truncated and not ok:
+            ok = _disk_exists(doc, rel)
+        return Resolution(rel, True, ok, doc.skill_dir / rel if doc.skill_dir else None)
+    if doc.skill_dir is None:
+        return Resolution(rel, False, None, None)
+    target = Path(posixpath.normpath(posixpath.join(doc.skill_dir.as_posix(), rel)))
+    root = doc.workspace_root
+    if root is None or not _within(target, root):
+        return Resolution(rel, False, None, target)
+    return Resolution(rel, False, target.exists(), target)
+
+
+def _within(p: Path, root: Path) -> bool:
+    try:
+        p.resolve(strict=False).relative_to(root.resolve(strict=False))
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def _disk_exists(doc: SkillDocument, rel: str) -> bool:
+    if doc.skill_dir is None:
+        return False
+    try:
+        return (doc.skill_dir / rel).exists()
+    except OSError:
+        return False

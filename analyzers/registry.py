@@ -1,0 +1,78 @@
+"""Every rule, in one explicit table (ruff's codes.rs): importing a rule here registers it."""
+
+from __future__ import annotations
+
+from .rule import Rule
+from .rules.body.bloated_skill import bloated_skill
+from .rules.body.body_over_budget import body_over_budget
+from .rules.body.over_constrained import over_constrained
+from .rules.code.code_block_invalid import code_block_invalid
+from .rules.code.code_block_untagged import code_block_untagged
+from .rules.description.description_too_long import description_too_long
+from .rules.description.empty_description import empty_description
+from .rules.description.missing_trigger import missing_trigger
+from .rules.frontmatter.compatibility_too_long import compatibility_too_long
+from .rules.frontmatter.field_type import field_type
+from .rules.frontmatter.frontmatter_missing import frontmatter_missing
+from .rules.frontmatter.frontmatter_not_mapping import frontmatter_not_mapping
+from .rules.frontmatter.frontmatter_unterminated import frontmatter_unterminated
+from .rules.frontmatter.unknown_field import unknown_field
+from .rules.frontmatter.yaml_ambiguous_value import yaml_ambiguous_value
+from .rules.frontmatter.yaml_duplicate_key import yaml_duplicate_key
+from .rules.frontmatter.yaml_syntax import yaml_syntax
+from .rules.input.binary_content import binary_content
+from .rules.input.file_too_large import file_too_large
+from .rules.links.dead_cross_ref import dead_cross_ref
+from .rules.links.dead_link import dead_link
+from .rules.links.link_escapes_workspace import link_escapes_workspace
+from .rules.links.orphan_reference import orphan_reference
+from .rules.links.unreferenced_file import unreferenced_file
+from .rules.name.duplicate_skill_name import duplicate_skill_name
+from .rules.name.name_dir_mismatch import name_dir_mismatch
+from .rules.name.name_format import name_format
+from .rules.name.name_missing import name_missing
+from .rules.name.name_too_long import name_too_long
+
+ALL_RULES: tuple[Rule, ...] = tuple(
+    sorted(
+        (
+            binary_content,
+            file_too_large,
+            frontmatter_missing,
+            frontmatter_unterminated,
+            yaml_syntax,
+            yaml_duplicate_key,
+            yaml_ambiguous_value,
+            frontmatter_not_mapping,
+            unknown_field,
+            field_type,
+            compatibility_too_long,
+            name_missing,
+            name_format,
+            name_too_long,
+            name_dir_mismatch,
+            duplicate_skill_name,
+            empty_description,
+            missing_trigger,
+            description_too_long,
+            over_constrained,
+            bloated_skill,
+            body_over_budget,
+            orphan_reference,
+            dead_cross_ref,
+            dead_link,
+            link_escapes_workspace,
+            unreferenced_file,
+            code_block_untagged,
+            code_block_invalid,
+        ),
+        key=lambda r: r.code,
+    )
+)
+
+_BY_CODE = {r.code: r for r in ALL_RULES}
+ANTI_PATTERNS = tuple(r.code for r in ALL_RULES if r.anti_pattern)
+
+
+def by_code(code: str) -> Rule | None:
+    return _BY_CODE.get(code.strip().upper())

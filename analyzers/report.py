@@ -1,0 +1,113 @@
+"""One skill's results: findings, the static layer, the composite; and the API that produces them."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Config
+from .document import SkillDocument
+from .engine import run_rules
+from .findings import Finding, Severity
+from .parse import decode, parse
+from .scoring import Composite, composite
+from .static_layer import StaticResult, analyze_static
+from .workspace import Workspace
+
+MAX_FILE_BYTES = 50_000_000  # larger files are not read at all
+
+
+class UnreadableError(OSError):
+    """A path that cannot be read as a skill (missing, a directory without SKILL.md, permissions)."""
+
+
+@dataclass(slots=True)
+class Report:
+    path: str | None
+    name: str | None
+    findings: list[Finding]
+    static: StaticResult
+    composite: Composite
+    suppressed: int = 0
+    document: SkillDocument | None = field(default=None, repr=False)
+    extra_layers: list[dict] = field(default_factory=list)  # judge / monte_carlo layer records
+
+    @property
+    def anti_patterns(self) -> list[str]:
+        return [f.code for f in self.findings if f.anti_pattern]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.severity == Severity.ERROR for f in self.findings)
+
+    def to_dict(self) -> dict:
+        comp = self.composite.to_dict()
+        return {
+            "skill": {"path": self.path, "name": self.name},
+            "composite": comp,
+            "dimensions": comp["dimensions"],
+            "layers": [
+                {
+                    "name": "static",
+                    "layer": "static",
+                    "sub_scores": dict(self.static.sub_scores),
+                    "measurements": dict(self.static.measurements),
+                    "anti_patterns": self.anti_patterns,
+                },
+                *self.extra_layers,
+            ],
+            "findings": [f.to_dict() for f in self.findings],
+            "suppressed": self.suppressed,
+        }
+
+
+def analyze(
+    text: str,
+    path: str | os.PathLike | None = None,
+    *,
+    config: Config | None = None,
+    workspace: Workspace | None = None,
+    workspace_root: str | os.PathLike | None = None,
+    files=None,
+    binary: bool = False,
+    layer_scores: dict[str, dict[str, float]] | None = None,
+) -> Report:
+    """Parse once, run every enabled rule, compute the static layer and the composite."""
+    config = config or Config()
+    doc = parse(text, path, files=files, workspace_root=workspace_root, binary=binary)
+    findings, suppressed = run_rules(doc, config, workspace)
+    static = analyze_static(doc, findings)
+    scores = {"static": static.dimension_scores()}
+    for layer, s in (layer_scores or {}).items():
+        if layer != "static" and s:
+            scores[layer] = s
+    comp = composite(scores, sum(1 for f in findings if f.anti_pattern))
+    name_field = doc.frontmatter.get("name")
+    name = name_field.value if name_field is not None and isinstance(name_field.value, str) else None
+    return Report(str(path) if path is not None else None, name, findings, static, comp, suppressed, doc)
+
+
+def read_skill(path: Path) -> tuple[str, bool]:
+    """Read a SKILL.md as text; (text, binary). Raises UnreadableError with a one-line reason."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise UnreadableError(f"{path}: file is {size:,} bytes; skillgrade reads at most {MAX_FILE_BYTES:,}")
+        data = path.read_bytes()
+    except UnreadableError:
+        raise
+    except IsADirectoryError:
+        raise UnreadableError(f"{path}: is a directory") from None
+    except OSError as exc:
+        raise UnreadableError(f"{path}: {exc.strerror or exc}") from None
+    text, binary = decode(data)
+    if text.startswith("\ufeff"):
+        text = text[1:]  # editors drop the BOM too; columns then match theirs
+    return text, binary
+
+
+def analyze_file(path: Path, *, config: Config | None = None, workspace: Workspace | None = None,
+                 workspace_root: Path | None = None) -> Report:
+    text, binary = read_skill(path)
+    return analyze(text, path, config=config, workspace=workspace, workspace_root=workspace_root, binary=binary)

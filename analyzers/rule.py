@@ -1,0 +1,125 @@
+"""The Rule unit: a code, metadata, a docstring that is the documentation, and a check function."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from .findings import Finding, Fix, Range, Related, Severity
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .document import SkillDocument
+    from .workspace import Workspace
+
+_CODE = re.compile(r"^[A-Z][A-Z0-9_]+$")
+
+
+class FixAvailability(Enum):
+    NONE = "none"
+    SOMETIMES = "sometimes"
+    ALWAYS = "always"
+
+
+@dataclass(slots=True)
+class RuleContext:
+    """What a rule may use besides the document: its own metadata, the config, the workspace index."""
+
+    rule: Rule
+    config: Config
+    workspace: Workspace | None = None
+
+    def finding(
+        self,
+        range: Range,
+        message: str,
+        fix: Fix | None = None,
+        *,
+        related: Iterable[Related] = (),
+        tags: tuple[str, ...] = (),
+    ) -> Finding:
+        return Finding(
+            code=self.rule.code,
+            severity=self.rule.severity,
+            range=range,
+            message=message,
+            fix=fix,
+            anti_pattern=self.rule.anti_pattern,
+            related=tuple(related),
+            tags=tags,
+        )
+
+
+CheckFn = Callable[["SkillDocument", RuleContext], Iterator[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    family: str
+    severity: Severity
+    summary: str  # first line of the docstring
+    doc: str  # the full documentation (markdown)
+    check: CheckFn = field(repr=False, compare=False)
+    fix: FixAvailability = FixAvailability.NONE
+    anti_pattern: bool = False  # one of the methodology's anti-patterns (counts toward the penalty)
+    workspace: bool = False  # needs the workspace index (cross-skill rules)
+    source_file: str = ""
+
+    def section(self, title: str) -> str:
+        """The text of one `## title` section of the rule's documentation."""
+        m = re.search(rf"^## {re.escape(title)}\s*\n(.*?)(?=^## |\Z)", self.doc, re.S | re.M)
+        return m.group(1).strip() if m else ""
+
+
+def rule(
+    code: str,
+    *,
+    family: str,
+    severity: Severity,
+    fix: FixAvailability = FixAvailability.NONE,
+    anti_pattern: bool = False,
+    workspace: bool = False,
+) -> Callable[[CheckFn], Rule]:
+    """Declare a rule; the function's docstring is its documentation page."""
+
+    def wrap(fn: CheckFn) -> Rule:
+        if not _CODE.match(code):
+            raise ValueError(f"bad rule code {code!r}")
+        doc = inspect.cleandoc(fn.__doc__ or "")
+        if not doc:
+            raise ValueError(f"rule {code} has no docstring")
+        summary = doc.splitlines()[0].strip()
+        try:
+            src = inspect.getsourcefile(fn) or ""
+        except TypeError:
+            src = ""
+        return Rule(
+            code=code,
+            family=family,
+            severity=severity,
+            summary=summary,
+            doc=doc,
+            check=fn,
+            fix=fix,
+            anti_pattern=anti_pattern,
+            workspace=workspace,
+            source_file=src,
+        )
+
+    return wrap
+
+
+def as_dict(r: Rule) -> dict[str, Any]:
+    return {
+        "code": r.code,
+        "family": r.family,
+        "severity": r.severity.label,
+        "summary": r.summary,
+        "fix": r.fix.value,
+        "anti_pattern": r.anti_pattern,
+    }

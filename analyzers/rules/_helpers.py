@@ -1,0 +1,89 @@
+"""Helpers shared by several rule families: YAML quoting, slugs, trigger phrases, path resolution."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+from ..document import Field, SkillDocument
+from ..findings import Edit, Pos, Range
+
+NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+# Explicit trigger clauses: what routers and the methodology look for.
+_EXPLICIT = re.compile(
+    r"\b(?:"
+    r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+)?(?:only\s+|immediately\s+|especially\s+|primarily\s+)?"
+    r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|to\s+\w+)\b"
+    r"|should\s+be\s+used\s+(?:when|whenever|for|if|to)\b"
+    r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
+    r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies)\s+(?:when|whenever|on|for|if)\b"
+    r"|proactively\b"
+    r"|trigger\s*(?:—|-|:|–)"
+    r"|when\s+(?:the\s+)?user(?:s)?\s+(?:asks?|wants?|needs?|mentions?|requests?|says?|types?)\b"
+    r")",
+    re.I,
+)
+# Weaker usage contexts: a clause saying when or for what activity the skill applies.
+_CONTEXT = re.compile(
+    r"\b(?:when(?:ever)?\s+\w+|for\s+\w+ing\b|during\s+\w+ing\b|if\s+the\s+user\b|in\s+order\s+to\b)",
+    re.I,
+)
+_NEGATED = re.compile(r"(?:\bdo\s+not|\bdon['’]t|\bnever|\bnot|\bdoes\s+not|\bdoesn['’]t|\bavoid)\s+(?:\w+\s+){0,3}$", re.I)
+
+
+def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
+    for m in pattern.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        if not _NEGATED.search(before):
+            return m
+    return None
+
+
+def explicit_trigger(text: str) -> re.Match | None:
+    """An explicit, non-negated trigger clause ("Use when…", "This skill should be used when…")."""
+    return _positive(_EXPLICIT, text)
+
+
+def usage_context(text: str) -> re.Match | None:
+    """An explicit trigger or a weaker usage context ("when building…", "for testing…")."""
+    return explicit_trigger(text) or _positive(_CONTEXT, text)
+
+
+def yaml_quote(value: str) -> str:
+    """A double-quoted YAML scalar for `value` (JSON strings are valid YAML double-quoted scalars)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def value_source(doc: SkillDocument, fld: Field) -> str:
+    """The source text of a field's value."""
+    a = doc.index.offset(fld.value_range.start)
+    b = doc.index.offset(fld.value_range.end)
+    return doc.text[a:b]
+
+
+def replace_value(doc: SkillDocument, fld: Field, new_text: str) -> Edit:
+    return Edit(fld.value_range, new_text)
+
+
+def slugify(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return re.sub(r"-{2,}", "-", text)[:64].strip("-")
+
+
+def github_slug(heading: str) -> str:
+    s = heading.strip().lower()
+    s = re.sub(r"[^\w\- ]", "", s)
+    return s.replace(" ", "-")
+
+
+def frontmatter_insert_point(doc: SkillDocument) -> Pos:
+    """Where a new key goes: the start of the line after the opening `---`."""
+    return Pos(doc.frontmatter.open_line + 1, 0)
+
+
+def end_of_line(doc: SkillDocument, line: int) -> Range:
+    n = len(doc.lines[line]) if line < len(doc.lines) else 0
+    return Range(Pos(line, n), Pos(line, n))

@@ -1,0 +1,47 @@
+"""BLOATED_SKILL: over 800 lines and nothing in references/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Finding, Severity
+from ...rule import RuleContext, rule
+
+LIMIT = 800
+
+
+@rule("BLOATED_SKILL", family="body", severity=Severity.WARNING, anti_pattern=True)
+def bloated_skill(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """SKILL.md has more than 800 lines and the skill has no non-empty `references/` (anti-pattern).
+
+    ## What it does
+    Counts the lines of SKILL.md (frontmatter included, as the methodology does) and flags more than
+    800 when `references/` holds no file. The finding is placed on the first line of the file; the
+    "Move section to references/" refactoring in the editor is the cure.
+
+    ## Why is this bad?
+    The whole SKILL.md enters the context every time the skill triggers. Material needed only in
+    some cases belongs in `references/`, loaded on demand.
+
+    ## Example
+    ```text
+    pdf-tools/SKILL.md   (950 lines, no references/)
+    ```
+
+    Use instead:
+    ```text
+    pdf-tools/SKILL.md              (300 lines, links to the references)
+    pdf-tools/references/forms.md
+    pdf-tools/references/api.md
+    ```
+
+    ## Fix
+    Move detailed sections to `references/<topic>.md` and link to them.
+    """
+    if doc.line_count <= LIMIT:
+        return
+    if doc.files.non_empty_under("references"):
+        return
+    yield ctx.finding(doc.index.trimmed_line_range(0),
+                      f"SKILL.md has {doc.line_count} lines (limit {LIMIT}) and no files in `references/`")

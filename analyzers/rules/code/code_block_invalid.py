@@ -1,0 +1,108 @@
+"""CODE_BLOCK_INVALID: a python/json/yaml/toml block that does not parse."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import tomllib
+import warnings
+from collections.abc import Iterator
+
+import yaml
+
+from ...document import CodeBlock, SkillDocument
+from ...findings import Finding, Pos, Range, Severity
+from ...rule import RuleContext, rule
+
+# Snippets with elisions or template placeholders are illustrations, not programs.
+_PLACEHOLDER = re.compile(r"\.\.\.|…|<[A-Za-z_][\w -]*>|\{\{|\{%|\$\{|^\s*#\s*\.\.\.|\[\.\.\.\]|//", re.M)
+_LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json", "yaml": "yaml",
+          "yml": "yaml", "toml": "toml"}
+
+
+def _check(lang: str, code: str) -> tuple[int, int, str] | None:
+    """(line, column, message) of the first error (0-based, relative to the block), or None."""
+    if lang == "python":
+        if re.search(r"^\s*(>>>|\$ |In \[\d+\])", code, re.M):
+            return None  # an interactive session, not a file
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse(code)
+        except SyntaxError as e:
+            return ((e.lineno or 1) - 1, max(0, (e.offset or 1) - 1), e.msg)
+        except (ValueError, RecursionError, MemoryError) as e:
+            return (0, 0, str(e))
+    elif lang == "json":
+        try:
+            json.loads(code)
+        except json.JSONDecodeError as e:
+            return (e.lineno - 1, e.colno - 1, e.msg)
+        except RecursionError:
+            return (0, 0, "nested too deeply")
+    elif lang == "yaml":
+        try:
+            for _ in yaml.safe_load_all(code):
+                pass
+        except yaml.MarkedYAMLError as e:
+            m = e.problem_mark
+            return (m.line if m else 0, m.column if m else 0, (e.problem or "invalid YAML").strip())
+        except (yaml.YAMLError, RecursionError) as e:
+            return (0, 0, str(e).splitlines()[0] if str(e) else "invalid YAML")
+    elif lang == "toml":
+        try:
+            tomllib.loads(code)
+        except tomllib.TOMLDecodeError as e:
+            m = re.search(r"line (\d+), column (\d+)", str(e))
+            msg = str(e).split(" (at ")[0]
+            return ((int(m.group(1)) - 1, int(m.group(2)) - 1, msg) if m else (0, 0, msg))
+    return None
+
+
+def invalid_blocks(doc: SkillDocument) -> Iterator[tuple[CodeBlock, tuple[int, int, str]]]:
+    for b in doc.code_blocks:
+        lang = _LANGS.get(b.language)
+        if lang is None or not b.content.strip() or _PLACEHOLDER.search(b.content):
+            continue
+        err = _check(lang, b.content)
+        if err is not None:
+            yield b, err
+
+
+@rule("CODE_BLOCK_INVALID", family="code", severity=Severity.WARNING)
+def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A `python`, `json`, `yaml` or `toml` code block does not parse.
+
+    ## What it does
+    Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
+    Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
+    `<placeholder>`, `{{ template }}`, `${var}` or `//` comments, and interactive sessions (`>>>`).
+
+    ## Why is this bad?
+    Models copy code from skills. A snippet that does not parse is copied with its error, and a JSON
+    example that is not JSON teaches the wrong format.
+
+    ## Example
+    ````markdown
+    ```json
+    {"name": "pdf", "pages": [1, 2,]}
+    ```
+    ````
+
+    Use instead:
+    ````markdown
+    ```json
+    {"name": "pdf", "pages": [1, 2]}
+    ```
+    ````
+
+    ## Fix
+    Correct the code, or tag it `text` if it is not meant to run.
+    """
+    for b, (line, col, msg) in invalid_blocks(doc):
+        abs_line = min(b.content_start_line + line, max(b.end_line - 1, b.start_line))
+        text = doc.lines[abs_line] if abs_line < len(doc.lines) else ""
+        col = min(col, len(text))
+        rng = Range(Pos(abs_line, col), Pos(abs_line, max(col, len(text.rstrip()))))
+        yield ctx.finding(rng, f"`{b.language}` block does not parse: {msg}")

@@ -1,0 +1,73 @@
+"""CODE_BLOCK_UNTAGGED: a fenced code block has no language tag."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+from ...document import CodeBlock, SkillDocument
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...rule import FixAvailability, RuleContext, rule
+
+
+def guess_language(block: CodeBlock) -> str:
+    """A conservative guess; `text` when unsure."""
+    c = block.content.strip()
+    if not c:
+        return "text"
+    if c[0] in "{[":
+        try:
+            json.loads(c)
+            return "json"
+        except ValueError:
+            pass
+    first = c.splitlines()[0]
+    if first.startswith("#!") and ("bash" in first or "/sh" in first):
+        return "bash"
+    if re.match(r"^(\$ |(npm|pip|npx|git|cd|mkdir|python3?|curl|uv|brew|apt-get|docker) )", first):
+        return "bash"
+    if re.search(r"^(def |class |import |from \S+ import )", c, re.M):
+        return "python"
+    return "text"
+
+
+@rule("CODE_BLOCK_UNTAGGED", family="code", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
+def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A fenced code block has no language tag.
+
+    ## What it does
+    Flags fenced code blocks (```` ``` ```` or `~~~`) whose info string is empty. Indented code blocks
+    cannot carry a tag and are not flagged.
+
+    ## Why is this bad?
+    The tag tells the model (and the reader's renderer) what the code is: a shell command to run, a
+    Python file to write, or sample output. It also lets skillgrade check that the code parses
+    (`CODE_BLOCK_INVALID`) and counts toward the code-template-quality grade.
+
+    ## Example
+    ````markdown
+    ```
+    pip install pypdf
+    ```
+    ````
+
+    Use instead:
+    ````markdown
+    ```bash
+    pip install pypdf
+    ```
+    ````
+
+    ## Fix
+    Adds a tag guessed from the content (`json`, `bash`, `python`, else `text`); safe, since a tag
+    does not change the code.
+    """
+    for b in doc.code_blocks:
+        if not b.fenced or b.info:
+            continue
+        line = doc.lines[b.start_line]
+        fence_end = len(line.rstrip())
+        lang = guess_language(b)
+        fix = Fix.safe(f"Tag as `{lang}`", Edit(Range(Pos(b.start_line, fence_end), Pos(b.start_line, fence_end)), lang))
+        yield ctx.finding(b.open_range, "Code block has no language tag", fix)

@@ -1,0 +1,73 @@
+"""EMPTY_DESCRIPTION: the description is missing or shorter than 20 characters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Edit, Finding, Fix, Range, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from .._helpers import frontmatter_insert_point
+from ._text import description
+
+MIN_CHARS = 20
+
+
+@rule("EMPTY_DESCRIPTION", family="description", severity=Severity.ERROR, anti_pattern=True,
+      fix=FixAvailability.SOMETIMES)
+def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """The `description` is missing or shorter than 20 characters (methodology anti-pattern).
+
+    ## What it does
+    Flags a missing `description`, an empty one, or one under 20 characters after trimming. When this
+    fires, `MISSING_TRIGGER` does not, so one defect is never counted twice in the penalty.
+
+    ## Why is this bad?
+    The description is all an agent sees when deciding whether to load the skill. Without a
+    meaningful one the skill is never invoked on its own.
+
+    ## Example
+    ```markdown
+    ---
+    name: pdf-tools
+    description: PDF stuff
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: pdf-tools
+    description: Fills, merges and splits PDF files. Use when the user asks to fill a PDF form,
+      combine PDFs, or extract pages.
+    ---
+    ```
+
+    ## Fix
+    When the key is missing, inserts a `description` with a placeholder trigger clause (display only:
+    the placeholder must be replaced).
+    """
+    fm = doc.frontmatter
+    if not fm.ok or fm.root_kind != "mapping":
+        return
+    fld, text = description(doc)
+    if text is None:
+        return  # not text: FIELD_TYPE
+    n = len(text.strip())
+    if n >= MIN_CHARS:
+        return
+    if fld is None:
+        at = frontmatter_insert_point(doc)
+        name_fld = fm.get("name")
+        if name_fld is not None:
+            at = type(at)(name_fld.value_range.end.line + 1, 0)
+        fix = Fix.suggestion(
+            "Add a description with a trigger clause",
+            Edit(Range(at, at), "description: <What it does>. Use when <the situations it is for>.\n"),
+        )
+        yield ctx.finding(doc.frontmatter_range(), "Frontmatter has no `description`", fix)
+    elif n == 0:
+        yield ctx.finding(fld.key_range, "`description` is empty")
+    else:
+        yield ctx.finding(fld.value_range, f"`description` is {n} characters; write at least {MIN_CHARS}, "
+                                           "saying what the skill does and when to use it")

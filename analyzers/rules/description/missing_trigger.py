@@ -1,0 +1,86 @@
+"""MISSING_TRIGGER: the description never says when to use the skill."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from .._helpers import usage_context
+from ._text import description
+from .empty_description import MIN_CHARS
+
+
+def exempt(doc: SkillDocument) -> bool:
+    """Skills the model never routes to by description: slash-only or path-triggered."""
+    data = doc.frontmatter.data
+    if data.get("disable-model-invocation") is True:
+        return True
+    paths = data.get("paths")
+    if isinstance(paths, str) and paths.strip():
+        return True
+    return isinstance(paths, list) and any(isinstance(p, str) and p.strip() for p in paths)
+
+
+@rule("MISSING_TRIGGER", family="description", severity=Severity.WARNING, anti_pattern=True,
+      fix=FixAvailability.ALWAYS)
+def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """The description has no trigger clause saying when the skill should be used (anti-pattern).
+
+    ## What it does
+    Looks in `description` for a clause that tells the agent when to load the skill. Accepted:
+    "Use when / whenever / any time / for / before / after …", "Use this skill when …",
+    "Use it when …", "Use this when …", "This skill should be used when …", "You should use this
+    skill when …", "Invoke / Activates / Triggers when|on …", "TRIGGER: …", "proactively", "when the
+    user asks …", and usage contexts such as "when building …" or "for testing …". Negated phrases
+    ("Do not use when …") never count. Skills with `disable-model-invocation: true` or `paths:` (a
+    string or a list) are exempt: the model does not route to them by description.
+
+    ## Why is this bad?
+    Agents pick skills by matching the request against descriptions. A description that only says
+    what the skill is ("PDF toolkit.") gives the router no cue, so the skill fires rarely or wrongly.
+
+    ## Example
+    ```markdown
+    ---
+    name: pdf-tools
+    description: A comprehensive toolkit of utilities and scripts around PDF documents.
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: pdf-tools
+    description: A toolkit for PDF documents. Use when the user asks to fill a PDF form, merge
+      PDFs, or extract pages.
+    ---
+    ```
+
+    ## Fix
+    Appends a "Use when …" sentence with a placeholder to the description (display only: the
+    placeholder must be replaced by real situations).
+    """
+    fm = doc.frontmatter
+    if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
+        return
+    fld, text = description(doc)
+    if fld is None or text is None or len(text.strip()) < MIN_CHARS:
+        return  # EMPTY_DESCRIPTION / FIELD_TYPE
+    if usage_context(text):
+        return
+    end = fld.value_range.end
+    addition = " Use when <the situations this skill is for>."
+    if fld.style in ('"', "'"):
+        at = Pos(end.line, max(0, end.character - 1))  # before the closing quote
+    elif fld.style in ("|", ">"):
+        line = doc.lines[end.line] if end.line < len(doc.lines) else ""
+        indent = line[: len(line) - len(line.lstrip())] or "  "
+        at = end
+        addition = "\n" + indent + addition.strip()
+    else:
+        at = end
+    fix = Fix.suggestion("Add a \"Use when …\" trigger clause", Edit(Range(at, at), addition))
+    yield ctx.finding(fld.value_range, "`description` has no trigger clause (e.g. \"Use when …\"); "
+                                       "the agent cannot tell when to load this skill", fix)

@@ -1,0 +1,95 @@
+"""FIELD_TYPE: a frontmatter value has the wrong type (a list description, nested metadata, ...)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...fields import FIELDS
+from ...findings import Finding, Pos, Range, Severity
+from ...rule import RuleContext, rule
+
+def _type_name(v: object) -> str:
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, dict):
+        return "a mapping"
+    if isinstance(v, list):
+        return "a list"
+    if v is None:
+        return "empty"
+    if isinstance(v, int | float):
+        return "a number"
+    return type(v).__name__
+
+@rule("FIELD_TYPE", family="frontmatter", severity=Severity.ERROR)
+def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A known frontmatter field holds a value of the wrong type.
+
+    ## What it does
+    Checks value types: text fields must be strings (not lists or mappings), `metadata` must map
+    strings to strings, `allowed-tools` and `paths` must be a string or a list of strings,
+    `disable-model-invocation` and `user-invocable` must be `true` or `false`. Unquoted values that
+    YAML reads as numbers, dates or booleans are reported by `YAML_AMBIGUOUS_VALUE` instead.
+
+    ## Why is this bad?
+    Tools read these fields as text; a list `description` crashes the reference evaluator and is
+    rendered as `['a', 'b']` by others. Nested `metadata` is silently stringified by the spec's
+    reference library.
+
+    ## Example
+    ```markdown
+    ---
+    name: pdf-tools
+    description:
+      - Use when filling PDF forms.
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: pdf-tools
+    description: Use when filling PDF forms.
+    ---
+    ```
+
+    ## Fix
+    Rewrite the value with the expected type.
+    """
+    if not doc.frontmatter.ok:
+        return
+    for key, fld in doc.frontmatter.fields.items():
+        spec = FIELDS.get(key)
+        if spec is None:
+            continue
+        v = fld.value
+        plain = fld.is_plain_scalar
+        if spec.kind == "string":
+            if isinstance(v, dict | list):
+                yield ctx.finding(fld.value_range, f"`{key}` must be text, not {_type_name(v)}")
+        elif spec.kind == "bool":
+            if not isinstance(v, bool) and not (plain and str(fld.node.value).lower() in
+                                                ("yes", "no", "on", "off", "y", "n")):
+                yield ctx.finding(fld.value_range, f"`{key}` must be `true` or `false`, not {_type_name(v)}")
+        elif spec.kind == "string-map":
+            if not isinstance(v, dict):
+                yield ctx.finding(fld.value_range, f"`{key}` must be a mapping of text keys to text values")
+                continue
+            node = fld.node
+            if node.__class__.__name__ != "MappingNode":
+                continue
+            for k_node, v_node in node.value:
+                if v_node.__class__.__name__ != "ScalarNode":
+                    inner = v.get(k_node.value)
+
+                    off = doc.frontmatter.open_line + 1
+                    rng = Range(Pos(k_node.start_mark.line + off, k_node.start_mark.column),
+                                Pos(k_node.end_mark.line + off, k_node.end_mark.column))
+                    yield ctx.finding(rng, f"`metadata.{k_node.value}` must be text, not {_type_name(inner)}")
+        elif spec.kind == "string-or-list":
+            ok = isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+            if not ok:
+                yield ctx.finding(fld.value_range, f"`{key}` must be text or a list of text, not {_type_name(v)}")
+        elif spec.kind == "mapping" and not isinstance(v, dict):
+            yield ctx.finding(fld.value_range, f"`{key}` must be a mapping, not {_type_name(v)}")

@@ -1,0 +1,61 @@
+"""UNKNOWN_FIELD: a frontmatter key that neither the spec nor Claude Code defines."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...fields import FIELDS
+from ...findings import Edit, Finding, Fix, Severity
+from ...rule import FixAvailability, RuleContext, rule
+
+
+@rule("UNKNOWN_FIELD", family="frontmatter", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
+def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A top-level frontmatter key is not defined by the Agent Skills spec or Claude Code.
+
+    ## What it does
+    Flags top-level keys other than the spec's (`name`, `description`, `license`, `compatibility`,
+    `metadata`, `allowed-tools`) and Claude Code's documented fields (`argument-hint`,
+    `disable-model-invocation`, `user-invocable`, `model`, `effort`, `context`, `agent`, `hooks`,
+    `paths`, `shell`, `version`, `when_to_use`). Suggests the closest known key for typos.
+
+    ## Why is this bad?
+    Unknown keys are ignored by agents (a typo such as `descripton` silently drops the description)
+    and rejected by the spec's validator. Custom data belongs under `metadata`.
+
+    ## Example
+    ```markdown
+    ---
+    name: pdf-tools
+    descripton: Use when filling PDF forms.
+    author: me
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: pdf-tools
+    description: Use when filling PDF forms.
+    metadata:
+      author: me
+    ---
+    ```
+
+    ## Fix
+    When the key is a near-miss of a known key, renames it (unsafe: check the intent).
+    """
+    if not doc.frontmatter.ok:
+        return
+    for key, fld in doc.frontmatter.fields.items():
+        if key in FIELDS:
+            continue
+        close = difflib.get_close_matches(key.lower(), list(FIELDS), n=1, cutoff=0.75)
+        fix = None
+        msg = f"Unknown frontmatter field `{key}`; custom data belongs under `metadata`"
+        if close and close[0] not in doc.frontmatter.fields:
+            msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
+            fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
+        yield ctx.finding(fld.key_range, msg, fix)

@@ -1,0 +1,120 @@
+"""YAML_AMBIGUOUS_VALUE: an unquoted value that YAML reads as something other than text."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterator
+
+from ...document import Field, SkillDocument
+from ...fields import BOOL_FIELDS, STRING_FIELDS
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from .._helpers import yaml_quote
+
+_YAML11_BOOL = re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$")
+
+
+def _kind(value: object) -> str | None:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, datetime.date | datetime.datetime):
+        return "a date"
+    if value is None:
+        return "null"
+    return None
+
+
+def _scalars(fld: Field) -> Iterator[tuple[object, object, str]]:
+    """(node, value, where) for the field and, for `metadata`, its values."""
+    if fld.key == "metadata" and isinstance(fld.value, dict) and fld.node.__class__.__name__ == "MappingNode":
+        for k_node, v_node in fld.node.value:
+            if v_node.__class__.__name__ == "ScalarNode":
+                yield v_node, fld.value.get(k_node.value), f"metadata.{k_node.value}"
+    elif fld.node is not None and fld.node.__class__.__name__ == "ScalarNode":
+        yield fld.node, fld.value, fld.key
+
+
+@rule("YAML_AMBIGUOUS_VALUE", family="frontmatter", severity=Severity.WARNING, fix=FixAvailability.ALWAYS)
+def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """An unquoted value is read as a boolean, number, date or null where text is meant.
+
+    ## What it does
+    Flags unquoted (plain) values of text fields (`name`, `description`, `license`, `compatibility`,
+    `version`, `metadata` values, ...) that YAML turns into something else: `yes`/`no`/`on`/`off`
+    (booleans in YAML 1.1, strings in YAML 1.2), `1.10` (the number 1.1), `2024-01-01` (a date),
+    `~` or an empty value (null). Also flags `yes`/`no`/`on`/`off` in boolean fields, which YAML 1.2
+    readers take as strings.
+
+    ## Why is this bad?
+    Different YAML readers give different answers: PyYAML reads `description: yes` as `True`, a
+    YAML 1.2 reader as `"yes"`. Version numbers lose digits (`1.10` becomes `1.1`).
+
+    ## Example
+    ```markdown
+    ---
+    name: pdf-tools
+    description: Use when filling PDF forms.
+    version: 1.10
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: pdf-tools
+    description: Use when filling PDF forms.
+    version: "1.10"
+    ---
+    ```
+
+    ## Fix
+    Quotes the value exactly as written (safe: the text is unchanged), or, for boolean fields, writes
+    `true`/`false`.
+    """
+    if not doc.frontmatter.ok:
+        return
+    for key, fld in doc.frontmatter.fields.items():
+        if key in BOOL_FIELDS:
+            node = fld.node
+            if node is not None and fld.is_plain_scalar and _YAML11_BOOL.match(str(node.value)):
+                word = "true" if str(node.value).lower() in ("y", "yes", "on") else "false"
+                yield ctx.finding(
+                    fld.value_range,
+                    f"`{key}: {node.value}` is a boolean only in YAML 1.1; write `{word}`",
+                    Fix.safe(f"Replace with `{word}`", Edit(fld.value_range, word)),
+                )
+            continue
+        if key not in STRING_FIELDS and key != "metadata":
+            continue
+        for node, value, where in _scalars(fld):
+            if getattr(node, "style", None) is not None:
+                continue  # quoted or block scalars are strings
+            kind = _kind(value)
+            raw = str(node.value)
+            if kind is None and not _YAML11_BOOL.match(raw):
+                continue
+            if kind is None:
+                kind = "a boolean in YAML 1.1"
+            if raw == "" and kind == "null":
+                continue  # an empty value is reported by the field's own rule
+            rng = _node_range(doc, node)
+            src = value_source_for(doc, rng)
+            yield ctx.finding(
+                rng,
+                f"`{where}: {raw}` is read as {kind}, not text; quote it",
+                Fix.safe("Quote the value", Edit(rng, yaml_quote(src))),
+            )
+
+
+def _node_range(doc: SkillDocument, node: object) -> Range:
+    off = doc.frontmatter.open_line + 1
+    s, e = node.start_mark, node.end_mark  # type: ignore[attr-defined]
+    return Range(Pos(s.line + off, s.column), Pos(e.line + off, e.column))
+
+
+def value_source_for(doc: SkillDocument, rng: Range) -> str:
+    a, b = doc.index.offset(rng.start), doc.index.offset(rng.end)
+    return doc.text[a:b]

@@ -1,0 +1,52 @@
+"""DEAD_CROSS_REF: a reference to another skill or agent that does not resolve."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Finding, Severity
+from ...rule import RuleContext, rule
+from ._classify import is_cross_ref, link_targets, prose_cross_refs, resolve_cross
+
+
+@rule("DEAD_CROSS_REF", family="links", severity=Severity.WARNING, anti_pattern=True)
+def dead_cross_ref(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A link or path to another skill or agent that does not exist (methodology anti-pattern).
+
+    ## What it does
+    Checks references to other skills and agents: links that leave the skill (`../other/SKILL.md`,
+    `../sibling/`, `../../agents/reviewer.md`), repo-relative links (`skills/other/SKILL.md`), and
+    the same paths written in prose (`../other/SKILL.md`, `skills/other-skill`). `skills/x` is looked
+    up from every ancestor directory up to the workspace root. URLs (`github.com/.../skills/...`),
+    home paths (`~/.claude/skills/...`), code, and prose such as "skills/agents" are not references.
+    Paths outside the workspace are never read (`LINK_ESCAPES_WORKSPACE`).
+
+    ## Why is this bad?
+    Broken ecosystem links send the agent looking for skills that are not installed, and cost the
+    skill its ecosystem-coherence credit.
+
+    ## Example
+    ```markdown
+    For charts, see [the chart skill](../charts/SKILL.md).   <!-- no ../charts -->
+    ```
+
+    Use instead:
+    ```markdown
+    For charts, see [the chart skill](../chart-builder/SKILL.md).
+    ```
+
+    ## Fix
+    Point the reference at the skill's real directory, or remove it.
+    """
+    for t in link_targets(doc):
+        inside_repo_rel = t.path.lstrip("./").startswith(("skills/", "agents/"))
+        if not (t.path.startswith("../") or inside_repo_rel):
+            continue
+        res = resolve_cross(doc, t.path)
+        if res.exists is False and (is_cross_ref(res.rel) or inside_repo_rel):
+            yield ctx.finding(t.range, f"Cross reference `{t.text}` does not resolve to a skill or agent")
+    for t in prose_cross_refs(doc):
+        res = resolve_cross(doc, t.path)
+        if res.exists is False:
+            yield ctx.finding(t.range, f"Cross reference `{t.text}` does not resolve to a skill or agent")

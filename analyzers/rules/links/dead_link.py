@@ -1,0 +1,66 @@
+"""DEAD_LINK: a relative link (or #anchor) that does not resolve."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Finding, Severity
+from ...measures import resolve
+from ...rule import RuleContext, rule
+from .._helpers import github_slug
+from ._classify import is_cross_ref, link_targets
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", s.lower())
+
+
+@rule("DEAD_LINK", family="links", severity=Severity.WARNING)
+def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A relative link or image whose target does not exist (outside `references/`), or a `#anchor`
+    with no matching heading.
+
+    ## What it does
+    Resolves relative links and images against the skill directory (`scripts/`, `assets/`, other
+    files) and `#anchor` links against the document's headings. Links into `references/` are
+    `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
+    workspace are `LINK_ESCAPES_WORKSPACE`. URLs, absolute paths and templated paths are not checked.
+
+    ## Why is this bad?
+    A script the skill tells the agent to run, or an asset it should copy, is missing: the
+    instructions fail at run time.
+
+    ## Example
+    ```markdown
+    Run [the filler](scripts/fill.py).   <!-- the file is scripts/fill_form.py -->
+    ```
+
+    Use instead:
+    ```markdown
+    Run [the filler](scripts/fill_form.py).
+    ```
+
+    ## Fix
+    Retarget the link or add the missing file.
+    """
+    slugs = None
+    for link in doc.links:
+        t = link.target.strip()
+        if t.startswith("#") and len(t) > 1:
+            if slugs is None:
+                slugs = {_squash(github_slug(h.text)) for h in doc.headings}
+            anchor = _squash(t[1:])
+            if anchor and anchor not in slugs and not re.search(r"-\d+$", t):
+                yield ctx.finding(link.range, f"No heading matches the anchor `{t}`")
+    for t in link_targets(doc):
+        res = resolve(doc, t.path)
+        if res.inside_skill:
+            if res.rel.startswith("references/") or res.exists:
+                continue
+            if t.path.lstrip("./").startswith(("skills/", "agents/")):
+                continue  # repo-relative cross references: DEAD_CROSS_REF
+            yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
+        elif res.exists is False and not is_cross_ref(res.rel):
+            yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")

@@ -1,0 +1,53 @@
+"""ORPHAN_REFERENCE: a link into references/ that does not resolve."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import CreateFile, Finding, Fix, Severity
+from ...measures import resolve
+from ...rule import FixAvailability, RuleContext, rule
+from ._classify import link_targets
+
+
+@rule("ORPHAN_REFERENCE", family="links", severity=Severity.ERROR, anti_pattern=True,
+      fix=FixAvailability.ALWAYS)
+def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A link to a `references/…` file that does not exist (methodology anti-pattern).
+
+    ## What it does
+    Resolves every markdown link and image whose path is under `references/` (with or without `./`,
+    nested folders included; `#anchors`, `?queries` and link titles are ignored) against the skill's
+    files. Links inside code blocks and inline code are not links and are ignored. The name follows
+    the methodology; files nothing links to are `UNREFERENCED_FILE`.
+
+    ## Why is this bad?
+    The agent follows the link when it needs the detail and finds nothing: the instructions that were
+    supposed to be there are missing.
+
+    ## Example
+    ```markdown
+    See [the form fields](references/forms.md) for details.   <!-- no references/forms.md -->
+    ```
+
+    Use instead:
+    ```markdown
+    See [the form fields](references/form-fields.md) for details.
+    ```
+
+    ## Fix
+    Creates the missing file with a title (safe: it only adds a file); or retarget the link.
+    """
+    for t in link_targets(doc):
+        res = resolve(doc, t.path)
+        if not res.inside_skill or not res.rel.startswith("references/"):
+            continue
+        if res.exists:
+            continue
+        fix = None
+        if doc.skill_dir is not None:
+            title = res.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ").strip()
+            content = f"# {title.capitalize() or 'Reference'}\n" if res.rel.endswith(".md") else ""
+            fix = Fix.safe(f"Create `{res.rel}`", creates=(CreateFile(str(doc.skill_dir / res.rel), content),))
+        yield ctx.finding(t.range, f"Link target `{t.text}` does not exist in `references/`", fix)

@@ -1,0 +1,53 @@
+"""NAME_DIR_MISMATCH: `name` differs from the skill's directory name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Edit, Finding, Fix, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from .._helpers import NAME_RE
+
+
+@rule("NAME_DIR_MISMATCH", family="name", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
+def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """`name` is not the name of the directory that holds SKILL.md.
+
+    ## What it does
+    Compares `name` with the skill directory's name.
+
+    ## Why is this bad?
+    The spec requires them to be equal. Claude Code lists the skill under the directory name in some
+    places and the `name` in others; installers and validators disagree on which one wins.
+
+    ## Example
+    ```markdown
+    ---
+    # in skills/pdf/SKILL.md
+    name: pdf-tools
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    # in skills/pdf-tools/SKILL.md
+    name: pdf-tools
+    ---
+    ```
+
+    ## Fix
+    Sets `name` to the directory name when that is a valid name (unsafe: renaming may break
+    references to the old name; renaming the directory is the other option).
+    """
+    fld = doc.frontmatter.get("name") if doc.frontmatter.ok else None
+    if fld is None or not isinstance(fld.value, str) or not fld.value.strip() or doc.skill_dir is None:
+        return
+    dirname = doc.skill_dir.name
+    if not dirname or fld.value == dirname:
+        return
+    fix = None
+    if NAME_RE.match(dirname):
+        fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
+    yield ctx.finding(fld.value_range, f"`name: {fld.value}` does not match the directory name `{dirname}`", fix)

@@ -1,0 +1,65 @@
+"""NAME_FORMAT: `name` is not lowercase letters, digits and single hyphens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Edit, Finding, Fix, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from .._helpers import NAME_RE, slugify
+
+
+def _why(name: str) -> str:
+    if name != name.lower():
+        return "must be lowercase"
+    if name.startswith("-") or name.endswith("-"):
+        return "cannot start or end with a hyphen"
+    if "--" in name:
+        return "cannot contain consecutive hyphens"
+    if not name.isascii():
+        return "must use ASCII letters, digits and hyphens"
+    return "may contain only lowercase letters, digits and hyphens"
+
+
+@rule("NAME_FORMAT", family="name", severity=Severity.ERROR, fix=FixAvailability.SOMETIMES)
+def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """`name` is not in the spec's format (lowercase letters, digits, single hyphens).
+
+    ## What it does
+    Checks `name` against `^[a-z0-9]+(-[a-z0-9]+)*$`: lowercase ASCII letters and digits separated
+    by single hyphens, no leading or trailing hyphen.
+
+    ## Why is this bad?
+    Agents use the name as an identifier and slash command; validators reject other characters.
+    The spec allows Unicode lowercase letters in theory, but its examples and every other validator
+    use ASCII, so skillgrade asks for ASCII.
+
+    ## Example
+    ```markdown
+    ---
+    name: PDF_Tools
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: pdf-tools
+    ---
+    ```
+
+    ## Fix
+    Rewrites the name as a slug (unsafe: renaming a skill changes its command, and the directory must
+    be renamed to match).
+    """
+    fm = doc.frontmatter
+    fld = fm.get("name") if fm.ok else None
+    if fld is None or not isinstance(fld.value, str) or not fld.value.strip():
+        return
+    name = fld.value
+    if NAME_RE.match(name):
+        return
+    slug = slugify(name)
+    fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug)) if slug else None
+    yield ctx.finding(fld.value_range, f"`name: {name}` {_why(name)}", fix)

@@ -1,0 +1,246 @@
+"""Layer 1: the methodology's static sub-scores, computed on the parsed document (defects fixed; see docs/scoring.md)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .document import SkillDocument
+from .findings import Finding
+from .measures import directives, link_path
+from .rules._helpers import explicit_trigger, usage_context
+from .rules.code.code_block_invalid import invalid_blocks
+from .rules.description._text import description
+from .rules.description.missing_trigger import exempt
+from .rules.links._classify import is_cross_ref, prose_cross_refs, resolve_cross
+
+# sub-score -> dimension (the reference's STATIC_TO_DIMENSION, plus code_template_quality)
+STATIC_TO_DIMENSION = {
+    "frontmatter_quality": "triggering_accuracy",
+    "orchestration_wiring": "orchestration_fitness",
+    "progressive_disclosure": "progressive_disclosure",
+    "structural_completeness": "structural_completeness",
+    "token_efficiency": "token_efficiency",
+    "ecosystem_coherence": "ecosystem_coherence",
+    "code_template_quality": "code_template_quality",
+}
+
+_PROACTIVE = re.compile(r"\bproactively\b", re.I)
+_NEGATIVE_SCOPE = re.compile(r"\b(?:do\s+not|don['’]t|not\s+for|never)\s+(?:use|trigger|invoke)\b|\bnot\s+for\b", re.I)
+_USE_CASES = re.compile(
+    r",\s*(?:or\s+)?(?:when|for|during|implementing|building|creating|debugging|testing|deploying|configuring"
+    r"|setting up|reviewing|writing|editing|analy[sz]ing)",
+    re.I,
+)
+_CONTEXTS = re.compile(r"\b(when\s+\w+ing|for\s+\w+ing|during\s+\w+ing)\b", re.I)
+_OUTPUT_FORMAT = re.compile(r"\boutput\b.*\bformat\b|\bformat\b.*\boutput\b|\breturns?\b.*\bjson\b", re.I)
+_RETURNS = re.compile(r"\b(returns?|produces?|outputs?|generates?)\b", re.I)
+_INPUTS = re.compile(r"\b(input|receives?|accepts?|parameters?|args?|arguments?)\b", re.I)
+_ORCHESTRATION = re.compile(
+    r"\b(orchestrat\w*|coordinat(?:e|es|ing)|dispatch(?:es|ing)?|delegat(?:e|es|ing)|spawn(?:s|ing)?)\b"
+    r"[^.\n]{0,40}?\b(?:sub-?agents?|agents?|workers?|other\s+skills?|skills)\b"
+    r"|\b(?:sub-?agents?|agents?|workers?)\b[^.\n]{0,25}?\b(orchestrat\w*|coordinat\w*|dispatch\w*)\b",
+    re.I,
+)
+_EXAMPLES = re.compile(r"^(?:\d+[.)]?\s*)?(examples?|usage|sample|worked example|quick ?start)", re.I)
+_TROUBLE = re.compile(r"troubleshoot|common (?:issues|problems|mistakes|errors)|faq|pitfalls?|edge cases?|"
+                      r"gotchas?|failure modes?|errors?\b|when things go wrong|known issues|limitations", re.I)
+_DECISION = re.compile(r"decision|when to use|comparison|trade-?off", re.I)
+_RELATED = re.compile(r"\brelated\b|\bsee also\b|\bcompanion\b|\bcomplement", re.I)
+_SEPARATOR = re.compile(r"^[\s|:\-=*_#>`~+]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class StaticResult:
+    sub_scores: dict[str, float | None]
+    measurements: dict[str, float | int]
+
+    def dimension_scores(self) -> dict[str, float]:
+        return {STATIC_TO_DIMENSION[k]: v for k, v in self.sub_scores.items() if v is not None}
+
+
+def _clamp(x: float) -> float:
+    return max(0.0, min(1.0, x))
+
+
+def pushiness(desc: str, doc: SkillDocument) -> float:
+    """The reference's _description_pushiness, normalised to 0..1, without rewarding keyword stuffing."""
+    pts = 0.0
+    if exempt(doc) or explicit_trigger(desc):
+        pts += 0.25
+    elif usage_context(desc):
+        pts += 0.15
+    if _PROACTIVE.search(desc):
+        pts += 0.15
+    if _NEGATIVE_SCOPE.search(desc):
+        pts += 0.10  # says when NOT to use it: discrimination (replaces the reference's keyword list)
+    n = len(_USE_CASES.findall(desc))
+    pts += 0.20 if n >= 3 else 0.10 if n >= 1 else 0.0
+    if _CONTEXTS.search(desc):
+        pts += 0.15
+    if len(desc.strip()) >= 40:
+        pts += 0.10
+    return min(1.0, pts / 0.95)
+
+
+def frontmatter_quality(doc: SkillDocument) -> float:
+    fm = doc.frontmatter
+    if not fm.ok or fm.root_kind != "mapping":
+        return 0.0
+    score = 0.0
+    name = fm.get("name")
+    if name is not None and isinstance(name.value, str) and name.value.strip():
+        matches = doc.skill_dir is None or name.value == doc.skill_dir.name
+        score += 0.15 if matches else 0.10  # fixed: a name equal to its directory never scores lower
+    _, desc = description(doc)
+    desc = desc or ""
+    n = len(desc.strip())
+    score += 0.25 if n >= 100 else 0.20 if n >= 60 else 0.15 if n >= 30 else 0.05 if n >= 10 else 0.0
+    score += 0.60 * pushiness(desc, doc)
+    return _clamp(score)
+
+
+def orchestration_wiring(doc: SkillDocument) -> float:
+    prose = "\n".join(p.text for p in doc.prose)
+    score = 0.70
+    if any(_OUTPUT_FORMAT.search(p.text) for p in doc.prose) or any(
+        _OUTPUT_FORMAT.search(h.text) for h in doc.headings
+    ):
+        score += 0.10
+    if _RETURNS.search(prose):
+        score += 0.05
+    if _INPUTS.search(prose):
+        score += 0.10
+    if len(doc.code_blocks) >= 2:
+        score += 0.05
+    if _ORCHESTRATION.search(prose):
+        score -= 0.15  # only prose about orchestrating other agents, not "GPS coordinates"
+    return _clamp(score)
+
+
+def progressive_disclosure(doc: SkillDocument) -> float:
+    lines = doc.line_count
+    refs = doc.files.non_empty_under("references")
+    if 200 <= lines <= 600:
+        base = 0.60
+    elif 100 <= lines < 200:
+        base = 0.50
+    elif 600 < lines <= 800:
+        base = 0.40
+    elif lines < 100:
+        base = 0.50 if refs else 0.20  # a short SKILL.md that defers to references/ is not a stub
+    else:
+        base = 0.15
+    if refs:
+        base += 0.25 if lines > 400 else 0.15
+    if doc.files.non_empty_under("assets"):
+        base += 0.15
+    return _clamp(base)
+
+
+def structural_completeness(doc: SkillDocument) -> float:
+    h = sum(1 for x in doc.headings if x.level in (2, 3))
+    score = 0.20 if h >= 6 else 0.15 if h >= 4 else 0.10 if h >= 2 else 0.0
+    blocks = len(doc.code_blocks)
+    score += 0.20 if blocks >= 5 else 0.15 if blocks >= 3 else 0.10 if blocks >= 1 else 0.0
+    langs = {b.language for b in doc.code_blocks if b.language}
+    score += 0.15 if len(langs) >= 3 else 0.10 if len(langs) >= 2 else 0.0
+    if any(_EXAMPLES.match(x.text) for x in doc.headings):
+        score += 0.15
+    if any(_TROUBLE.search(x.text) for x in doc.headings):
+        score += 0.15
+    if doc.tables:
+        score += 0.10
+    if any(_DECISION.search(p.text) for p in doc.prose) or any(_DECISION.search(x.text) for x in doc.headings):
+        score += 0.05
+    return _clamp(score)
+
+
+def token_efficiency(doc: SkillDocument) -> tuple[float, float, int]:
+    lines = max(1, doc.line_count)
+    n_dir = len(directives(doc))
+    density = n_dir / lines
+    score = 1.0
+    if density > 0.5:
+        score -= 0.4
+    elif density > 0.2:
+        score -= 0.2
+    elif density > 0.1:
+        score -= 0.1
+    # repetition over prose lines: fences, code, table separators and rules are structure, not repetition
+    texts = []
+    for p in doc.prose:
+        t = p.text.strip()
+        if len(t) <= 3 or _SEPARATOR.match(t):
+            continue
+        texts.append(t)
+    ratio = 1 - len(set(texts)) / len(texts) if texts else 0.0
+    score -= 0.4 * ratio
+    return _clamp(score), ratio, n_dir
+
+
+def live_cross_refs(doc: SkillDocument) -> int:
+    n = 0
+    for link in doc.links:
+        p = link_path(link)
+        if p is None:
+            continue
+        stripped = p[2:] if p.startswith("./") else p
+        if not (p.startswith("../") or stripped.startswith(("skills/", "agents/"))):
+            continue
+        res = resolve_cross(doc, p)
+        if res.exists and (is_cross_ref(res.rel) or stripped.startswith(("skills/", "agents/"))
+                           or p.startswith("../")):
+            n += 1
+    for t in prose_cross_refs(doc):
+        if resolve_cross(doc, t.path).exists:
+            n += 1
+    return n
+
+
+def ecosystem_coherence(doc: SkillDocument) -> tuple[float, int]:
+    live = live_cross_refs(doc)
+    score = 0.50 + min(0.25, 0.08 * live)  # fixed: dead references earn nothing
+    if any(_RELATED.search(p.text) for p in doc.prose) or any(_RELATED.search(h.text) for h in doc.headings):
+        score += 0.25
+    return _clamp(score), live
+
+
+def code_template_quality(doc: SkillDocument) -> float | None:
+    """New static sub-score: tagged and parseable code blocks. None (unmeasured) without code."""
+    fenced = [b for b in doc.code_blocks if b.fenced]
+    if not fenced:
+        return None
+    tagged = sum(1 for b in fenced if b.info) / len(fenced)
+    checkable = [b for b in fenced if b.language in ("python", "py", "python3", "json", "yaml", "yml", "toml")]
+    if not checkable:
+        return _clamp(tagged)
+    bad = sum(1 for _ in invalid_blocks(doc))
+    parseable = 1 - bad / len(checkable)
+    return _clamp(0.5 * tagged + 0.5 * parseable)
+
+
+def analyze_static(doc: SkillDocument, findings: list[Finding] | None = None) -> StaticResult:
+    te, ratio, n_dir = token_efficiency(doc)
+    eco, live = ecosystem_coherence(doc)
+    subs: dict[str, float | None] = {
+        "frontmatter_quality": round(frontmatter_quality(doc), 4),
+        "orchestration_wiring": round(orchestration_wiring(doc), 4),
+        "progressive_disclosure": round(progressive_disclosure(doc), 4),
+        "structural_completeness": round(structural_completeness(doc), 4),
+        "token_efficiency": round(te, 4),
+        "ecosystem_coherence": round(eco, 4),
+    }
+    ctq = code_template_quality(doc)
+    subs["code_template_quality"] = round(ctq, 4) if ctq is not None else None
+    measurements = {
+        "lines": doc.line_count,
+        "body_lines": doc.body_line_count,
+        "headings": len(doc.headings),
+        "code_blocks": len(doc.code_blocks),
+        "directives": n_dir,
+        "repetition_ratio": round(ratio, 4),
+        "live_cross_refs": live,
+        "reference_files": len(doc.files.under("references")),
+    }
+    return StaticResult(subs, measurements)
