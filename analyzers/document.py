@@ -216,6 +216,7 @@ class SkillDocument:
     html_comment_lines: set[int] = field(default_factory=set)
     too_large: bool = False
     mentioned: set[str] = field(default_factory=set)  # bundled files referenced, transitively
+    external: dict[str, bool] = field(default_factory=dict)  # paths outside the skill checked on disk
 
     @property
     def lines(self) -> list[str]:

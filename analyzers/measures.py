@@ -83,7 +83,20 @@ def resolve(doc: SkillDocument, rel_path: str) -> Resolution:
     root = doc.workspace_root
     if root is None or not _within(target, root):
         return Resolution(rel, False, None, target)
-    return Resolution(rel, False, target.exists(), target)
+    return Resolution(rel, False, exists_recorded(doc, target), target)
+
+
+def exists_recorded(doc: SkillDocument, path: Path) -> bool:
+    """Path.exists, remembered on the document (the result cache re-checks these paths)."""
+    key = str(path)
+    hit = doc.external.get(key)
+    if hit is None:
+        try:
+            hit = path.exists()
+        except OSError:
+            hit = False
+        doc.external[key] = hit
+    return hit
 
 
 def _within(p: Path, root: Path) -> bool:

@@ -43,6 +43,7 @@ _PATH_MENTION = re.compile(
     r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
 )
 _LINK_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)")
+_PY_IMPORT = re.compile(r"^\s*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
 
 
 @lru_cache(maxsize=1)
@@ -526,12 +527,17 @@ def _reachable(doc: SkillDocument) -> set[str]:
                 if cand is None or cand in seen:
                     continue
                 seen.add(cand)
-                if cand in files._set and cand.endswith((".md", ".markdown", ".txt")):
+                if cand in files._set and cand.endswith((".md", ".markdown", ".txt", ".py")):
                     try:
                         path = files.root / cand  # type: ignore[operator]
                         if path.stat().st_size <= MAX_REFERENCE_BYTES:
-                            queue.append((path.read_text("utf-8", errors="replace"), cand.rsplit("/", 1)[0]
-                                          if "/" in cand else ""))
+                            body = path.read_text("utf-8", errors="replace")
+                            folder = cand.rsplit("/", 1)[0] if "/" in cand else ""
+                            if cand.endswith(".py"):  # sibling modules a mentioned script imports
+                                mods = [m.replace(".", "/") for m in _PY_IMPORT.findall(body)]
+                                body = "\n".join(f"{folder}/{m}.py {m}.py" for m in mods)
+                                folder = ""
+                            queue.append((body, folder))
                     except OSError:
                         pass
     # module-style mentions (python -m scripts.tool) and bare file names

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...document import Link, SkillDocument
 from ...findings import Pos, Range
-from ...measures import Resolution, link_path, resolve
+from ...measures import Resolution, exists_recorded, link_path, resolve
 
 _CROSS = re.compile(r"(?:^|/)SKILL\.md$|(?:^|/)agents/[^/]+\.md$|(?:^|/)skills/[^/]+")
 _SIBLING = re.compile(r"^\.\./[^/.][^/]*/?$")
@@ -70,13 +70,10 @@ def resolve_cross(doc: SkillDocument, path: str) -> Resolution:
         if root is not None and not _is_within(a, root):
             break
         cand = a / stripped
-        try:
-            if cand.exists():
-                return Resolution(path, False, True, cand)
-            if a.name == stripped.split("/", 1)[0] and (a / name).exists():
-                return Resolution(path, False, True, a / name)
-        except OSError:
-            continue
+        if exists_recorded(doc, cand):
+            return Resolution(path, False, True, cand)
+        if a.name == stripped.split("/", 1)[0] and exists_recorded(doc, a / name):
+            return Resolution(path, False, True, a / name)
     return Resolution(path, False, False, None)
 
 

@@ -1,0 +1,228 @@
+"""Render report dicts as text, JSON, SARIF 2.1.0 or markdown (strings only; the CLI prints them)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .scoring import DIMENSIONS
+
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2, "hint": 3}
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
+_SHORT = {
+    "triggering_accuracy": "trig",
+    "orchestration_fitness": "orch",
+    "output_quality": "outq",
+    "scope_calibration": "scope",
+    "progressive_disclosure": "disc",
+    "token_efficiency": "tok",
+    "robustness": "rob",
+    "structural_completeness": "struct",
+    "code_template_quality": "code",
+    "ecosystem_coherence": "eco",
+}
+VERSION = "0.1.0"
+
+
+class Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def _c(self, code: str, s: str) -> str:
+        return f"\x1b[{code}m{s}\x1b[0m" if self.color else s
+
+    def bold(self, s: str) -> str:
+        return self._c("1", s)
+
+    def red(self, s: str) -> str:
+        return self._c("31", s)
+
+    def yellow(self, s: str) -> str:
+        return self._c("33", s)
+
+    def cyan(self, s: str) -> str:
+        return self._c("36", s)
+
+    def dim(self, s: str) -> str:
+        return self._c("2", s)
+
+    def sev(self, severity: str, s: str) -> str:
+        return {"error": self.red, "warning": self.yellow}.get(severity, self.cyan)(s)
+
+
+def display_path(path: str | None, cwd: str | None = None) -> str:
+    if not path:
+        return "<stdin>"
+    cwd = cwd or os.getcwd()
+    try:
+        rel = os.path.relpath(path, cwd)
+    except ValueError:
+        return path
+    return path if rel.startswith("../../..") else rel
+
+
+def score_line(report: dict, style: Style) -> str:
+    comp = report["composite"]
+    score = comp["score"]
+    s = "unmeasured" if score is None else f"{score:.1f}"
+    badge = comp.get("badge") or "no badge"
+    grades = []
+    for d in DIMENSIONS:
+        g = comp["dimensions"][d]["grade"] or "-"
+        grades.append(f"{_SHORT[d]} {g}")
+    n_ap = comp.get("anti_pattern_count", 0)
+    ap = f" · {n_ap} anti-pattern{'s' if n_ap != 1 else ''}" if n_ap else ""
+    return (f"{style.bold(display_path(report['skill']['path']))}: {style.bold(s)} {badge} "
+            f"({comp['confidence']}){ap} | " + " ".join(grades))
+
+
+def to_text(reports: list[dict], style: Style, errors: list[str] | None = None) -> str:
+    out: list[str] = []
+    total = 0
+    for r in reports:
+        path = display_path(r["skill"]["path"])
+        for f in r["findings"]:
+            st = f["range"]["start"]
+            fix = f.get("fix")
+            mark = " [*]" if fix and fix.get("applicability") == "safe" else ""
+            out.append(f"{path}:{st['line'] + 1}:{st['character'] + 1}: "
+                       f"{style.sev(f['severity'], f['code'])}{mark} {f['message']}")
+            total += 1
+    if reports:
+        if out:
+            out.append("")
+        for r in reports:
+            out.append(score_line(r, style))
+    if len(reports) > 1:
+        scores = [r["composite"]["score"] for r in reports if r["composite"]["score"] is not None]
+        mean = sum(scores) / len(scores) if scores else 0.0
+        out.append(style.dim(f"{len(reports)} skills, {total} findings, mean score {mean:.1f}"))
+    for e in errors or []:
+        out.append(f"error: {e}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def to_json(reports: list[dict], errors: list[str] | None = None, *, single: bool = True) -> str:
+    """One skill: the report object itself (the methodology's shape); several: {skills, summary}."""
+    if single and len(reports) == 1 and not errors:
+        return json.dumps(reports[0], indent=2, sort_keys=False) + "\n"
+    scores = [r["composite"]["score"] for r in reports if r["composite"]["score"] is not None]
+    summary = {
+        "skills": len(reports),
+        "findings": sum(len(r["findings"]) for r in reports),
+        "mean_score": round(sum(scores) / len(scores), 2) if scores else None,
+        "badges": _count(r["composite"]["badge"] or "none" for r in reports),
+        "codes": _count(f["code"] for r in reports for f in r["findings"]),
+    }
+    return json.dumps({"version": VERSION, "skills": reports, "summary": summary, "errors": errors or []},
+                      indent=2) + "\n"
+
+
+def _count(items) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for i in items:
+        out[i] = out.get(i, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def to_sarif(reports: list[dict], rules: list[dict], docs_base: str) -> str:
+    """SARIF 2.1.0 with one run, every rule described, one result per finding."""
+    rule_index = {r["code"]: i for i, r in enumerate(rules)}
+    results = []
+    for rep in reports:
+        path = rep["skill"]["path"] or "SKILL.md"
+        uri = Path(display_path(path)).as_posix()
+        for f in rep["findings"]:
+            st, en = f["range"]["start"], f["range"]["end"]
+            region = {"startLine": st["line"] + 1, "startColumn": st["character"] + 1,
+                      "endLine": en["line"] + 1, "endColumn": max(en["character"], st["character"]) + 1}
+            res = {
+                "ruleId": f["code"],
+                "level": _SARIF_LEVEL.get(f["severity"], "note"),
+                "message": {"text": f["message"]},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}}],
+                "properties": {"antiPattern": f["anti_pattern"]},
+            }
+            if f["code"] in rule_index:
+                res["ruleIndex"] = rule_index[f["code"]]
+            results.append(res)
+    sarif = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "skillgrade",
+                "version": VERSION,
+                "informationUri": "https://github.com/skillgrade/skillgrade",
+                "rules": [{
+                    "id": r["code"],
+                    "name": r["code"],
+                    "shortDescription": {"text": r["summary"]},
+                    "fullDescription": {"text": r["summary"]},
+                    "help": {"text": r.get("help", r["summary"]), "markdown": r.get("doc", r["summary"])},
+                    "helpUri": f"{docs_base}{r['code']}.md",
+                    "defaultConfiguration": {"level": _SARIF_LEVEL.get(r["severity"], "note")},
+                    "properties": {"antiPattern": r["anti_pattern"], "family": r["family"]},
+                } for r in rules],
+            }},
+            "results": results,
+            "columnKind": "unicodeCodePoints",
+        }],
+    }
+    return json.dumps(sarif, indent=2) + "\n"
+
+
+def to_markdown(reports: list[dict]) -> str:
+    out = ["# skillgrade report", ""]
+    for r in reports:
+        comp = r["composite"]
+        score = "unmeasured" if comp["score"] is None else f"{comp['score']:.1f}/100"
+        out += [f"## {r['skill']['name'] or display_path(r['skill']['path'])}", "",
+                f"`{display_path(r['skill']['path'])}`", "",
+                "| Score | Badge | Confidence | Anti-pattern penalty |", "|---|---|---|---|",
+                f"| {score} | {comp['badge'] or '—'} | {comp['confidence']} | "
+                f"{round((1 - comp['anti_pattern_penalty']) * 100)}% |", "",
+                "| Dimension | Weight | Score | Grade | Measured by |", "|---|---|---|---|---|"]
+        for name in DIMENSIONS:
+            d = comp["dimensions"][name]
+            sc = "unmeasured" if d["score"] is None else f"{d['score']:.2f}"
+            out.append(f"| {name} | {d['weight']:.2f} | {sc} | {d['grade'] or '—'} | "
+                       f"{', '.join(d['measured_by']) or '—'} |")
+        out.append("")
+        if r["findings"]:
+            out += ["| Line | Code | Severity | Message |", "|---|---|---|---|"]
+            for f in r["findings"]:
+                msg = f["message"].replace("|", "\\|")
+                out.append(f"| {f['range']['start']['line'] + 1} | `{f['code']}` | {f['severity']} | {msg} |")
+        else:
+            out.append("No findings.")
+        out.append("")
+    return "\n".join(out)
+
+
+def compare_text(a: dict, b: dict, style: Style) -> str:
+    la, lb = display_path(a["skill"]["path"]), display_path(b["skill"]["path"])
+    rows = [("dimension", "A", "B", "winner")]
+
+    def fmt(x):
+        return "unmeasured" if x is None else f"{x:.2f}"
+
+    def win(x, y, ndigits=2):
+        if x is None or y is None:
+            return "n/a"
+        rx, ry = round(x, ndigits), round(y, ndigits)
+        return "A" if rx > ry else "B" if ry > rx else "tie"
+
+    sa, sb = a["composite"]["score"], b["composite"]["score"]
+    rows.append(("composite", "-" if sa is None else f"{sa:.1f}", "-" if sb is None else f"{sb:.1f}",
+                 win(sa, sb, 1)))
+    for d in DIMENSIONS:
+        x, y = a["composite"]["dimensions"][d]["score"], b["composite"]["dimensions"][d]["score"]
+        rows.append((d, fmt(x), fmt(y), win(x, y)))
+    w = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [f"A: {la}", f"B: {lb}", ""]
+    for k, r in enumerate(rows):
+        line = "  ".join(r[i].ljust(w[i]) for i in range(4)).rstrip()
+        lines.append(style.bold(line) if k == 0 else line)
+    return "\n".join(lines) + "\n"

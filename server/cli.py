@@ -1,0 +1,269 @@
+"""The `skillgrade` command line: score, compare, rules, explain, server. A thin adapter over analyzers."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+VERSION = "0.1.0"
+LLM_DEPTHS = {"standard": "the LLM judge", "deep": "the LLM judge and Monte Carlo simulation",
+              "certify": "the LLM judge, Monte Carlo simulation and Elo ranking"}
+FORMATS = ("text", "json", "sarif", "markdown")
+
+
+class UsageError(Exception):
+    """Exit code 2 with one line on stderr."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse's own behaviour, minus usage spam)
+        raise UsageError(message)
+
+
+def _codes(value: str) -> list[str]:
+    return [c.strip().upper() for c in value.replace(" ", ",").split(",") if c.strip()]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="skillgrade", description="Grade Agent Skills (SKILL.md): lint, score, serve the editor.")
+    p.add_argument("--version", action="version", version=f"skillgrade {VERSION}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    s = sub.add_parser("score", help="score skills (a skill dir, a SKILL.md, or any tree)")
+    s.add_argument("paths", nargs="+", type=Path)
+    s.add_argument("--depth", choices=("quick", "standard", "deep", "certify"), default="quick")
+    s.add_argument("--format", "--output", dest="format", choices=FORMATS, default="text",
+                   help="output format (--output is accepted, as PluginEval users type it)")
+    s.add_argument("--threshold", type=float, default=None, help="exit 1 when a skill scores below N")
+    s.add_argument("--select", type=_codes, default=None, help="only these codes (comma-separated)")
+    s.add_argument("--ignore", type=_codes, default=None, help="skip these codes (comma-separated)")
+    s.add_argument("--config", type=Path, default=None, help="a .skillgrade.toml or pyproject.toml")
+    s.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    s.add_argument("--cache-dir", type=Path, default=None,
+                   help="cache folder (default: .skillgrade_cache at the workspace root)")
+    s.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    s.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+
+    c = sub.add_parser("compare", help="compare two skills dimension by dimension")
+    c.add_argument("a", type=Path)
+    c.add_argument("b", type=Path)
+    c.add_argument("--depth", choices=("quick", "standard", "deep", "certify"), default="quick")
+    c.add_argument("--format", "--output", dest="format", choices=("text", "json"), default="text")
+
+    r = sub.add_parser("rules", help="list every rule")
+    r.add_argument("--format", "--output", dest="format", choices=("text", "json"), default="text")
+
+    e = sub.add_parser("explain", help="show a rule's documentation")
+    e.add_argument("code")
+
+    sv = sub.add_parser("server", help="start the language server (stdio)")
+    sv.add_argument("--stdio", action="store_true", help="accepted and ignored: stdio is the default")
+    sv.add_argument("--tcp", type=int, default=None, metavar="PORT")
+    sv.add_argument("--host", default="127.0.0.1")
+    return p
+
+
+def _color(mode: str) -> bool:
+    if mode == "always":
+        return True
+    if mode == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _check_depth(depth: str) -> None:
+    if depth != "quick":
+        raise UsageError(
+            f"--depth {depth} needs {LLM_DEPTHS[depth]}, and the LLM layers are not available in this "
+            "version; use --depth quick (static analysis)"
+        )
+
+
+def _config_loader(args: argparse.Namespace):
+    from skillgrade.analyzers.config import ConfigError, config_for, load_config
+
+    overrides: dict = {}
+    if args.select is not None:
+        overrides["select"] = args.select
+    if args.ignore is not None:
+        overrides["ignore"] = args.ignore
+    if args.config is not None:
+        if not args.config.is_file():
+            raise UsageError(f"{args.config}: config file not found")
+        try:
+            fixed = load_config(args.config).merged(overrides)
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from None
+        return lambda _p: fixed
+    cache: dict[Path, object] = {}
+
+    def for_path(p: Path):
+        d = p.parent
+        if d not in cache:
+            try:
+                cache[d] = config_for(d).merged(overrides)
+            except ConfigError as exc:
+                raise UsageError(str(exc)) from None
+        return cache[d]
+
+    return for_path
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    _check_depth(args.depth)
+    for p in args.paths:
+        if not p.exists():
+            raise UsageError(f"{p}: no such file or directory")
+        if p.is_file() and p.name != "SKILL.md":
+            raise UsageError(f"{p}: not a SKILL.md (give a SKILL.md, a skill directory, or a tree)")
+    from skillgrade.analyzers.batch import score_paths
+
+    config_for = _config_loader(args)
+    cache_dir = None if args.no_cache else (args.cache_dir or Path(".skillgrade_cache"))
+    reports, errors = score_paths(list(args.paths), config_for, cache_dir=cache_dir, jobs=args.jobs)
+    if not reports and errors:
+        raise UsageError(errors[0])
+    from skillgrade.analyzers import render
+
+    threshold = args.threshold
+    if threshold is None:
+        cfgs = {id(c): c for c in (config_for(Path(r["skill"]["path"])) for r in reports)}
+        ths = [c.threshold for c in cfgs.values() if getattr(c, "threshold", None) is not None]
+        threshold = min(ths) if ths else None
+    if args.format == "json":
+        out = render.to_json(reports, errors)
+    elif args.format == "sarif":
+        from skillgrade.analyzers.registry import ALL_RULES
+        from skillgrade.analyzers.rule import as_dict
+
+        rules = []
+        for r in ALL_RULES:
+            d = as_dict(r)
+            d["doc"] = r.doc
+            d["help"] = r.section("What it does") or r.summary
+            rules.append(d)
+        base = config_for(Path(reports[0]["skill"]["path"])).docs_base_url if reports else ""
+        out = render.to_sarif(reports, rules, base)
+    elif args.format == "markdown":
+        out = render.to_markdown(reports)
+    else:
+        out = render.to_text(reports, render.Style(_color(args.color)))
+    sys.stdout.write(out)
+    if args.format != "text":
+        for e in errors:
+            print(f"skillgrade: {e}", file=sys.stderr)
+    failed = bool(errors)
+    if any(f["severity"] == "error" for r in reports for f in r["findings"]):
+        failed = True
+    if threshold is not None and any(
+        r["composite"]["score"] is None or r["composite"]["score"] < threshold for r in reports
+    ):
+        failed = True
+    return 1 if failed else 0
+
+
+def _one(path: Path) -> dict:
+    from skillgrade.analyzers.batch import workspace_root_for
+    from skillgrade.analyzers.config import ConfigError, config_for
+    from skillgrade.analyzers.report import UnreadableError, analyze_file
+
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or directory")
+    skill = path / "SKILL.md" if path.is_dir() else path
+    if not skill.is_file():
+        raise UsageError(f"{path}: no SKILL.md here")
+    try:
+        cfg = config_for(skill.parent)
+        return analyze_file(skill, config=cfg, workspace_root=workspace_root_for(skill)).to_dict()
+    except (UnreadableError, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    _check_depth(args.depth)
+    a, b = _one(args.a), _one(args.b)
+    from skillgrade.analyzers import render
+
+    if args.format == "json":
+        import json
+
+        sys.stdout.write(json.dumps({"a": a, "b": b}, indent=2) + "\n")
+    else:
+        sys.stdout.write(render.compare_text(a, b, render.Style(_color("auto"))))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from skillgrade.analyzers.registry import ALL_RULES
+    from skillgrade.analyzers.rule import as_dict
+
+    if args.format == "json":
+        import json
+
+        sys.stdout.write(json.dumps([as_dict(r) for r in ALL_RULES], indent=2) + "\n")
+        return 0
+    w = max(len(r.code) for r in ALL_RULES)
+    for r in ALL_RULES:
+        flags = ("AP " if r.anti_pattern else "   ") + ("fix" if r.fix.value != "none" else "   ")
+        print(f"{r.code.ljust(w)}  {r.severity.label:<7}  {flags}  {r.summary}")
+    print("\nAP = methodology anti-pattern (counts toward the penalty); fix = a quick fix exists")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from skillgrade.analyzers.registry import ALL_RULES, by_code
+
+    r = by_code(args.code)
+    if r is None:
+        import difflib
+
+        close = difflib.get_close_matches(args.code.upper(), [x.code for x in ALL_RULES], n=1)
+        hint = f"; did you mean {close[0]}?" if close else "; `skillgrade rules` lists them"
+        raise UsageError(f"unknown rule code {args.code!r}{hint}")
+    flags = [r.severity.label, r.family]
+    if r.anti_pattern:
+        flags.append("anti-pattern")
+    print(f"# {r.code} ({', '.join(flags)})\n")
+    print(r.doc)
+    return 0
+
+
+def cmd_server(args: argparse.Namespace, argv: list[str]) -> int:
+    try:
+        from skillgrade.server.lsp import main as server_main
+    except ImportError as exc:
+        raise UsageError(f"the language server cannot start: {exc}") from None
+    rest = [a for a in argv if a != "--stdio"]
+    return server_main(rest) or 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        if argv and argv[0] == "server":
+            args = parser.parse_args(argv)
+            return cmd_server(args, argv[1:])
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        handler = {"score": cmd_score, "compare": cmd_compare, "rules": cmd_rules, "explain": cmd_explain}
+        return handler[args.command](args)
+    except UsageError as exc:
+        print(f"skillgrade: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        except OSError:
+            pass
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
