@@ -1,0 +1,422 @@
+-- skillgrade for Neovim: language-server client for SKILL.md files.
+--
+-- Neovim >= 0.11: `lsp/skillgrade.lua` is picked up by `vim.lsp.enable('skillgrade')`;
+--                 `setup()` just calls `vim.lsp.config()` + `vim.lsp.enable()` (see README).
+-- Neovim 0.8 - 0.10: `setup()` starts the server with `vim.lsp.start()` for buffers named SKILL.md.
+-- Neovim 0.7: `setup()` uses `vim.lsp.start_client()` + `vim.lsp.buf_attach_client()`, one client per
+--             root, and sends `workspace/didChangeConfiguration` itself (0.7 never does).
+local M = {}
+
+M.name = 'skillgrade'
+
+local defaults = {
+  cmd = { 'skillgrade', 'server' },
+  filetypes = { 'markdown', 'skill' },
+  -- Files whose nearest ancestor holds one of these is the workspace root;
+  -- otherwise the root is the parent of the skill's directory.
+  root_markers = { '.git' },
+  -- Sent as `workspace/didChangeConfiguration` (settings section `skillgrade`, see docs/protocol.md).
+  settings = { skillgrade = {} },
+  init_options = nil,
+  capabilities = nil,
+  on_attach = nil,
+  handlers = nil,
+  -- Echo `$/progress` from the server through vim.notify.
+  progress = true,
+  -- Neovim >= 0.11: register through vim.lsp.config/vim.lsp.enable (the lsp/skillgrade.lua config).
+  -- Set to false to use the same vim.lsp.start() code path as 0.8 - 0.10.
+  use_lsp_enable = true,
+}
+
+M.config = vim.deepcopy(defaults)
+
+local function has(feature)
+  return vim.fn.has(feature) == 1
+end
+
+local function notify(msg, level)
+  vim.notify('skillgrade: ' .. msg, level or vim.log.levels.INFO)
+end
+
+-- ---------------------------------------------------------------------------
+-- Helpers shared with lsp/skillgrade.lua
+-- ---------------------------------------------------------------------------
+
+local function dirname(path)
+  return vim.fn.fnamemodify(path, ':h')
+end
+
+local function basename(path)
+  return vim.fn.fnamemodify(path, ':t')
+end
+
+--- True if `path` names a SKILL.md file.
+function M.is_skill_file(path)
+  return path ~= nil and path ~= '' and basename(path) == 'SKILL.md'
+end
+
+--- Workspace root for a SKILL.md: the nearest ancestor holding one of `markers`,
+--- else the parent of the skill's directory.
+function M.find_root(path, markers)
+  markers = markers or M.config.root_markers or defaults.root_markers
+  path = vim.fn.fnamemodify(path, ':p')
+  local dir = dirname(path)
+  local cur = dir
+  while true do
+    for _, marker in ipairs(markers) do
+      local candidate = cur .. '/' .. marker
+      if vim.fn.isdirectory(candidate) == 1 or vim.fn.filereadable(candidate) == 1 then
+        return cur
+      end
+    end
+    local parent = dirname(cur)
+    if parent == cur then
+      break
+    end
+    cur = parent
+  end
+  return dirname(dir)
+end
+
+--- `root_dir` for vim.lsp.config (Neovim >= 0.11): only SKILL.md buffers get a client.
+function M.root_dir_0_11(bufnr, on_dir)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if M.is_skill_file(name) then
+    on_dir(M.find_root(name))
+  end
+end
+
+-- token -> title of the `begin` report, so `report`/`end` messages can name the task.
+local progress_titles = {}
+
+local function progress_text(result, key)
+  local value = result and result.value or {}
+  if value.kind == 'begin' then
+    progress_titles[key] = value.title
+  end
+  local title = value.title or progress_titles[key] or 'working'
+  if value.kind == 'end' then
+    progress_titles[key] = nil
+  end
+  local text = title
+  if value.message and value.message ~= '' then
+    text = text .. ': ' .. value.message
+  elseif value.kind == 'end' then
+    text = text .. ': done'
+  end
+  if value.percentage and value.kind ~= 'end' then
+    text = string.format('%s (%d%%)', text, value.percentage)
+  end
+  return text
+end
+
+--- `$/progress` handler: echoes through vim.notify, then runs Neovim's default handler
+--- (which feeds the LspProgress autocmd / vim.lsp.status() on newer Neovim).
+function M.progress_handler(err, result, ctx, config)
+  if M.config.progress and result and type(result.value) == 'table' then
+    local key = tostring(ctx and ctx.client_id) .. ':' .. tostring(result.token)
+    notify(progress_text(result, key), vim.log.levels.INFO)
+  end
+  local default = vim.lsp.handlers['$/progress']
+  if default and default ~= M.progress_handler then
+    return default(err, result, ctx, config)
+  end
+end
+
+local function client_notify(client, method, params)
+  if has('nvim-0.11') then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+local function client_request(client, method, params, handler, bufnr)
+  if has('nvim-0.11') then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+--- on_init: push the settings (Neovim 0.7 neither advertises workspace/configuration nor sends them).
+function M.on_init(client)
+  local settings = client.config and client.config.settings
+  if settings and next(settings) ~= nil then
+    client_notify(client, 'workspace/didChangeConfiguration', { settings = settings })
+  end
+  return true
+end
+
+-- ---------------------------------------------------------------------------
+-- Clients
+-- ---------------------------------------------------------------------------
+
+--- The skillgrade client attached to `bufnr` (or any running skillgrade client).
+function M.get_client(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local clients
+  if vim.lsp.get_clients then
+    clients = vim.lsp.get_clients({ bufnr = bufnr, name = M.name })
+  else
+    clients = {}
+    for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+      if c.name == M.name then
+        table.insert(clients, c)
+      end
+    end
+  end
+  return clients[1]
+end
+
+local function client_config(root)
+  local cfg = M.config
+  local capabilities = cfg.capabilities or vim.lsp.protocol.make_client_capabilities()
+  local handlers = vim.tbl_extend('force', { ['$/progress'] = M.progress_handler }, cfg.handlers or {})
+  return {
+    name = M.name,
+    cmd = cfg.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    settings = cfg.settings,
+    init_options = cfg.init_options,
+    capabilities = capabilities,
+    handlers = handlers,
+    on_init = function(client, result)
+      M.on_init(client, result)
+      if cfg.on_init then
+        cfg.on_init(client, result)
+      end
+    end,
+    on_attach = cfg.on_attach,
+    flags = { debounce_text_changes = 150 },
+  }
+end
+
+-- root -> client id (Neovim 0.7 has no vim.lsp.start, so we reuse clients ourselves).
+M._clients = {}
+
+local function alive(id)
+  local c = id and vim.lsp.get_client_by_id(id)
+  return c ~= nil and not c.is_stopped()
+end
+
+--- Start (or reuse) the server for `bufnr` and attach it. Returns the client id or nil.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if not M.is_skill_file(name) or vim.bo[bufnr].buftype ~= '' then
+    return nil
+  end
+  if vim.fn.executable(M.config.cmd[1]) ~= 1 then
+    notify(string.format("'%s' not found on PATH (pip install skillgrade); see :checkhealth skillgrade", M.config.cmd[1]),
+      vim.log.levels.WARN)
+    return nil
+  end
+  local root = M.find_root(name)
+  if vim.lsp.start then
+    -- Neovim >= 0.8: vim.lsp.start reuses a client with the same name and root_dir.
+    local id
+    vim.api.nvim_buf_call(bufnr, function()
+      id = vim.lsp.start(client_config(root), { bufnr = bufnr })
+    end)
+    return id
+  end
+  local id = M._clients[root]
+  if not alive(id) then
+    id = vim.lsp.start_client(client_config(root))
+    M._clients[root] = id
+  end
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+  return id
+end
+
+-- ---------------------------------------------------------------------------
+-- Commands
+-- ---------------------------------------------------------------------------
+
+-- Pretty JSON (sorted keys) for the report buffer; vim.json has no indent option on old Neovim.
+local function encode(value, indent)
+  indent = indent or ''
+  local t = type(value)
+  if value == nil or value == vim.NIL then
+    return 'null'
+  elseif t == 'boolean' or t == 'number' then
+    return tostring(value)
+  elseif t == 'string' then
+    return vim.fn.json_encode(value)
+  elseif t == 'table' then
+    local inner = indent .. '  '
+    if (vim.islist or vim.tbl_islist)(value) and (next(value) ~= nil or (vim._empty_dict_mt == nil or getmetatable(value) ~= vim._empty_dict_mt)) then
+      if #value == 0 then
+        return '[]'
+      end
+      local items = {}
+      for _, v in ipairs(value) do
+        table.insert(items, inner .. encode(v, inner))
+      end
+      return '[\n' .. table.concat(items, ',\n') .. '\n' .. indent .. ']'
+    end
+    local keys = vim.tbl_keys(value)
+    if #keys == 0 then
+      return '{}'
+    end
+    table.sort(keys, function(a, b)
+      return tostring(a) < tostring(b)
+    end)
+    local items = {}
+    for _, k in ipairs(keys) do
+      table.insert(items, inner .. vim.fn.json_encode(tostring(k)) .. ': ' .. encode(value[k], inner))
+    end
+    return '{\n' .. table.concat(items, ',\n') .. '\n' .. indent .. '}'
+  end
+  return vim.fn.json_encode(tostring(value))
+end
+M._encode = encode
+
+local function summary(result)
+  if type(result) ~= 'table' then
+    return tostring(result)
+  end
+  local c = result.composite
+  if type(c) == 'table' and c.score ~= nil then
+    local parts = { string.format('%.1f', tonumber(c.score) or 0) }
+    if c.badge and c.badge ~= vim.NIL then
+      table.insert(parts, tostring(c.badge))
+    end
+    if c.confidence and c.confidence ~= vim.NIL then
+      table.insert(parts, tostring(c.confidence))
+    end
+    return table.concat(parts, ' · ')
+  end
+  return vim.fn.json_encode(result)
+end
+
+--- Show a report in a scratch buffer (split). Returns the buffer number.
+function M.show_report(result, source_bufnr)
+  local src = source_bufnr and vim.api.nvim_buf_get_name(source_bufnr) or ''
+  local lines = { '# skillgrade report: ' .. (src ~= '' and vim.fn.fnamemodify(src, ':~:.') or '[buffer]') }
+  if type(result) == 'table' and result.composite then
+    table.insert(lines, '# composite: ' .. summary(result))
+  end
+  for _, l in ipairs(vim.split(encode(result), '\n', { plain = true })) do
+    table.insert(lines, l)
+  end
+  vim.cmd('botright new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  pcall(vim.api.nvim_buf_set_name, buf, 'skillgrade://report/' .. buf)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].filetype = 'json'
+  return buf
+end
+
+local function label(command)
+  return (command:gsub('^skillgrade%.', ''))
+end
+
+--- Run server command `command` (e.g. 'skillgrade.certify') on `bufnr`'s file.
+--- `on_done(err, result)` overrides the default presentation (vim.notify / report buffer).
+function M.execute(command, bufnr, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = M.get_client(bufnr)
+  if not client then
+    notify('no skillgrade language server attached to this buffer (is it a SKILL.md?)', vim.log.levels.ERROR)
+    if on_done then
+      on_done({ message = 'no skillgrade client' }, nil)
+    end
+    return false
+  end
+  local params = { command = command, arguments = { vim.uri_from_bufnr(bufnr) } }
+  local what = label(command)
+  if not on_done then
+    notify(what .. ' running…')
+  end
+  client_request(client, 'workspace/executeCommand', params, function(err, result)
+    if on_done then
+      return on_done(err, result)
+    end
+    if err then
+      notify(string.format('%s failed: %s', what, err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif command == 'skillgrade.report' or command == 'skillgrade.score' then
+      M.show_report(result, bufnr)
+      notify(what .. ': ' .. summary(result))
+    else
+      notify(what .. ': ' .. summary(result))
+    end
+  end, bufnr)
+  return true
+end
+
+M.commands = {
+  SkillgradeCertify = 'skillgrade.certify',
+  SkillgradeJudge = 'skillgrade.judge',
+  SkillgradeReport = 'skillgrade.report',
+  SkillgradeScore = 'skillgrade.score',
+}
+
+--- Define :SkillgradeCertify, :SkillgradeJudge, :SkillgradeReport, :SkillgradeScore (idempotent).
+function M.create_commands()
+  for name, command in pairs(M.commands) do
+    vim.api.nvim_create_user_command(name, function()
+      M.execute(command, 0)
+    end, { desc = 'skillgrade: ' .. label(command) .. ' the current SKILL.md', force = true })
+  end
+end
+
+-- ---------------------------------------------------------------------------
+-- setup()
+-- ---------------------------------------------------------------------------
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  M.create_commands()
+  local group = vim.api.nvim_create_augroup('skillgrade', { clear = true })
+
+  if has('nvim-0.11') and M.config.use_lsp_enable then
+    -- lsp/skillgrade.lua holds the defaults; only pass what the user changed.
+    local overrides = {}
+    for _, key in ipairs({ 'cmd', 'filetypes', 'settings', 'init_options', 'capabilities', 'on_attach', 'on_init' }) do
+      if opts and opts[key] ~= nil then
+        overrides[key] = opts[key]
+      end
+    end
+    if opts and opts.root_markers then
+      overrides.root_dir = function(bufnr, on_dir)
+        local name = vim.api.nvim_buf_get_name(bufnr)
+        if M.is_skill_file(name) then
+          on_dir(M.find_root(name, opts.root_markers))
+        end
+      end
+    end
+    if opts and opts.handlers then
+      overrides.handlers = vim.tbl_extend('force', { ['$/progress'] = M.progress_handler }, opts.handlers)
+    end
+    if next(overrides) ~= nil then
+      vim.lsp.config(M.name, overrides)
+    end
+    vim.lsp.enable(M.name)
+    return M
+  end
+
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = group,
+    pattern = 'SKILL.md',
+    callback = function(ev)
+      M.attach(ev.buf)
+    end,
+    desc = 'skillgrade: start the language server for SKILL.md',
+  })
+  -- Buffers opened before setup() ran (e.g. lazy-loaded plugin).
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and M.is_skill_file(vim.api.nvim_buf_get_name(buf)) then
+      M.attach(buf)
+    end
+  end
+  return M
+end
+
+return M

