@@ -19,8 +19,7 @@ def _squash(s: str) -> str:
 
 @rule("DEAD_LINK", family="links", severity=Severity.WARNING)
 def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """A relative link or image whose target does not exist (outside `references/`), or a `#anchor`
-    with no matching heading.
+    """A relative link or image whose target does not exist, or a `#anchor` with no matching heading.
 
     ## What it does
     Resolves relative links and images against the skill directory (`scripts/`, `assets/`, other

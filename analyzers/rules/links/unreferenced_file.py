@@ -29,8 +29,7 @@ def unreferenced(doc: SkillDocument) -> list[str]:
 
 @rule("UNREFERENCED_FILE", family="links", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
 def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """A file under `references/` or `scripts/` is never mentioned by SKILL.md, directly or through
-    another referenced file.
+    """A file under `references/` or `scripts/` that SKILL.md never mentions, directly or indirectly.
 
     ## What it does
     Collects every path SKILL.md mentions (links, inline code, code blocks, prose), follows mentioned
