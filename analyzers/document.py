@@ -19,21 +19,19 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        for m in _NEWLINE.finditer(text):
-            starts.append(m.end())
+        if "\r" in text:
+            parts = _NEWLINE.split(text)
+            seps = [m.group(0) for m in _NEWLINE.finditer(text)]
+        else:
+            parts = text.split("\n")
+            seps = None
+        starts = [0] * len(parts)
+        pos = 0
+        for i in range(1, len(parts)):
+            pos += len(parts[i - 1]) + (len(seps[i - 1]) if seps is not None else 1)
+            starts[i] = pos
         self.starts = starts
-        # line contents without their line break
-        lines = []
-        for i, s in enumerate(starts):
-            e = starts[i + 1] if i + 1 < len(starts) else len(text)
-            chunk = text[s:e]
-            if chunk.endswith("\r\n"):
-                chunk = chunk[:-2]
-            elif chunk.endswith(("\n", "\r")):
-                chunk = chunk[:-1]
-            lines.append(chunk)
-        self.lines = lines
+        self.lines = parts
 
     def pos(self, offset: int) -> Pos:
         import bisect
@@ -216,7 +214,9 @@ class SkillDocument:
     html_comment_lines: set[int] = field(default_factory=set)
     too_large: bool = False
     mentioned: set[str] = field(default_factory=set)  # bundled files referenced, transitively
-    external: dict[str, bool] = field(default_factory=dict)  # paths outside the skill checked on disk
+    external: dict[str, bool] = field(default_factory=dict)
+    _prose_text: str | None = None
+    _prose_lower: str | None = None  # paths outside the skill checked on disk
 
     @property
     def lines(self) -> list[str]:
@@ -236,6 +236,21 @@ class SkillDocument:
     @property
     def skill_dir(self) -> Path | None:
         return self.path.parent if self.path is not None else None
+
+    @property
+    def prose_text(self) -> str:
+        """All prose lines joined with newlines (code, comments and code spans blanked)."""
+        cached = self._prose_text
+        if cached is None:
+            cached = self._prose_text = "\n".join(p.text for p in self.prose)
+        return cached
+
+    @property
+    def prose_lower(self) -> str:
+        cached = self._prose_lower
+        if cached is None:
+            cached = self._prose_lower = self.prose_text.lower()
+        return cached
 
     @property
     def body_text(self) -> str:

@@ -43,13 +43,21 @@ _PATH_MENTION = re.compile(
     r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
 )
 _LINK_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)")
+_MODULE_MENTION = re.compile(r"(?<![\w./])(scripts(?:\.[A-Za-z_]\w*)+)")
 _PY_IMPORT = re.compile(r"^\s*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
 
 
 @lru_cache(maxsize=1)
 def markdown_parser():
     """The lean markdown-it configuration: CommonMark + tables, no inline rules we never read."""
+    import markdown_it.parser_block as _pb
     from markdown_it import MarkdownIt
+
+    class _Quiet:  # markdown-it logs every block rule call at DEBUG: ~5% of parse time
+        def debug(self, *a: object, **k: object) -> None:
+            pass
+
+    _pb.LOGGER = _Quiet()  # type: ignore[assignment]
 
     md = MarkdownIt("commonmark", {"html": True})
     md.enable("table")
@@ -57,10 +65,28 @@ def markdown_parser():
         ["emphasis", "entity", "text_join", "balance_pairs", "fragments_join", "smartquotes", "replacements"],
         ignoreInvalid=True,
     )
+    md.core.ruler.disable(["inline"])  # run per token, only where links can be (see _parse_body)
     md.normalizeLink = lambda url: url  # keep destinations exactly as written
     md.normalizeLinkText = lambda url: url
     md.validateLink = lambda url: True
     return md
+
+
+def markdown_tokens(source: str) -> list:
+    """Block tokens for the whole source; inline children only where a link or image can be.
+
+    Inline parsing is the costlier half of markdown-it and we read inline tokens only for links.
+    """
+    md = markdown_parser()
+    env: dict = {}
+    tokens = md.parse(source, env)
+    refs = bool(env.get("references"))
+    for tok in tokens:
+        if tok.type == "inline" and tok.map and ("](" in tok.content or "][" in tok.content
+                                                 or (refs and "]" in tok.content)):
+            tok.children = []
+            md.inline.parse(tok.content, md, env, tok.children)
+    return tokens
 
 
 def decode(data: bytes) -> tuple[str, bool]:
@@ -185,7 +211,7 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
             fm.problems.append(
                 YamlProblem("syntax", f"Cannot read value of `{key}`: {str(exc).splitlines()[0]}", key_range)
             )
-        style = getattr(value_node, "style", None) if type(value_node).__name__ == "ScalarNode" else None
+        style = (getattr(value_node, "style", None) or None) if type(value_node).__name__ == "ScalarNode" else None
         fld = Field(key, key_range, value, _node_range(value_node, offset, index), value_node, style)
         fm.fields[key] = fld  # last wins, as PyYAML does
         fm.data[key] = value
@@ -229,7 +255,7 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
     quoted: set[int] = set()
     # Parse the whole text with frontmatter lines blanked, so token maps are file lines.
     md_source = "\n" * body_start + "\n".join(doc_lines[body_start:])
-    tokens = markdown_parser().parse(md_source)
+    tokens = markdown_tokens(md_source)
     n = len(tokens)
     for i, tok in enumerate(tokens):
         t = tok.type
@@ -423,6 +449,8 @@ def mentions_in(text: str) -> set[str]:
         out.add(m.group(1))
     for m in _PATH_MENTION.finditer(text):
         out.add(m.group(1))
+    for m in _MODULE_MENTION.finditer(text):  # python -m scripts.tool
+        out.add(m.group(1).replace(".", "/") + ".py")
     return out
 
 
@@ -527,12 +555,15 @@ def _reachable(doc: SkillDocument) -> set[str]:
                 if cand is None or cand in seen:
                     continue
                 seen.add(cand)
-                if cand in files._set and cand.endswith((".md", ".markdown", ".txt", ".py")):
+                if cand in files._set and cand.endswith((".md", ".markdown", ".txt", ".py", ".sh", ".js", ".ts")):
                     try:
                         path = files.root / cand  # type: ignore[operator]
                         if path.stat().st_size <= MAX_REFERENCE_BYTES:
                             body = path.read_text("utf-8", errors="replace")
                             folder = cand.rsplit("/", 1)[0] if "/" in cand else ""
+                            for sib in files.under(folder) if folder else ():
+                                if sib not in seen and sib.rsplit("/", 1)[-1] in body:
+                                    seen.add(sib)  # a file its sibling names (a script's data file)
                             if cand.endswith(".py"):  # sibling modules a mentioned script imports
                                 mods = [m.replace(".", "/") for m in _PY_IMPORT.findall(body)]
                                 body = "\n".join(f"{folder}/{m}.py {m}.py" for m in mods)

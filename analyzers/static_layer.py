@@ -33,20 +33,29 @@ _USE_CASES = re.compile(
     re.I,
 )
 _CONTEXTS = re.compile(r"\b(when\s+\w+ing|for\s+\w+ing|during\s+\w+ing)\b", re.I)
-_OUTPUT_FORMAT = re.compile(r"\boutput\b.*\bformat\b|\bformat\b.*\boutput\b|\breturns?\b.*\bjson\b", re.I)
-_RETURNS = re.compile(r"\b(returns?|produces?|outputs?|generates?)\b", re.I)
-_INPUTS = re.compile(r"\b(input|receives?|accepts?|parameters?|args?|arguments?)\b", re.I)
-_ORCHESTRATION = re.compile(
-    r"\b(orchestrat\w*|coordinat(?:e|es|ing)|dispatch(?:es|ing)?|delegat(?:e|es|ing)|spawn(?:s|ing)?)\b"
-    r"[^.\n]{0,40}?\b(?:sub-?agents?|agents?|workers?|other\s+skills?|skills)\b"
-    r"|\b(?:sub-?agents?|agents?|workers?)\b[^.\n]{0,25}?\b(orchestrat\w*|coordinat\w*|dispatch\w*)\b",
-    re.I,
-)
+_OUTPUT_FORMAT = re.compile(r"\boutput\b.*\bformat\b|\bformat\b.*\boutput\b|\breturns?\b.*\bjson\b")
+_RETURNS = re.compile(r"\b(?:returns?|produces?|outputs?|generates?)\b")
+_INPUTS = re.compile(r"\b(?:input|receives?|accepts?|parameters?|args?|arguments?)\b")
+_ORCH_VERB = re.compile(r"\b(?:orchestrat\w*|coordinat(?:e|es|ing)|dispatch(?:es|ing)?|delegat(?:e|es|ing)|spawn(?:s|ing)?)\b")
+_ORCH_OBJECT = re.compile(r"\b(?:sub-?agents?|agents?|workers?|other\s+skills?|skills)\b")
+
+
+def _orchestrates_agents(prose: str) -> bool:
+    """Prose about orchestrating other agents: the verb and an agent noun in one clause."""
+    for m in _ORCH_VERB.finditer(prose):
+        lo = max(prose.rfind(".", 0, m.start()), prose.rfind("\n", 0, m.start()), m.start() - 40)
+        hi_candidates = [i for i in (prose.find(".", m.end()), prose.find("\n", m.end())) if i >= 0]
+        hi = min([*hi_candidates, m.end() + 45])
+        if _ORCH_OBJECT.search(prose, max(lo, 0), hi):
+            return True
+    return False
+
+
 _EXAMPLES = re.compile(r"^(?:\d+[.)]?\s*)?(examples?|usage|sample|worked example|quick ?start)", re.I)
 _TROUBLE = re.compile(r"troubleshoot|common (?:issues|problems|mistakes|errors)|faq|pitfalls?|edge cases?|"
                       r"gotchas?|failure modes?|errors?\b|when things go wrong|known issues|limitations", re.I)
-_DECISION = re.compile(r"decision|when to use|comparison|trade-?off", re.I)
-_RELATED = re.compile(r"\brelated\b|\bsee also\b|\bcompanion\b|\bcomplement", re.I)
+_DECISION = re.compile(r"decision|when to use|comparison|trade-?off")
+_RELATED = re.compile(r"\brelated\b|\bsee also\b|\bcompanion\b|\bcomplement")
 _SEPARATOR = re.compile(r"^[\s|:\-=*_#>`~+]*$")
 
 
@@ -101,11 +110,9 @@ def frontmatter_quality(doc: SkillDocument) -> float:
 
 
 def orchestration_wiring(doc: SkillDocument) -> float:
-    prose = "\n".join(p.text for p in doc.prose)
+    prose = doc.prose_lower
     score = 0.70
-    if any(_OUTPUT_FORMAT.search(p.text) for p in doc.prose) or any(
-        _OUTPUT_FORMAT.search(h.text) for h in doc.headings
-    ):
+    if _OUTPUT_FORMAT.search(prose) or any(_OUTPUT_FORMAT.search(h.text.lower()) for h in doc.headings):
         score += 0.10
     if _RETURNS.search(prose):
         score += 0.05
@@ -113,7 +120,7 @@ def orchestration_wiring(doc: SkillDocument) -> float:
         score += 0.10
     if len(doc.code_blocks) >= 2:
         score += 0.05
-    if _ORCHESTRATION.search(prose):
+    if _orchestrates_agents(prose):
         score -= 0.15  # only prose about orchestrating other agents, not "GPS coordinates"
     return _clamp(score)
 
@@ -151,7 +158,7 @@ def structural_completeness(doc: SkillDocument) -> float:
         score += 0.15
     if doc.tables:
         score += 0.10
-    if any(_DECISION.search(p.text) for p in doc.prose) or any(_DECISION.search(x.text) for x in doc.headings):
+    if _DECISION.search(doc.prose_lower) or any(_DECISION.search(x.text.lower()) for x in doc.headings):
         score += 0.05
     return _clamp(score)
 
@@ -201,7 +208,7 @@ def live_cross_refs(doc: SkillDocument) -> int:
 def ecosystem_coherence(doc: SkillDocument) -> tuple[float, int]:
     live = live_cross_refs(doc)
     score = 0.50 + min(0.25, 0.08 * live)  # fixed: dead references earn nothing
-    if any(_RELATED.search(p.text) for p in doc.prose) or any(_RELATED.search(h.text) for h in doc.headings):
+    if _RELATED.search(doc.prose_lower) or any(_RELATED.search(h.text.lower()) for h in doc.headings):
         score += 0.25
     return _clamp(score), live
 

@@ -90,7 +90,7 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
         if key not in STRING_FIELDS and key != "metadata":
             continue
         for node, value, where in _scalars(fld):
-            if getattr(node, "style", None) is not None:
+            if getattr(node, "style", None):
                 continue  # quoted or block scalars are strings
             kind = _kind(value)
             raw = str(node.value)

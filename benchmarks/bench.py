@@ -1,0 +1,142 @@
+"""skillgrade's CLI/engine benchmark: per-skill analysis, the lean parse floor, cold/warm CLI walls, agnix.
+
+Usage:  python benchmarks/bench.py [--corpus ../shared/corpus] [--copies 2] [--rounds 3]
+
+Prints, for the corpus and for a generated tree of >= 400 skills (the corpus copied N times):
+- in-process analysis per skill (mean / median / p95) and in total;
+- the lean parse floor: PyYAML (C loader) + our markdown-it configuration over the same files;
+- our ratio to that floor;
+- wall times of one `skillgrade score TREE` process: cold (empty cache) and warm (cache filled),
+  next to `agnix TREE` when agnix is installed (`pip install agnix`);
+- a single-skill `skillgrade score` wall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _walls(cmd: list[str], rounds: int, before=None, cwd: str | None = None) -> list[float]:
+    out = []
+    for _ in range(rounds):
+        if before:
+            before()
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, check=False)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def _files(root: Path) -> list[Path]:
+    from skillgrade.analyzers.workspace import find_skill_files
+
+    return list(find_skill_files([root]))
+
+
+def floor_and_inproc(files: list[Path], root: Path) -> dict:
+    import yaml
+
+    from skillgrade.analyzers.parse import markdown_tokens
+    from skillgrade.analyzers.report import analyze
+
+    texts = [f.read_text("utf-8", errors="replace") for f in files]
+    # lean parse floor: frontmatter YAML + markdown-it tokens, nothing else
+    t0 = time.perf_counter()
+    for text in texts:
+        body = text
+        if text.startswith("---"):
+            end = text.find("\n---", 3)
+            if end > 0:
+                try:
+                    yaml.load(text[3:end], Loader=yaml.CSafeLoader)
+                except yaml.YAMLError:
+                    pass
+                body = text[end + 4 :]
+        markdown_tokens(body)
+    floor = time.perf_counter() - t0
+    per = []
+    t0 = time.perf_counter()
+    for f, text in zip(files, texts, strict=True):
+        t = time.perf_counter()
+        analyze(text, f, workspace_root=root)
+        per.append(time.perf_counter() - t)
+    total = time.perf_counter() - t0
+    per.sort()
+    return {
+        "skills": len(files),
+        "mb": sum(len(t.encode()) for t in texts) / 1e6,
+        "floor_s": floor,
+        "inproc_s": total,
+        "mean_ms": 1000 * statistics.mean(per),
+        "median_ms": 1000 * statistics.median(per),
+        "p95_ms": 1000 * per[int(0.95 * (len(per) - 1))],
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    here = Path(__file__).resolve().parent.parent
+    ap.add_argument("--corpus", type=Path, default=here.parent / "shared" / "corpus")
+    ap.add_argument("--copies", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    if not args.corpus.is_dir():
+        print(f"corpus not found: {args.corpus}", file=sys.stderr)
+        return 2
+    sg = shutil.which("skillgrade") or "skillgrade"
+    agnix = shutil.which("agnix")
+    tmp = Path(tempfile.mkdtemp(prefix="skillgrade-bench-"))
+    try:
+        tree = tmp / "tree"
+        for i in range(args.copies):
+            shutil.copytree(args.corpus, tree / f"copy{i}", symlinks=True)
+        (tree / ".git").mkdir()  # make the tree its own workspace root (cache lives there)
+        for label, root in (("corpus", args.corpus), ("generated tree", tree)):
+            files = _files(root)
+            r = floor_and_inproc(files, root)
+            print(f"\n== {label}: {r['skills']} skills, {r['mb']:.2f} MB of SKILL.md")
+            print(f"in-process analysis: {r['inproc_s']:.2f} s total; per skill mean {r['mean_ms']:.1f} ms, "
+                  f"median {r['median_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms")
+            print(f"lean parse floor (PyYAML C loader + our markdown-it configuration): {r['floor_s']:.2f} s; "
+                  f"analysis / floor = {r['inproc_s'] / r['floor_s']:.2f}x")
+        cache = tree / ".skillgrade_cache"
+
+        def clear() -> None:
+            shutil.rmtree(cache, ignore_errors=True)
+
+        cold = _walls([sg, "score", str(tree), "--format", "json"], args.rounds, before=clear)
+        subprocess.run([sg, "score", str(tree)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        warm = _walls([sg, "score", str(tree), "--format", "json"], args.rounds)
+        files = _files(tree)
+        floor = floor_and_inproc(files, tree)["floor_s"]
+        print(f"\n== one `skillgrade score` process over the generated tree ({len(files)} skills), "
+              f"median of {args.rounds}")
+        print(f"cold (no cache): {statistics.median(cold):.2f} s  ({statistics.median(cold) / floor:.2f}x the "
+              f"single-core parse floor of {floor:.2f} s)")
+        print(f"warm (cache):    {statistics.median(warm):.2f} s")
+        if agnix:
+            ag = _walls([agnix, "--format", "json", str(tree)], args.rounds)
+            a = statistics.median(ag)
+            print(f"agnix:           {a:.2f} s   -> cold/agnix {statistics.median(cold) / a:.2f}x, "
+                  f"warm/agnix {statistics.median(warm) / a:.2f}x")
+        else:
+            print("agnix: not installed (pip install agnix)")
+        one = sorted(files)[0].parent
+        single = _walls([sg, "score", str(one), "--no-cache"], max(3, args.rounds))
+        print(f"single skill `skillgrade score {one.name} --no-cache`: {statistics.median(single):.3f} s")
+        print(f"cores: {os.cpu_count()}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
