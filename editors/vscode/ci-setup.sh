@@ -51,11 +51,15 @@ else
   cp package-lock.json node_modules/.skillgrade-lock
 fi
 
-# 3. The .vsix (typecheck + esbuild + bundled Python server + vsce). Always rebuilt: cheap (~10 s)
-#    and it must contain the checked-out server code.
+# 3. The .vsix (typecheck + esbuild + bundled Python server + vsce). Always rebuilt: cheap (~15 s)
+#    and it must contain the checked-out server code. Not fatal here: tests/editors/test_vscode.py
+#    builds it again and fails with the reason, without stopping the rest of CI's setup.
 log "npm run package"
-npm run --silent package
-ls -l "$HERE/skillgrade.vsix"
+if npm run --silent package; then
+  ls -l "$HERE/skillgrade.vsix"
+else
+  log "WARNING: building the .vsix failed (see above); tests/editors/test_vscode.py will fail"
+fi
 
 if [ -n "${SKILLGRADE_CI_SKIP_CODE_SERVER:-}" ]; then
   log "SKILLGRADE_CI_SKIP_CODE_SERVER set: not installing node 24 / code-server"

@@ -42,3 +42,16 @@ import yaml, pygls, lsprotocol, markdown_it  # noqa: F401
 assert not getattr(yaml, "__with_libyaml__", False)
 print("bundle-python: ok,", sum(1 for _ in __import__("pathlib").Path(sys.argv[1]).rglob("*.py")), "python files")
 PY
+
+# Every package of the source tree must be in the built wheel (pyproject's explicit package list).
+missing=()
+while IFS= read -r init; do
+  rel=${init#"$ROOT"/}; rel=${rel%/__init__.py}
+  top=${rel%%/*}; rest=${rel#"$top"}
+  [ -d "$LIBS/skillgrade/$top$rest" ] || missing+=("skillgrade.$top${rest//\//.}")
+done < <(find "$ROOT/analyzers" "$ROOT/server" -name __init__.py -not -path '*/__pycache__/*' | sort)
+if ((${#missing[@]})); then
+  echo "bundle-python: the skillgrade wheel lacks these packages (add them to [tool.setuptools] packages in pyproject.toml):" >&2
+  printf '  %s\n' "${missing[@]}" >&2
+  exit 1
+fi

@@ -4,7 +4,7 @@
 // opens a workspace of skills and waits for the extension's self-test (env SKILLGRADE_E2E_OUT) to
 // write its JSON. Optionally saves a screenshot. Asserts nothing: tests/editors/test_vscode.py does.
 //
-//   node test/e2e/run-code-server.mjs --vsix skillgrade.vsix --workspace DIR --out result.json \
+//   node scripts/e2e-code-server.mjs --vsix skillgrade.vsix --workspace DIR --out result.json \
 //        [--screenshot shot.png] [--artifacts DIR] [--server-path EXE] [--timeout 180]
 //
 // Finds node 24 and code-server in $SKILLGRADE_CI_CACHE (default ~/.cache/skillgrade-ci, filled by

@@ -9,7 +9,7 @@ function isObj(v: unknown): v is Json {
 }
 
 function fmt(v: unknown): string {
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(1);
+  if (typeof v === "number") return String(Math.round(v * 100) / 100);
   if (v === null || v === undefined) return "–";
   if (typeof v === "string") return v.replace(/\|/g, "\\|").replace(/\n/g, " ");
   return JSON.stringify(v).replace(/\|/g, "\\|");
@@ -24,9 +24,10 @@ function dimensionRows(dims: unknown): string[] {
       : [];
   for (const [name, d] of entries) {
     if (isObj(d)) {
-      rows.push(`| ${fmt(name)} | ${fmt(d.score ?? d.value)} | ${fmt(d.grade ?? d.badge ?? "")} | ${fmt(d.confidence ?? d.source ?? "")} |`);
+      const by = Array.isArray(d.measured_by) ? d.measured_by.join(", ") : d.confidence ?? "";
+      rows.push(`| ${fmt(name)} | ${fmt(d.score ?? d.value)} | ${fmt(d.grade ?? "")} | ${fmt(d.weight ?? "")} | ${fmt(by) || "not measured"} |`);
     } else {
-      rows.push(`| ${fmt(name)} | ${fmt(d)} | | |`);
+      rows.push(`| ${fmt(name)} | ${fmt(d)} | | | |`);
     }
   }
   return rows;
@@ -38,20 +39,25 @@ export function renderReport(report: unknown, sourceLabel: string): string {
   const composite = isObj(r.composite) ? r.composite : undefined;
   if (composite) {
     const parts = [`**Score:** ${fmt(composite.score)}`];
-    if (composite.badge !== undefined) parts.push(`**Badge:** ${fmt(composite.badge)}`);
+    if (composite.badge !== undefined) parts.push(`**Badge:** ${composite.badge ? fmt(composite.badge) : "none"}`);
     if (composite.confidence !== undefined) parts.push(`**Confidence:** ${fmt(composite.confidence)}`);
+    if (Array.isArray(composite.layers_run)) parts.push(`**Layers:** ${composite.layers_run.join(", ")}`);
     lines.push(parts.join(" · "), "");
   }
   const rows = dimensionRows(r.dimensions ?? composite?.dimensions);
+  if (composite && Array.isArray(composite.unmeasured) && composite.unmeasured.length) {
+    lines.push(`Not measured yet: ${composite.unmeasured.join(", ")}.`, "");
+  }
   if (rows.length) {
-    lines.push("## Dimensions", "", "| dimension | score | grade | confidence |", "|---|---|---|---|", ...rows, "");
+    lines.push("## Dimensions", "", "| dimension | score | grade | weight | measured by |", "|---|---|---|---|---|", ...rows, "");
   }
   const findings = Array.isArray(r.findings) ? r.findings : [];
   if (findings.length) {
     lines.push("## Findings", "");
     for (const f of findings) {
       if (!isObj(f)) continue;
-      const where = isObj(f.span) && isObj(f.span.start) ? ` (line ${Number(f.span.start.line ?? 0) + 1})` : f.line !== undefined ? ` (line ${fmt(f.line)})` : "";
+      const r = isObj(f.range) ? f.range : isObj(f.span) ? f.span : undefined;
+      const where = r && isObj(r.start) ? ` (line ${Number(r.start.line ?? 0) + 1})` : "";
       lines.push(`- **${fmt(f.code)}** ${fmt(f.severity ?? "")}${where}: ${fmt(f.message)}`);
     }
     lines.push("");
