@@ -5,6 +5,7 @@ Works on report dicts (Report.to_dict()), so a fully cached run never imports YA
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -32,26 +33,22 @@ def engine_fingerprint() -> str:
 
 
 def _listing(skill_dir: Path) -> str:
-    """A cheap fingerprint of the skill's bundled files (names and sizes), loop-safe."""
+    """A cheap fingerprint of the skill's bundled files (names and sizes); symlinked dirs not followed."""
     h = hashlib.blake2b(digest_size=12)
-    stack = [skill_dir]
-    seen = set()
+    stack = [str(skill_dir)]
     n = 0
     while stack and n < 5000:
         d = stack.pop()
         try:
-            rp = os.path.realpath(d)
-            if rp in seen:
-                continue
-            seen.add(rp)
-            entries = sorted(os.scandir(d), key=lambda e: e.name)
+            with os.scandir(d) as it:
+                entries = sorted(it, key=lambda e: e.name)
         except OSError:
             continue
         for e in entries:
             try:
-                if e.is_dir():
+                if e.is_dir(follow_symlinks=False):
                     if e.name not in SKIP_DIRS:
-                        stack.append(Path(e.path))
+                        stack.append(e.path)
                 else:
                     n += 1
                     h.update(f"{e.path}:{e.stat().st_size}\n".encode())
@@ -116,11 +113,11 @@ class ResultCache:
 
 def workspace_root_for(path: Path) -> Path:
     """The repository root (nearest .git), else the directory given, else the skill's parent."""
-    p = path.resolve()
+    p = Path(os.path.abspath(path))
     start = p if p.is_dir() else p.parent
-    for d in (start, *start.parents):
-        if (d / ".git").exists():
-            return d
+    git = _git_root(str(start))
+    if git is not None:
+        return Path(git)
     if p.is_dir() and not (p / "SKILL.md").exists():
         return p
     skill_dir = start if (start / "SKILL.md").exists() else start
@@ -128,6 +125,14 @@ def workspace_root_for(path: Path) -> Path:
 
 
 _WORKSPACE: list = [None]  # the run's workspace index, set before forking (inherited, not pickled)
+
+
+@functools.lru_cache(maxsize=4096)
+def _git_root(directory: str) -> str | None:
+    if os.path.exists(os.path.join(directory, ".git")):
+        return directory
+    parent = os.path.dirname(directory)
+    return None if parent == directory else _git_root(parent)
 
 
 def _analyze_one(args: tuple) -> tuple[dict, dict[str, bool]]:
@@ -167,7 +172,7 @@ def score_paths(
     # de-duplicate while keeping order
     uniq: dict[str, Path] = {}
     for f in files:
-        uniq.setdefault(os.path.realpath(f), f)
+        uniq.setdefault(os.path.abspath(f), f)
     files = list(uniq.values())
     items: list[Item] = []
     for f in files:
@@ -209,7 +214,7 @@ def score_paths(
         cfg = config_for(it.path)
         h = hashlib.blake2b(digest_size=16)
         h.update(it.data)
-        h.update(str(it.path.resolve()).encode())
+        h.update(os.path.abspath(it.path).encode())
         h.update(_listing(it.path.parent).encode())
         h.update(config_key(cfg).encode())
         h.update(ws_hash.encode())
@@ -233,7 +238,7 @@ def score_paths(
             results[i] = report
             if cdir is not None:
                 caches[cdir].put(key, report, external)
-    for cdir, cache in caches.items():
+    for cache in caches.values():
         keep = set(cache.entries)  # keep entries for other runs on the same tree
         cache.save(keep)
     return [results[i] for i in sorted(results)], errors

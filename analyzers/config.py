@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -126,19 +127,30 @@ def _fields_from(data: dict[str, Any]) -> dict[str, Any]:
 def find_config_file(start: Path) -> Path | None:
     """The nearest .skillgrade.toml, or pyproject.toml with [tool.skillgrade], at or above `start`."""
     cur = start if start.is_dir() else start.parent
-    for d in (cur, *cur.parents):
-        cand = d / ".skillgrade.toml"
-        if cand.is_file():
-            return cand
-        py = d / "pyproject.toml"
-        if py.is_file():
-            try:
-                with py.open("rb") as fh:
-                    if "skillgrade" in tomllib.load(fh).get("tool", {}):
-                        return py
-            except (OSError, tomllib.TOMLDecodeError):
-                continue
-    return None
+    return _find_in(str(cur))
+
+
+@functools.lru_cache(maxsize=4096)
+def _find_in(directory: str) -> Path | None:
+    d = Path(directory)
+    cand = d / ".skillgrade.toml"
+    if cand.is_file():
+        return cand
+    py = d / "pyproject.toml"
+    if py.is_file():
+        try:
+            with py.open("rb") as fh:
+                if "skillgrade" in tomllib.load(fh).get("tool", {}):
+                    return py
+        except (OSError, tomllib.TOMLDecodeError):
+            pass
+    parent = d.parent
+    return None if parent == d else _find_in(str(parent))
+
+
+def clear_config_cache() -> None:
+    """Forget config lookups (the server calls this when a config file changes)."""
+    _find_in.cache_clear()
 
 
 def load_config(path: Path) -> Config:

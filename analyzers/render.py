@@ -103,10 +103,14 @@ def to_text(reports: list[dict], style: Style, errors: list[str] | None = None) 
     return "\n".join(out) + ("\n" if out else "")
 
 
-def to_json(reports: list[dict], errors: list[str] | None = None, *, single: bool = True) -> str:
-    """One skill: the report object itself (the methodology's shape); several: {skills, summary}."""
+def to_json(reports: list[dict], errors: list[str] | None = None, *, single: bool = True,
+            indent: int | None = 2) -> str:
+    """One skill: the report object itself (the methodology's shape); several: {skills, summary}.
+
+    indent=None writes compact JSON (the C encoder: ~10x faster on big trees).
+    """
     if single and len(reports) == 1 and not errors:
-        return json.dumps(reports[0], indent=2, sort_keys=False) + "\n"
+        return json.dumps(reports[0], indent=indent) + "\n"
     scores = [r["composite"]["score"] for r in reports if r["composite"]["score"] is not None]
     summary = {
         "skills": len(reports),
@@ -115,8 +119,10 @@ def to_json(reports: list[dict], errors: list[str] | None = None, *, single: boo
         "badges": _count(r["composite"]["badge"] or "none" for r in reports),
         "codes": _count(f["code"] for r in reports for f in r["findings"]),
     }
-    return json.dumps({"version": VERSION, "skills": reports, "summary": summary, "errors": errors or []},
-                      indent=2) + "\n"
+    doc = {"version": VERSION, "skills": reports, "summary": summary, "errors": errors or []}
+    if indent is None:
+        return json.dumps(doc, separators=(",", ":")) + "\n"
+    return json.dumps(doc, indent=indent) + "\n"
 
 
 def _count(items) -> dict[str, int]:

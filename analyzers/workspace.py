@@ -74,7 +74,7 @@ def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
                                  and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg")))
             if "SKILL.md" in filenames:
                 f = Path(dirpath) / "SKILL.md"
-                rp = os.path.realpath(f)
+                rp = os.path.abspath(f)
                 if rp not in seen:
                     seen.add(rp)
                     yield f

@@ -133,7 +133,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         ths = [c.threshold for c in cfgs.values() if getattr(c, "threshold", None) is not None]
         threshold = min(ths) if ths else None
     if args.format == "json":
-        out = render.to_json(reports, errors)
+        # pretty on a terminal; compact (and much faster) when piped
+        out = render.to_json(reports, errors, indent=2 if sys.stdout.isatty() or len(reports) <= 20 else None)
     elif args.format == "sarif":
         from skillgrade.analyzers.registry import ALL_RULES
         from skillgrade.analyzers.rule import as_dict

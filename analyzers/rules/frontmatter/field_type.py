@@ -9,6 +9,7 @@ from ...fields import FIELDS
 from ...findings import Finding, Pos, Range, Severity
 from ...rule import RuleContext, rule
 
+
 def _type_name(v: object) -> str:
     if isinstance(v, bool):
         return "a boolean"
@@ -20,7 +21,9 @@ def _type_name(v: object) -> str:
         return "empty"
     if isinstance(v, int | float):
         return "a number"
-    return type(v).__name__
+    if isinstance(v, str):
+        return "text"
+    return f"a {type(v).__name__}"  # dates and times
 
 @rule("FIELD_TYPE", family="frontmatter", severity=Severity.ERROR)
 def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:

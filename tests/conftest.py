@@ -1,0 +1,21 @@
+"""Shared test fixtures: paths to the corpus and the examples."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("SKILLGRADE_CORPUS", REPO.parent / "shared" / "corpus"))
+EXAMPLES = REPO / "examples" / "skills"
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"corpus not found at {CORPUS} (set SKILLGRADE_CORPUS)")
+        pytest.skip(f"corpus not found at {CORPUS}")
+    return CORPUS

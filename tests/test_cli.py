@@ -1,0 +1,181 @@
+"""The `skillgrade` CLI as a user runs it (subprocess): formats, exit codes, config, cache, compare."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES
+
+CLI = [sys.executable, "-m", "skillgrade.server.cli"]
+
+
+def run(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    e = {**os.environ, **(env or {})}
+    e.pop("FORCE_COLOR", None)
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=cwd, env=e, timeout=120)
+
+
+@pytest.fixture()
+def skills(tmp_path: Path) -> Path:
+    dst = tmp_path / "repo"
+    shutil.copytree(EXAMPLES, dst / "skills")
+    (dst / ".git").mkdir()
+    return dst
+
+
+def test_text_output_lines_and_exit_code(skills: Path) -> None:
+    p = run("score", str(skills / "skills"), "--no-cache", cwd=skills)
+    assert p.returncode == 1  # pdf-tools has error-severity findings
+    lines = p.stdout.splitlines()
+    assert "skills/pdf-tools/SKILL.md:12:26: ORPHAN_REFERENCE [*] Link target `references/forms.md` does not exist in `references/`" in lines
+    assert any(line.startswith("skills/csv-report-builder/SKILL.md: ") and "Gold" in line for line in lines)
+    assert "\x1b[" not in p.stdout  # not a TTY: no colour
+
+
+def test_clean_skill_exits_zero(skills: Path) -> None:
+    p = run("score", str(skills / "skills" / "csv-report-builder"), "--no-cache")
+    assert p.returncode == 0, p.stdout
+    assert "85" in p.stdout or "Gold" in p.stdout
+
+
+def test_json_single_skill_has_methodology_keys(skills: Path) -> None:
+    p = run("score", str(skills / "skills" / "pdf-tools"), "--format", "json", "--no-cache")
+    data = json.loads(p.stdout)
+    assert isinstance(data["composite"]["score"], float)
+    assert data["composite"]["badge"] is None
+    assert data["composite"]["dimensions"]["triggering_accuracy"]["grade"] in "ABCDF"
+    assert data["composite"]["dimensions"]["output_quality"]["score"] is None  # unmeasured, not 0
+    assert set(data["layers"][0]["anti_patterns"]) == {"EMPTY_DESCRIPTION", "ORPHAN_REFERENCE", "DEAD_CROSS_REF"}
+    assert data["composite"]["anti_pattern_penalty"] == pytest.approx(0.85)
+    orphan = next(f for f in data["findings"] if f["code"] == "ORPHAN_REFERENCE")
+    assert orphan["range"]["start"] == {"line": 11, "character": 25}
+    assert orphan["fix"]["creates"][0]["create"].endswith("references/forms.md")
+
+
+def test_output_alias_and_determinism(skills: Path) -> None:
+    a = run("score", str(skills / "skills"), "--output", "json", "--no-cache", cwd=skills)
+    b = run("score", str(skills / "skills"), "--format", "json", "--no-cache", cwd=skills)
+    assert a.stdout == b.stdout
+    data = json.loads(a.stdout)
+    assert data["summary"]["skills"] == 3
+
+
+def test_sarif_is_valid_shape(skills: Path) -> None:
+    p = run("score", str(skills / "skills"), "--format", "sarif", "--no-cache", cwd=skills)
+    sarif = json.loads(p.stdout)
+    assert sarif["version"] == "2.1.0"
+    run0 = sarif["runs"][0]
+    rules = run0["tool"]["driver"]["rules"]
+    ids = [r["id"] for r in rules]
+    assert "MISSING_TRIGGER" in ids and all(r["helpUri"].endswith(f"{r['id']}.md") for r in rules)
+    res = run0["results"]
+    assert res and all(r["ruleId"] in ids and rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in res)
+    loc = res[0]["locations"][0]["physicalLocation"]
+    assert loc["region"]["startLine"] >= 1 and loc["artifactLocation"]["uri"].endswith("SKILL.md")
+
+
+def test_markdown_report(skills: Path) -> None:
+    p = run("score", str(skills / "skills" / "csv-report-builder"), "--format", "markdown", "--no-cache")
+    assert "| triggering_accuracy | 0.25 |" in p.stdout
+    assert "unmeasured" in p.stdout
+
+
+def test_threshold(skills: Path) -> None:
+    good = skills / "skills" / "csv-report-builder"
+    assert run("score", str(good), "--threshold", "50", "--no-cache").returncode == 0
+    assert run("score", str(good), "--threshold", "99", "--no-cache").returncode == 1
+
+
+def test_select_and_ignore(skills: Path) -> None:
+    p = run("score", str(skills / "skills" / "pdf-tools"), "--select", "ORPHAN_REFERENCE", "--no-cache")
+    assert "ORPHAN_REFERENCE" in p.stdout and "NAME_FORMAT" not in p.stdout
+    p = run("score", str(skills / "skills" / "pdf-tools"), "--ignore", "NAME_FORMAT,NAME_DIR_MISMATCH", "--no-cache")
+    assert "NAME_FORMAT" not in p.stdout and "ORPHAN_REFERENCE" in p.stdout
+
+
+def test_config_file_and_inline_suppression(skills: Path) -> None:
+    (skills / ".skillgrade.toml").write_text('ignore = ["UNKNOWN_FIELD"]\nseverity = { NAME_FORMAT = "info" }\n')
+    skill = skills / "skills" / "pdf-tools" / "SKILL.md"
+    text = skill.read_text().replace("```\npip", "<!-- skillgrade-disable-next-line CODE_BLOCK_UNTAGGED -->\n```\npip")
+    skill.write_text(text + "\n<!-- skillgrade-disable DEAD_CROSS_REF -->\n")
+    p = run("score", str(skill.parent), "--format", "json", "--no-cache")
+    data = json.loads(p.stdout)
+    codes = {f["code"]: f["severity"] for f in data["findings"]}
+    assert "UNKNOWN_FIELD" not in codes and "DEAD_CROSS_REF" not in codes and "CODE_BLOCK_UNTAGGED" not in codes
+    assert codes["NAME_FORMAT"] == "info"
+    assert data["suppressed"] == 2
+
+
+def test_bad_config_is_a_usage_error(skills: Path) -> None:
+    (skills / ".skillgrade.toml").write_text("threshold = 'high'\n")
+    p = run("score", str(skills / "skills"), "--no-cache")
+    assert p.returncode == 2 and "threshold" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_cache_warm_run_equals_cold_and_invalidates(skills: Path) -> None:
+    cold = run("score", str(skills / "skills"), "--format", "json", cwd=skills)
+    assert (skills / ".skillgrade_cache").is_dir()
+    warm = run("score", str(skills / "skills"), "--format", "json", cwd=skills)
+    assert warm.stdout == cold.stdout
+    # creating the missing reference must invalidate the cached result of that skill
+    (skills / "skills" / "pdf-tools" / "references").mkdir()
+    (skills / "skills" / "pdf-tools" / "references" / "forms.md").write_text("# Forms\n")
+    after = json.loads(run("score", str(skills / "skills"), "--format", "json", cwd=skills).stdout)
+    pdf = next(r for r in after["skills"] if r["skill"]["path"].endswith("pdf-tools/SKILL.md"))
+    assert "ORPHAN_REFERENCE" not in [f["code"] for f in pdf["findings"]]
+    # a sibling skill appearing must invalidate the dead cross reference
+    (skills / "skills" / "pdf-viewer").mkdir()
+    (skills / "skills" / "pdf-viewer" / "SKILL.md").write_text("---\nname: pdf-viewer\ndescription: Use when viewing PDF files in a terminal.\n---\n")
+    after = json.loads(run("score", str(skills / "skills"), "--format", "json", cwd=skills).stdout)
+    pdf = next(r for r in after["skills"] if r["skill"]["path"].endswith("pdf-tools/SKILL.md"))
+    assert "DEAD_CROSS_REF" not in [f["code"] for f in pdf["findings"]]
+
+
+def test_duplicate_names_across_the_tree(skills: Path) -> None:
+    shutil.copytree(skills / "skills" / "release-notes", skills / "legacy" / "release-notes")
+    p = run("score", str(skills), "--format", "json", "--no-cache", "--select", "DUPLICATE_SKILL_NAME")
+    data = json.loads(p.stdout)
+    dup = [r["skill"]["path"] for r in data["skills"] if r["findings"]]
+    assert len(dup) == 2
+
+
+def test_compare(skills: Path) -> None:
+    p = run("compare", str(skills / "skills" / "csv-report-builder"), str(skills / "skills" / "release-notes"))
+    assert p.returncode == 0
+    assert "composite" in p.stdout and "output_quality" in p.stdout and "unmeasured" in p.stdout
+    assert "triggering_accuracy" in p.stdout
+
+
+def test_rules_and_explain() -> None:
+    p = run("rules")
+    assert "MISSING_TRIGGER" in p.stdout and "OVER_CONSTRAINED" in p.stdout
+    data = json.loads(run("rules", "--format", "json").stdout)
+    assert len(data) >= 29 and {r["code"] for r in data if r["anti_pattern"]} == {
+        "OVER_CONSTRAINED", "EMPTY_DESCRIPTION", "MISSING_TRIGGER", "BLOATED_SKILL", "ORPHAN_REFERENCE",
+        "DEAD_CROSS_REF"}
+    e = run("explain", "missing_trigger")
+    assert e.returncode == 0 and "## What it does" in e.stdout
+    bad = run("explain", "MISSING_TRIGER")
+    assert bad.returncode == 2 and "MISSING_TRIGGER" in bad.stderr
+
+
+def test_llm_depths_say_plainly_they_need_llm_layers(skills: Path) -> None:
+    for depth in ("standard", "deep", "certify"):
+        p = run("score", str(skills / "skills"), "--depth", depth)
+        assert p.returncode == 2
+        assert "LLM layers" in p.stderr and "Traceback" not in p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_colour_only_when_asked_and_never_with_no_color(skills: Path) -> None:
+    p = run("score", str(skills / "skills" / "pdf-tools"), "--color", "always", "--no-cache")
+    assert "\x1b[" in p.stdout
+    p = run("score", str(skills / "skills" / "pdf-tools"), "--color", "auto", "--no-cache", env={"NO_COLOR": "1"})
+    assert "\x1b[" not in p.stdout

@@ -1,0 +1,53 @@
+"""The engine on real skills: the issue's acceptance checks on ../shared/corpus."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from skillgrade.analyzers.batch import score_paths
+from skillgrade.analyzers.config import Config
+
+
+def _score(path):
+    reports, errors = score_paths([path], lambda _p: Config(), cache_dir=None, jobs=1)
+    return reports, errors
+
+
+def test_anthropic_skills_have_no_missing_trigger(corpus) -> None:
+    reports, errors = _score(corpus / "anthropics-skills")
+    assert not errors
+    assert len(reports) == 13
+    flagged = [r["skill"]["path"] for r in reports if any(f["code"] == "MISSING_TRIGGER" for f in r["findings"])]
+    assert flagged == []
+
+
+def test_claude_api_description_too_long(corpus) -> None:
+    reports, _ = _score(corpus / "anthropics-skills" / "claude-api")
+    codes = [(f["code"], f["range"]["start"]["line"]) for f in reports[0]["findings"]]
+    assert ("DESCRIPTION_TOO_LONG", 2) in codes
+
+
+def test_well_written_corpus_has_no_false_link_findings(corpus) -> None:
+    reports, _ = _score(corpus / "anthropics-skills")
+    bad = [(r["skill"]["path"], f["code"], f["message"]) for r in reports for f in r["findings"]
+           if f["code"] in ("ORPHAN_REFERENCE", "DEAD_CROSS_REF", "DEAD_LINK", "YAML_SYNTAX")]
+    assert bad == []
+
+
+def test_cli_json_over_whole_corpus(corpus, tmp_path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "skillgrade.server.cli", "score", str(corpus), "--format", "json", "--no-cache"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "Traceback" not in proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["summary"]["skills"] == len(data["skills"]) >= 200
+    for r in data["skills"]:
+        assert isinstance(r["composite"]["score"], float)
+        assert set(r["composite"]["dimensions"]) == set(r["dimensions"])
+        assert isinstance(r["layers"][0]["anti_patterns"], list)
+        for f in r["findings"]:
+            assert f["range"]["start"]["line"] >= 0
