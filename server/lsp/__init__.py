@@ -1,0 +1,40 @@
+"""skillgrade's language server (pygls 2): `main(argv)` is what `skillgrade server` runs."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="skillgrade server", description="Run the skillgrade language server.")
+    p.add_argument("--stdio", action="store_true", help="use stdin/stdout (the default; accepted and ignored)")
+    p.add_argument("--tcp", type=int, metavar="PORT", help="listen on TCP PORT instead of stdio (debugging)")
+    p.add_argument("--host", default="127.0.0.1", help="host for --tcp (default 127.0.0.1)")
+    p.add_argument("--log-level", default=None, help="log level for stderr (default: $SKILLGRADE_LOG or WARNING)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the server; returns the exit status. Logs go to stderr only (stdout is the JSON-RPC channel)."""
+    args, unknown = _parser().parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    if unknown:
+        print(f"skillgrade server: ignoring unknown arguments: {' '.join(unknown)}", file=sys.stderr)
+    level = (args.log_level or os.environ.get("SKILLGRADE_LOG") or "WARNING").upper()
+    logging.basicConfig(stream=sys.stderr, level=level if level in logging._nameToLevel else "WARNING",
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # pygls logs every JSON-RPC body at INFO: keep it at WARNING unless asked for explicitly
+    logging.getLogger("pygls").setLevel(os.environ.get("SKILLGRADE_PYGLS_LOG", "WARNING").upper())
+
+    from . import features  # noqa: F401 - registers the handlers
+    from .server import server
+
+    if args.tcp is not None:
+        server.start_tcp(args.host, args.tcp)
+    else:
+        server.start_io()
+    return 0

@@ -1,0 +1,195 @@
+"""workspace/executeCommand (score, report, judge, certify) and the CodeLens bound to them."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from lsprotocol import types as T
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcRequestCancelled
+
+from ..convert import uri_to_path
+from ..engine import env_delay_ms
+from ..render import RunRecord, score_line
+from ..server import SkillServer, server
+
+log = logging.getLogger("skillgrade.server")
+
+SCORE, REPORT, JUDGE, CERTIFY = "skillgrade.score", "skillgrade.report", "skillgrade.judge", "skillgrade.certify"
+UNAVAILABLE = "LLM layers are not available yet"
+REQUEST_FAILED = -32803
+
+
+class LlmUnavailable(JsonRpcException):
+    CODE = REQUEST_FAILED
+
+
+def _uri_arg(ls: SkillServer, args: tuple) -> str:
+    if args:
+        a = args[0]
+        if isinstance(a, dict):
+            a = a.get("uri") or a.get("textDocument", {}).get("uri")
+        if isinstance(a, str) and a:
+            return a
+    skills = [d.uri for d in ls.docs if ls.is_skill(d.uri)]
+    if len(skills) == 1:
+        return skills[0]
+    raise JsonRpcInvalidParams("expected the document URI as the first argument")
+
+
+async def _result(ls: SkillServer, uri: str):
+    res = await ls.result_for(uri)
+    if res is None and (p := uri_to_path(uri)) is not None:
+        res = await ls.analyse_path(Path(p))
+    if res is None:
+        raise JsonRpcInvalidParams(f"not a SKILL.md in the workspace: {uri}")
+    return res
+
+
+def _report_dict(ls: SkillServer, uri: str, res) -> dict:
+    d = res.report.to_dict()
+    d["uri"] = uri
+    d["version"] = res.version
+    return d
+
+
+@server.command(SCORE)
+async def score(ls: SkillServer, *args) -> dict:
+    uri = _uri_arg(ls, args)
+    return _report_dict(ls, uri, await _result(ls, uri))
+
+
+@server.command(REPORT)
+async def report(ls: SkillServer, *args) -> dict:
+    uri = _uri_arg(ls, args)
+    res = await _result(ls, uri)
+    d = _report_dict(ls, uri, res)
+    d["runs"] = [r.to_dict() for r in ls.runs.get(uri, [])]
+    d["elapsedMs"] = round(res.elapsed_ms, 2)
+    return d
+
+
+@server.command(JUDGE)
+async def judge(ls: SkillServer, *args) -> dict:
+    return await _llm_command(ls, "judge", _uri_arg(ls, args))
+
+
+@server.command(CERTIFY)
+async def certify(ls: SkillServer, *args) -> dict:
+    return await _llm_command(ls, "certify", _uri_arg(ls, args))
+
+
+class _Progress:
+    """Work-done progress when the client supports it; a cancel event tripped by either route."""
+
+    def __init__(self, ls: SkillServer, title: str) -> None:
+        self.ls, self.title = ls, title
+        self.token = f"skillgrade-{uuid.uuid4()}"
+        self.cancel = threading.Event()
+        self.active = False
+        self.msg_id = ls.protocol.msg_id
+        if self.msg_id is not None:
+            ls.cancel_events[self.msg_id] = self.cancel
+
+    async def begin(self) -> None:
+        if not self.ls.supports_progress:
+            return
+        try:
+            await self.ls.work_done_progress.create_async(self.token)
+        except Exception as exc:  # noqa: BLE001 - progress is a courtesy
+            log.warning("window/workDoneProgress/create failed: %s", exc)
+            return
+        self.active = True
+        self.ls.work_done_progress.begin(self.token, T.WorkDoneProgressBegin(
+            title=self.title, cancellable=True, percentage=0))
+        fut = self.ls.work_done_progress.tokens.get(self.token)
+        if fut is not None:
+            fut.add_done_callback(lambda _f: self.cancel.set())
+
+    def report(self, message: str, pct: int) -> None:
+        if self.active:
+            self.ls.work_done_progress.report(self.token, T.WorkDoneProgressReport(message=message, percentage=pct))
+
+    async def step(self, message: str, pct: int) -> None:
+        """Report, give the loop a turn (cancel notifications arrive), and stop when cancelled."""
+        self.check()
+        self.report(message, pct)
+        delay = env_delay_ms() / 1000
+        end = time.monotonic() + delay
+        while True:
+            await asyncio.sleep(min(0.02, max(0.0, end - time.monotonic())))
+            self.check()
+            if time.monotonic() >= end:
+                break
+
+    def check(self) -> None:
+        if self.cancel.is_set():
+            raise JsonRpcRequestCancelled(f"{self.title} cancelled")
+
+    def end(self, message: str) -> None:
+        if self.active:
+            self.ls.work_done_progress.end(self.token, T.WorkDoneProgressEnd(message=message))
+            self.active = False
+        self.ls.work_done_progress.tokens.pop(self.token, None)
+        if self.msg_id is not None:
+            self.ls.cancel_events.pop(self.msg_id, None)
+
+
+async def _llm_command(ls: SkillServer, what: str, uri: str) -> dict:
+    title = "skillgrade: running the LLM judge" if what == "judge" else "skillgrade: certifying"
+    prog = _Progress(ls, title)
+    started, t0 = time.time(), time.perf_counter()
+    version = ls.docs.get(uri).version if ls.docs.get(uri) else None
+    status, message = "failed", ""
+    try:
+        await prog.begin()
+        await prog.step("Static layer", 10)
+        # re-run the static layer from scratch (fresh file listing, no cached result)
+        await asyncio.get_running_loop().run_in_executor(ls.pool, ls.engine.forget_files)
+        ls.results.pop(uri, None)
+        res = await _result(ls, uri)
+        await prog.step("Static layer done: " + score_line(res.report), 40)
+        await prog.step("LLM layers", 60)
+        c = res.report.composite
+        static = "—" if c.score is None else f"{c.score:.1f}"
+        layer = "the LLM judge layer" if what == "judge" else "the LLM judge and Monte Carlo layers"
+        status = "unavailable"
+        message = (f"{UNAVAILABLE}: static score {static} ({c.badge or 'no badge'}, {c.confidence}). "
+                   f"skillgrade.{what} needs {layer}, which are not implemented in this version; "
+                   f"no LLM score was produced.")
+        raise LlmUnavailable(message, data={"staticScore": c.score, "badge": c.badge,
+                                            "confidence": c.confidence, "command": what})
+    except JsonRpcRequestCancelled:
+        status, message = "cancelled", "cancelled by the client"
+        log.info("%s of %s cancelled", what, uri)
+        raise
+    except asyncio.CancelledError:
+        status, message = "cancelled", "cancelled"
+        raise
+    finally:
+        prog.end(status if status != "unavailable" else "LLM layers not available")
+        if version is not None:
+            rec = RunRecord(what, version, status, started, time.perf_counter() - t0, 0.0,
+                            message if status != "unavailable" else "LLM layers not available yet")
+            ls.runs.setdefault(uri, []).append(rec)
+            ls.runs[uri] = ls.runs[uri][-10:]
+            if ls.supports_lens_refresh:
+                ls.workspace_code_lens_refresh(None)
+
+
+@server.feature(T.TEXT_DOCUMENT_CODE_LENS)
+async def code_lens(ls: SkillServer, params: T.CodeLensParams) -> list[T.CodeLens] | None:
+    uri = params.text_document.uri
+    res = await ls.result_for(uri)
+    if res is None:
+        return None
+    top = T.Range(start=T.Position(line=0, character=0), end=T.Position(line=0, character=0))
+    return [
+        T.CodeLens(range=top, command=T.Command(title=score_line(res.report), command=REPORT, arguments=[uri])),
+        T.CodeLens(range=top, command=T.Command(title="Run judge", command=JUDGE, arguments=[uri])),
+        T.CodeLens(range=top, command=T.Command(title="Certify", command=CERTIFY, arguments=[uri])),
+    ]

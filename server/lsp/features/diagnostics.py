@@ -1,0 +1,49 @@
+"""Pull diagnostics: textDocument/diagnostic and workspace/diagnostic (push lives in SkillServer.publish)."""
+
+from __future__ import annotations
+
+from lsprotocol import types as T
+
+from ..convert import path_to_uri
+from ..server import SkillServer, server
+
+IDENTIFIER = "skillgrade"
+
+
+@server.feature(T.TEXT_DOCUMENT_DIAGNOSTIC, T.DiagnosticOptions(
+    identifier=IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=True))
+async def document_diagnostic(ls: SkillServer, params: T.DocumentDiagnosticParams):
+    res = await ls.result_for(params.text_document.uri)
+    if res is None:
+        return T.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
+    if params.previous_result_id == res.result_id:
+        return T.RelatedUnchangedDocumentDiagnosticReport(result_id=res.result_id)
+    return T.RelatedFullDocumentDiagnosticReport(items=res.diagnostics, result_id=res.result_id)
+
+
+@server.feature(T.WORKSPACE_DIAGNOSTIC)
+async def workspace_diagnostic(ls: SkillServer, params: T.WorkspaceDiagnosticParams):
+    previous = {p.uri: p.value for p in params.previous_result_ids or []}
+    items: list = []
+    open_uris = {d.uri for d in ls.docs}
+    for d in ls.docs:
+        if not ls.is_skill(d.uri):
+            continue
+        res = await ls.result_for(d.uri)
+        if res is not None:
+            items.append(_report(res.uri, res.version, res, previous))
+    for path in list(ls.engine.skill_paths()):
+        uri = path_to_uri(str(path))
+        if uri in open_uris:
+            continue
+        res = await ls.analyse_path(path)
+        if res is not None:
+            items.append(_report(uri, None, res, previous))
+    return T.WorkspaceDiagnosticReport(items=items)
+
+
+def _report(uri: str, version: int | None, res, previous: dict):
+    if previous.get(uri) == res.result_id:
+        return T.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=res.result_id)
+    return T.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=res.diagnostics,
+                                                   result_id=res.result_id)

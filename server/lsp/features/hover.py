@@ -1,0 +1,46 @@
+"""Hover: the grade card anywhere; rule help over a finding; field help over a frontmatter key."""
+
+from __future__ import annotations
+
+from lsprotocol import types as T
+
+from skillgrade.analyzers import Pos
+
+from ..convert import fix_title
+from ..render import field_help, grade_card, rule_help, score_line
+from ..server import SkillServer, server
+
+
+def cursor(ls: SkillServer, uri: str, pos: T.Position) -> Pos | None:
+    doc = ls.docs.get(uri)
+    if doc is None:
+        return None
+    lines = doc.lines
+    line = min(max(pos.line, 0), max(len(lines) - 1, 0))
+    col = ls.codec.from_client(lines[line], pos.character) if lines else 0
+    return Pos(line, col)
+
+
+@server.feature(T.TEXT_DOCUMENT_HOVER)
+async def hover(ls: SkillServer, params: T.HoverParams) -> T.Hover | None:
+    uri = params.text_document.uri
+    res = await ls.result_for(uri)
+    if res is None:
+        return None
+    at = cursor(ls, uri, params.position)
+    report, doc = res.report, res.report.document
+    parts: list[str] = []
+    if at is not None and doc is not None:
+        for fld in doc.frontmatter.fields.values():
+            if fld.key_range.start.line == at.line and fld.key_range.contains(at):
+                if (text := field_help(fld.key)) is not None:
+                    parts.append(text)
+        for f, d in zip(report.findings, res.diagnostics, strict=False):
+            if f.range.contains(at) or (f.range.start.line == at.line and f.range.start == f.range.end):
+                fx = d.data.get("fix") if isinstance(d.data, dict) else None
+                parts.append(rule_help(f.code, f.message, fix_title(fx) if fx else None))
+    if parts:
+        md = "\n\n---\n\n".join(parts) + f"\n\n---\n\n_{score_line(report)}_"
+    else:
+        md = grade_card(report, ls.runs.get(uri, []))
+    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))

@@ -1,0 +1,351 @@
+"""SkillServer: per-document state, debounced analysis on one worker thread, push or pull diagnostics.
+
+Handlers live in features/; this module owns the state they share and the few operations that
+several features need (analyse the current version, publish, re-check after a change, settings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from .convert import uri_to_path
+from .documents import UTF8, UTF16, UTF32, Codec, DocumentStore, OpenDoc
+from .engine import SKILL_FILE, Engine, Result, Snapshot, read_for_analysis
+from .render import RunRecord
+from .settings import Settings, parse_settings, unwrap
+
+log = logging.getLogger("skillgrade.server")
+SECTION = "skillgrade"
+
+try:  # the distribution's version; cheap, and never fatal
+    from importlib.metadata import version as _dist_version
+
+    VERSION = _dist_version("skillgrade")
+except Exception:  # noqa: BLE001
+    VERSION = "0.0.0"
+
+
+class SkillProtocol(LanguageServerProtocol):
+    """pygls' protocol with two changes: cancellation reaches running commands, and text sync goes to
+    the server's own document store (LSP line breaks) instead of pygls' TextDocument."""
+
+    _server: SkillServer
+
+    def _handle_cancel_notification(self, msg_id):
+        super()._handle_cancel_notification(msg_id)
+        ev = self._server.cancel_events.get(msg_id)
+        if ev is not None:
+            ev.set()
+
+    @lsp_method(T.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: T.DidOpenTextDocumentParams):
+        if (handler := self.fm.features.get(T.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(T.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: T.DidChangeTextDocumentParams):
+        if (handler := self.fm.features.get(T.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(T.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: T.DidCloseTextDocumentParams):
+        if (handler := self.fm.features.get(T.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+class SkillServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("skillgrade", VERSION, protocol_cls=SkillProtocol,
+                         text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        self.docs = DocumentStore()
+        self.settings = Settings()
+        self.codec = Codec(UTF16)
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillgrade-analysis")
+        self.engine = Engine(self.protocol._converter)
+        self.generation = 0
+        self.results: dict[str, Result] = {}
+        self.inflight: dict[tuple, asyncio.Future] = {}
+        self.pending: dict[str, asyncio.Task] = {}
+        self.published: dict[str, tuple[int | None, str]] = {}
+        self.runs: dict[str, list[RunRecord]] = {}
+        self.cancel_events: dict[Any, threading.Event] = {}
+        self.disk_results: dict[Path, tuple[tuple, Result]] = {}
+        # client capabilities, filled in initialize
+        self.use_pull = False
+        self.supports_progress = False
+        self.supports_config = False
+        self.supports_refresh = False
+        self.supports_lens_refresh = False
+        self.document_changes = False
+        self.can_create = False
+        self.hierarchical_symbols = True
+        self.snippets = False
+        self._raw_init: Any = None
+        self._raw_client: Any = None
+
+    # ------------------------------------------------------------------ capabilities and settings
+
+    def read_capabilities(self, params: T.InitializeParams) -> None:
+        caps = params.capabilities
+        td, ws, win = caps.text_document, caps.workspace, caps.window
+        self.use_pull = bool(td and td.diagnostic)
+        self.supports_progress = bool(win and win.work_done_progress)
+        self.supports_config = bool(ws and ws.configuration)
+        self.supports_refresh = bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
+        self.supports_lens_refresh = bool(ws and ws.code_lens and ws.code_lens.refresh_support)
+        we = ws.workspace_edit if ws else None
+        ops = [str(getattr(o, "value", o)) for o in ((we.resource_operations or []) if we else [])]
+        # resource operations exist only inside documentChanges: a client that lists them applies both
+        self.document_changes = bool(we and (we.document_changes or ops))
+        self.can_create = "create" in ops
+        sym = td.document_symbol if td else None
+        self.hierarchical_symbols = bool(sym and sym.hierarchical_document_symbol_support)
+        comp = td.completion if td else None
+        self.snippets = bool(comp and comp.completion_item and comp.completion_item.snippet_support)
+        self.engine.watching = bool(ws and ws.did_change_watched_files
+                                    and ws.did_change_watched_files.dynamic_registration)
+        enc = self.protocol.workspace.position_encoding
+        enc = str(getattr(enc, "value", enc) or UTF16)
+        self.codec = Codec(enc if enc in (UTF8, UTF16, UTF32) else UTF16)
+        roots: list[Path] = []
+        for f in params.workspace_folders or []:
+            if (p := uri_to_path(f.uri)) is not None:
+                roots.append(Path(p))
+        if not roots and params.root_uri and (p := uri_to_path(params.root_uri)) is not None:
+            roots.append(Path(p))
+        elif not roots and params.root_path:
+            roots.append(Path(params.root_path))
+        self.engine.roots = tuple(roots)
+        client = params.client_info.name if params.client_info else "?"
+        log.info("client=%s pull=%s progress=%s config=%s encoding=%s roots=%s", client, self.use_pull,
+                 self.supports_progress, self.supports_config, self.codec.encoding, roots)
+
+    def apply_settings(self, raw_init: Any = ..., raw_client: Any = ...) -> bool:
+        """Layer the client's settings over initializationOptions; True when the result changed."""
+        if raw_init is not ...:
+            self._raw_init = unwrap(raw_init)
+        if raw_client is not ...:
+            self._raw_client = unwrap(raw_client)
+        merged: dict = {}
+        for layer in (self._raw_init, self._raw_client):
+            if isinstance(layer, dict):
+                merged.update(layer)
+            elif layer is not None:
+                merged = layer  # reported as an error by parse_settings
+        new, errors = parse_settings(merged if merged != {} else None)
+        if errors:
+            self.show_message("skillgrade: ignoring invalid settings (defaults used instead): " + "; ".join(errors),
+                              T.MessageType.Warning)
+        if new == self.settings:
+            return False
+        self.settings = new
+        logging.getLogger("skillgrade").setLevel(new.log_level)
+        log.info("settings changed: %s", new)
+        return True
+
+    async def pull_settings(self) -> None:
+        if not self.supports_config:
+            return
+        try:
+            res = await self.workspace_configuration_async(
+                T.ConfigurationParams(items=[T.ConfigurationItem(section=SECTION)]))
+        except Exception as exc:  # noqa: BLE001 - a client that fails here keeps the current settings
+            log.warning("workspace/configuration failed: %s", exc)
+            return
+        value = res[0] if res else None
+        if value is not None and self.apply_settings(raw_client=value):
+            self.invalidate_all()
+
+    def show_message(self, text: str, kind: T.MessageType = T.MessageType.Info) -> None:
+        log.warning("%s", text) if kind <= T.MessageType.Warning else log.info("%s", text)
+        self.window_show_message(T.ShowMessageParams(type=kind, message=text))
+
+    def log_client(self, text: str) -> None:
+        self.window_log_message(T.LogMessageParams(type=T.MessageType.Info, message=text))
+
+    # ------------------------------------------------------------------ analysis
+
+    def path_of(self, doc: OpenDoc) -> Path | None:
+        p = uri_to_path(doc.uri)
+        return Path(p) if p else None
+
+    def is_skill(self, uri: str) -> bool:
+        """SKILL.md files and buffers without a file (untitled:); other files are not ours."""
+        p = uri_to_path(uri)
+        if p is None:
+            return not uri.startswith("file:")
+        return Path(p).name == SKILL_FILE
+
+    def snapshot(self, doc: OpenDoc) -> Snapshot:
+        return Snapshot(doc.uri, doc.version, self.generation, doc.text, self.path_of(doc), self.codec,
+                        self.settings)
+
+    def open_lines(self) -> dict[str, list[str]]:
+        out = {}
+        for d in self.docs:
+            p = uri_to_path(d.uri)
+            if p is not None:
+                out[p] = d.lines
+        return out
+
+    def current(self, uri: str) -> Result | None:
+        doc = self.docs.get(uri)
+        res = self.results.get(uri)
+        if doc is None or res is None or res.key != (doc.version, self.generation):
+            return None
+        return res
+
+    async def result_for(self, uri: str) -> Result | None:
+        """The analysis of the document's current version (computed on the worker if needed)."""
+        loop = asyncio.get_running_loop()
+        for _ in range(8):
+            doc = self.docs.get(uri)
+            if doc is None or not self.is_skill(uri):
+                return None
+            if (res := self.current(uri)) is not None:
+                return res
+            key = (uri, doc.version, self.generation)
+            fut = self.inflight.get(key)
+            if fut is None:
+                snap = self.snapshot(doc)
+                fut = loop.run_in_executor(self.pool, self.engine.run, snap, self.open_lines())
+                self.inflight[key] = fut
+                fut.add_done_callback(lambda _f, k=key: self.inflight.pop(k, None))
+            res = await asyncio.shield(fut)
+            if res.name_changed:
+                res.name_changed = False
+                self.generation += 1
+                res.generation = self.generation
+                self.results[uri] = res
+                self.recheck_others(uri)
+            doc = self.docs.get(uri)
+            if doc is not None and res.key == (doc.version, self.generation):
+                self.results[uri] = res
+                return res
+        return None
+
+    def schedule(self, uri: str, delay_ms: int | None = None) -> None:
+        """Debounced analysis + publish (push clients). The newest version always wins."""
+        if self.use_pull or not self.is_skill(uri):
+            return
+        if (t := self.pending.pop(uri, None)) is not None:
+            t.cancel()
+        delay = (self.settings.debounce_ms if delay_ms is None else delay_ms) / 1000
+
+        async def later() -> None:
+            try:
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                res = await self.result_for(uri)
+                if res is not None:
+                    self.publish(res)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - logged; the next edit tries again
+                log.exception("analysis of %s failed", uri)
+            finally:
+                if self.pending.get(uri) is task:
+                    self.pending.pop(uri, None)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self.pending[uri] = task
+
+    def publish(self, res: Result) -> None:
+        doc = self.docs.get(res.uri)
+        if doc is None or res.key != (doc.version, self.generation):
+            return  # stale: never published
+        if self.published.get(res.uri) == (res.version, res.result_id):
+            return
+        self.published[res.uri] = (res.version, res.result_id)
+        self.text_document_publish_diagnostics(
+            T.PublishDiagnosticsParams(uri=res.uri, version=res.version, diagnostics=res.diagnostics))
+
+    def clear(self, uri: str) -> None:
+        if (t := self.pending.pop(uri, None)) is not None:
+            t.cancel()
+        self.results.pop(uri, None)
+        if not self.use_pull and self.published.pop(uri, None) is not None:
+            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def recheck_others(self, except_uri: str | None = None) -> None:
+        for d in self.docs:
+            if d.uri != except_uri:
+                self.schedule(d.uri, 0)
+        self.refresh_clients()
+
+    def invalidate_all(self) -> None:
+        """Settings, configuration files or the workspace changed: re-check every open skill."""
+        self.generation += 1
+        self.disk_results.clear()
+        self.recheck_others(None)
+
+    def refresh_clients(self) -> None:
+        if self.use_pull and self.supports_refresh:
+            self.workspace_diagnostic_refresh(None)
+        if self.supports_lens_refresh:
+            self.workspace_code_lens_refresh(None)
+
+    # ------------------------------------------------------------------ files on disk
+
+    async def analyse_path(self, path: Path) -> Result | None:
+        """A SKILL.md that is not open (workspace diagnostics, commands on closed files)."""
+        loop = asyncio.get_running_loop()
+        if not self.engine.inside_workspace(path):
+            return None
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        key = (st.st_mtime_ns, st.st_size, self.generation, self.settings)
+        hit = self.disk_results.get(path)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        got = await loop.run_in_executor(self.pool, read_for_analysis, path)
+        if got is None:
+            return None
+        text, binary = got
+        from .convert import path_to_uri
+
+        snap = Snapshot(path_to_uri(str(path)), None, self.generation, text, path, self.codec, self.settings, binary)
+        res = await loop.run_in_executor(self.pool, self.engine.run, snap, self.open_lines())
+        self.disk_results[path] = (key, res)
+        return res
+
+    async def build_index(self) -> None:
+        loop = asyncio.get_running_loop()
+        roots = self.engine.roots
+        if not roots:
+            return
+        import time
+
+        t0 = time.perf_counter()
+        open_texts = {}
+        for d in self.docs:
+            if (p := self.path_of(d)) is not None and p.name == SKILL_FILE:
+                open_texts[p] = d.text
+        ws, n = await loop.run_in_executor(self.thread_pool, self.engine.index_roots, roots, open_texts)
+
+        def swap() -> None:
+            # open buffers may have changed while we scanned: they win over the disk
+            for d in self.docs:
+                if (p := self.path_of(d)) is not None and p.name == SKILL_FILE:
+                    ws.add_text(p, d.text)
+            self.engine.workspace = ws
+
+        await loop.run_in_executor(self.pool, swap)
+        ms = (time.perf_counter() - t0) * 1000
+        self.log_client(f"skillgrade: indexed {n} skills in {ms:.0f} ms")
+        self.invalidate_all()
+
+
+server = SkillServer()

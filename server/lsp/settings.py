@@ -1,0 +1,129 @@
+"""Server settings (section `skillgrade`): typed, camelCase in, validated key by key.
+
+Engine keys (select, ignore, severity, threshold, docsBaseUrl, perPathIgnores, bodyLineBudget,
+bodyTokenBudget) are checked with the engine's own Config.merged and applied on top of the
+file configuration (.skillgrade.toml / [tool.skillgrade]) of each skill.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from skillgrade.analyzers import Config, ConfigError
+
+ENGINE_KEYS = (
+    "select", "ignore", "severity", "threshold", "docsBaseUrl", "perPathIgnores",
+    "bodyLineBudget", "bodyTokenBudget",
+)
+_SNAKE = {
+    "debounce_ms": "debounceMs", "docs_base_url": "docsBaseUrl", "per_path_ignores": "perPathIgnores",
+    "body_line_budget": "bodyLineBudget", "body_token_budget": "bodyTokenBudget", "judge_model": "judgeModel",
+    "simulation_model": "simulationModel", "budget_usd": "budgetUsd", "log_level": "logLevel",
+    "docs-base-url": "docsBaseUrl", "per-path-ignores": "perPathIgnores", "body-line-budget": "bodyLineBudget",
+    "body-token-budget": "bodyTokenBudget",
+}
+_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    debounce_ms: int = 150
+    judge_model: str = "claude-sonnet-4-5"
+    simulation_model: str = "claude-haiku-4-5"
+    budget_usd: float = 1.0
+    log_level: str = "WARNING"
+    engine: tuple[tuple[str, Any], ...] = field(default=())  # validated engine keys, sorted (hashable, ==)
+
+    def engine_dict(self) -> dict[str, Any]:
+        return dict(self.engine)
+
+    def config(self, base: Config | None = None) -> Config:
+        """The effective engine config: the file config (if any) with these settings on top."""
+        base = base or Config()
+        if not self.engine:
+            return base
+        return base.merged(self.engine_dict())
+
+
+def unwrap(raw: Any) -> Any:
+    """Accept the settings object itself, {skillgrade: {...}} or {settings: {skillgrade: {...}}}."""
+    if isinstance(raw, dict):
+        if isinstance(raw.get("settings"), dict) and "skillgrade" in raw["settings"]:
+            raw = raw["settings"]
+        if "skillgrade" in raw:
+            return raw["skillgrade"]
+    return raw
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(key: str, value: Any) -> Any:
+    if key in ("severity", "perPathIgnores") and isinstance(value, tuple):
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in value}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
+    """(settings, errors). Bad values are reported and replaced by their defaults; unknown keys ignored."""
+    errors: list[str] = []
+    raw = unwrap(raw)
+    if raw is None:
+        return Settings(), errors
+    if not isinstance(raw, dict):
+        return Settings(), [f"settings must be an object, got {type(raw).__name__}"]
+    values: dict[str, Any] = {}
+    engine: dict[str, Any] = {}
+    for k, v in raw.items():
+        key = _SNAKE.get(k, k)
+        if key == "debounceMs":
+            if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 60_000:
+                values["debounce_ms"] = int(v)
+            else:
+                errors.append("`debounceMs` must be a number of milliseconds between 0 and 60000")
+        elif key in ("judgeModel", "simulationModel"):
+            if isinstance(v, str) and v.strip():
+                values["judge_model" if key == "judgeModel" else "simulation_model"] = v.strip()
+            else:
+                errors.append(f"`{key}` must be a model name")
+        elif key == "budgetUsd":
+            if isinstance(v, int | float) and not isinstance(v, bool) and v >= 0:
+                values["budget_usd"] = float(v)
+            else:
+                errors.append("`budgetUsd` must be a number >= 0")
+        elif key == "logLevel":
+            if isinstance(v, str) and v.strip().upper() in _LOG_LEVELS:
+                values["log_level"] = v.strip().upper()
+            else:
+                errors.append(f"`logLevel` must be one of {', '.join(_LOG_LEVELS)}")
+        elif key in ENGINE_KEYS:
+            if v is None and key != "threshold":
+                continue
+            try:
+                Config().merged({key: v})
+            except ConfigError as exc:
+                errors.append(str(exc))
+                continue
+            except Exception as exc:  # noqa: BLE001 - any bad value is a settings error, not a crash
+                errors.append(f"`{key}`: {exc}")
+                continue
+            engine[key] = v
+    frozen = tuple(sorted((k, _freeze(v)) for k, v in engine.items()))
+    settings = Settings(**values, engine=tuple((k, _thaw(k, v)) for k, v in frozen))
+    # the thawed form must still be a valid engine config
+    try:
+        settings.config()
+    except ConfigError as exc:  # pragma: no cover - per-key checks above should catch everything
+        errors.append(str(exc))
+        settings = Settings(**values)
+    logging.getLogger("skillgrade.server").debug("settings parsed: %s", settings)
+    return settings, errors
