@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from skillgrade.analyzers.config import Config
 from skillgrade.analyzers.registry import ALL_RULES
 from skillgrade.analyzers.report import analyze

@@ -1,0 +1,4 @@
+import json
+
+with open('fields.json') as fh:
+    FIELDS = json.load(fh)

@@ -1,0 +1,3 @@
+from helper import load
+
+print(load())
