@@ -155,10 +155,13 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
         col = min(col, len(text))
         problem = (exc.problem or "invalid YAML").strip()
         kind = "syntax"
-        if "\t" in problem or ("found character" in problem and "\\t" in problem) or "\t" in text[:col + 1]:
+        tab = "\t" in problem or "\\t" in problem or "\t" in text[: col + 1]
+        if tab:
             problem = "a tab character cannot indent YAML; use spaces"
+            if "\t" in text:
+                col = text.index("\t")
         msg = f"YAML syntax error: {problem}"
-        if exc.context and exc.context not in problem:
+        if exc.context and exc.context not in problem and not tab:
             msg += f" ({exc.context.strip()})"
         end = col + 1 if col < len(text) else col
         fm.problems.append(YamlProblem(kind, msg, Range(Pos(line, col), Pos(line, end))))

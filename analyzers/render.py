@@ -52,14 +52,16 @@ class Style:
 
 
 def display_path(path: str | None, cwd: str | None = None) -> str:
+    """The path as the user gave it; absolute paths under the working directory become relative."""
     if not path:
         return "<stdin>"
-    cwd = cwd or os.getcwd()
+    if not os.path.isabs(path):
+        return path
     try:
-        rel = os.path.relpath(path, cwd)
+        rel = os.path.relpath(path, cwd or os.getcwd())
     except ValueError:
         return path
-    return path if rel.startswith("../../..") else rel
+    return path if rel.startswith("..") else rel
 
 
 def score_line(report: dict, style: Style) -> str:

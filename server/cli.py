@@ -258,6 +258,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback (SKILLGRADE_DEBUG=1 shows it)
+        if os.environ.get("SKILLGRADE_DEBUG"):
+            raise
+        print(f"skillgrade: internal error: {type(exc).__name__}: {exc} (set SKILLGRADE_DEBUG=1 for details; "
+              "please report it)", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         try:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115
