@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cache folder (default: .skillgrade_cache at the workspace root)")
     s.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
     s.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    s.add_argument("--fix", action="store_true", help="apply safe fixes ([*]) to the files, then report")
+    s.add_argument("--unsafe-fixes", action="store_true", help="with --fix, also apply unsafe fixes")
 
     c = sub.add_parser("compare", help="compare two skills dimension by dimension")
     c.add_argument("a", type=Path)
@@ -122,6 +124,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     config_for = _config_loader(args)
     cache_dir = None if args.no_cache else (args.cache_dir or Path(".skillgrade_cache"))
+    if args.fix:
+        fixed = _apply_fixes(list(args.paths), config_for, args.unsafe_fixes)
+        if fixed:
+            print(f"skillgrade: applied {fixed} fix{'es' if fixed != 1 else ''}", file=sys.stderr)
     reports, errors = score_paths(list(args.paths), config_for, cache_dir=cache_dir, jobs=args.jobs)
     if not reports and errors:
         raise UsageError(errors[0])
@@ -163,6 +169,43 @@ def cmd_score(args: argparse.Namespace) -> int:
     ):
         failed = True
     return 1 if failed else 0
+
+
+def _apply_fixes(paths: list[Path], config_for, unsafe: bool) -> int:
+    """Apply fixes skill by skill, re-analysing until nothing more applies (at most 5 rounds)."""
+    from skillgrade.analyzers.batch import workspace_root_for
+    from skillgrade.analyzers.fixes import applicable, apply_fixes
+    from skillgrade.analyzers.report import UnreadableError, analyze, read_skill
+    from skillgrade.analyzers.workspace import find_skill_files
+
+    total = 0
+    for skill in find_skill_files(paths):
+        for _ in range(5):
+            try:
+                text, binary = read_skill(skill)
+            except UnreadableError:
+                break
+            if binary:
+                break
+            rep = analyze(text, skill, config=config_for(skill), workspace_root=workspace_root_for(skill))
+            fixes = [f.fix for f in rep.findings if applicable(f.fix, unsafe)]
+            if not fixes:
+                break
+            created = 0
+            for fx in fixes:
+                for c in fx.creates:
+                    target = Path(c.path)
+                    if not target.exists():
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_text(c.content, "utf-8")
+                        created += 1
+            new_text, applied = apply_fixes(text, fixes)
+            if new_text != text:
+                skill.write_text(new_text, "utf-8", newline="")
+            if applied + created == 0:
+                break
+            total += applied + created
+    return total
 
 
 def _one(path: Path) -> dict:

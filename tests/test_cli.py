@@ -179,3 +179,17 @@ def test_colour_only_when_asked_and_never_with_no_color(skills: Path) -> None:
     assert "\x1b[" in p.stdout
     p = run("score", str(skills / "skills" / "pdf-tools"), "--color", "auto", "--no-cache", env={"NO_COLOR": "1"})
     assert "\x1b[" not in p.stdout
+
+
+def test_fix_applies_safe_fixes_only(skills: Path) -> None:
+    skill = skills / "skills" / "pdf-tools"
+    p = run("score", str(skill), "--fix", "--no-cache")
+    text = (skill / "SKILL.md").read_text()
+    assert 'version: "1.10"' in text  # YAML_AMBIGUOUS_VALUE: safe
+    assert "```bash\npip install pypdf" in text  # CODE_BLOCK_UNTAGGED: safe
+    assert (skill / "references" / "forms.md").is_file()  # ORPHAN_REFERENCE: safe file creation
+    assert "name: PDF_Tools" in text  # NAME_FORMAT: unsafe, not applied without --unsafe-fixes
+    assert "applied 3 fixes" in p.stderr
+    assert "ORPHAN_REFERENCE" not in p.stdout
+    p = run("score", str(skill), "--fix", "--unsafe-fixes", "--no-cache")
+    assert "name: pdf-tools" in (skill / "SKILL.md").read_text()
