@@ -25,8 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"skillgrade server: ignoring unknown arguments: {' '.join(unknown)}", file=sys.stderr)
     level = (args.log_level or os.environ.get("SKILLGRADE_LOG") or "WARNING").upper()
-    logging.basicConfig(stream=sys.stderr, level=level if level in logging._nameToLevel else "WARNING",
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(stream=sys.stderr, level="WARNING", format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("skillgrade").setLevel(level if level in logging._nameToLevel else "WARNING")
     # pygls logs every JSON-RPC body at INFO: keep it at WARNING unless asked for explicitly
     logging.getLogger("pygls").setLevel(os.environ.get("SKILLGRADE_PYGLS_LOG", "WARNING").upper())
 

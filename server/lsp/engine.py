@@ -130,15 +130,15 @@ class Engine:
         if path.name in (".skillgrade.toml", "pyproject.toml"):
             self.configs.clear()
             self._reported.clear()
+            from skillgrade.analyzers import config as engine_config
+
+            if hasattr(engine_config, "clear_config_cache"):  # the engine caches lookups per directory
+                engine_config.clear_config_cache()
             return set(self.files)
         for d in list(self.files):
             if d == path or d in path.parents:
                 self.files.pop(d, None)
                 affected.add(d)
-        for p in (path, *path.parents):
-            if (p / SKILL_FILE).is_file() if p != path else False:
-                affected.add(p)
-                break
         return affected
 
     def forget_files(self) -> None:

@@ -149,7 +149,8 @@ class SkillServer(LanguageServer):
         if new == self.settings:
             return False
         self.settings = new
-        logging.getLogger("skillgrade").setLevel(new.log_level)
+        if "logLevel" in merged or "log_level" in merged:
+            logging.getLogger("skillgrade").setLevel(new.log_level)
         log.info("settings changed: %s", new)
         return True
 

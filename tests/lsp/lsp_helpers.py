@@ -55,7 +55,7 @@ def make_client() -> LanguageClient:
 
 def server_config(**env: str) -> ClientServerConfig:
     return ClientServerConfig(server_command=SERVER, client_factory=make_client,
-                              server_env={**os.environ, "SKILLGRADE_LOG": "WARNING", **env})
+                              server_env={"SKILLGRADE_LOG": "WARNING", **os.environ, **env})
 
 
 def nvim07_caps() -> T.ClientCapabilities:

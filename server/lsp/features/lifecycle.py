@@ -88,6 +88,7 @@ async def on_watched_files(ls: SkillServer, params: T.DidChangeWatchedFilesParam
         return changed
 
     await loop.run_in_executor(ls.pool, apply)
+    log.debug("watched files changed: %s", [str(p) for p in paths])
     ls.invalidate_all()
 
 
