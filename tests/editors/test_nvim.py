@@ -50,6 +50,7 @@ SKILL = textwrap.dedent(
     """
 )
 DESCRIPTION_LINE = next(i for i, line in enumerate(SKILL.splitlines()) if line.startswith("description:"))
+HOVER_LINE = next(i for i, line in enumerate(SKILL.splitlines()) if line.startswith("# PDF tools"))
 LINK_LINE = next(i for i, line in enumerate(SKILL.splitlines()) if "references/x.md" in line)
 LLM_ERROR = "LLM layers are not available yet"
 ERROR_LEVEL = 4  # vim.log.levels.ERROR
@@ -184,10 +185,18 @@ def workspace(tmp_path: Path) -> Path:
     return ws
 
 
-def _e2e(nvim: str, mode: str, workspace: Path, tmp_path: Path, server_path: str) -> dict:
+def _e2e(nvim: str, mode: str, workspace: Path, tmp_path: Path, server_path: str, **extra: str) -> dict:
     out = tmp_path / f"result-{mode}.json"
     skill = workspace / "skills" / "pdf-tools" / "SKILL.md"
-    env = _env(tmp_path, server_path, SKILL_FILE=str(skill), OUT=str(out), SKILLGRADE_MODE=mode)
+    env = _env(
+        tmp_path,
+        server_path,
+        SKILL_FILE=str(skill),
+        OUT=str(out),
+        SKILLGRADE_MODE=mode,
+        SKILLGRADE_HOVER_LINE=str(HOVER_LINE),
+        **extra,
+    )
     r = _run(nvim, "driver.lua", env, tmp_path, out)
     timings = ", ".join(f"{s['name']} {s['ms']}" for s in r.get("steps", []))
     print(f"\n[nvim {r.get('nvim_version')} mode={mode}] total {r.get('total_ms')} ms: {timings}")
@@ -223,6 +232,10 @@ def _check_e2e(r: dict, workspace: Path) -> None:
     assert "ORPHAN_REFERENCE" in by_code, f"codes: {sorted(by_code)}"
     assert any(d["lnum"] == LINK_LINE for d in by_code["ORPHAN_REFERENCE"]), by_code["ORPHAN_REFERENCE"]
     assert all(d["href"] for d in by_code["MISSING_TRIGGER"] + by_code["ORPHAN_REFERENCE"]), "codeDescription.href"
+
+    # the default settings reach the server as an object (an empty Lua table would be `[]`)
+    bad = [m for m in r["show_messages"] if "settings" in json.dumps(m)]
+    assert not bad, f"server complained about the settings: {bad}"
 
     # hover: the dimension grades table, shown in the float the user sees
     hover = r.get("hover_float") or ""
@@ -271,6 +284,27 @@ def test_nvim011_vim_lsp_start_path(nvim_new, workspace, tmp_path, server_path):
     """The vim.lsp.start() path used on Neovim 0.8-0.10, exercised on the newer binary."""
     r = _e2e(nvim_new, "start", workspace, tmp_path, server_path)
     _check_e2e(r, workspace)
+
+
+@pytest.mark.parametrize("which,mode", [("legacy", "setup"), ("new", "enable"), ("new", "start")])
+def test_settings_reach_the_server(which, mode, request, workspace, tmp_path, server_path):
+    """User settings (section `skillgrade`) are applied: on 0.7 only through the plugin's
+    workspace/didChangeConfiguration in on_init; on >= 0.11 through vim.lsp.config settings."""
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    settings = {"skillgrade": {"ignore": ["ORPHAN_REFERENCE"]}}
+    r = _e2e(
+        nvim,
+        mode,
+        workspace,
+        tmp_path,
+        server_path,
+        SKILLGRADE_SETTINGS=json.dumps(settings),
+        SKILLGRADE_EXPECT_ABSENT="ORPHAN_REFERENCE",
+    )
+    assert r["ok"] and not r["errors"], r["_context"]
+    codes = {d["code"] for d in r["diagnostics"]}
+    assert "MISSING_TRIGGER" in codes, r["_context"]
+    assert r["settled"] and "ORPHAN_REFERENCE" not in codes, f"ignore setting not applied: {codes}\n{r['_context']}"
 
 
 @pytest.mark.parametrize("which", ["legacy", "new"])

@@ -22,11 +22,9 @@ return {
     local root = vim.fs.root(bufnr, { '.git' })
     on_dir(root or vim.fs.dirname(vim.fs.dirname(name)))
   end,
-  settings = {
-    skillgrade = {
-      -- debounceMs = 150, select = {}, ignore = {}, severity = {}, threshold = nil,
-      -- judgeModel = 'claude-sonnet-4-5', simulationModel = 'claude-haiku-4-5', budgetUsd = 1.0,
-    },
-  },
+  -- vim.empty_dict(): an empty Lua table would go out as a JSON list `[]`, not an object.
+  -- Keys (docs/protocol.md): debounceMs, docsBaseUrl, select, ignore, severity, threshold,
+  -- judgeModel, simulationModel, budgetUsd, logLevel.
+  settings = { skillgrade = vim.empty_dict() },
   handlers = ok and { ['$/progress'] = skillgrade.progress_handler } or nil,
 }

@@ -117,13 +117,26 @@ local function find_win_with_buf_pred(pred)
 end
 
 local function main()
+  -- Record window/showMessage on every version (0.7 echoes it instead of using vim.notify).
+  R.show_messages = {}
+  local show = vim.lsp.handlers['window/showMessage']
+  vim.lsp.handlers['window/showMessage'] = function(err, result, ctx, config)
+    table.insert(R.show_messages, result or vim.NIL)
+    return show(err, result, ctx, config)
+  end
+
   -- 1. Plugin loading, as a user's init.lua would do it.
+  local settings_json = os.getenv('SKILLGRADE_SETTINGS')
+  local settings = settings_json and vim.fn.json_decode(settings_json) or nil
   if mode == 'enable' then
+    if settings then
+      vim.lsp.config('skillgrade', { settings = settings })
+    end
     vim.lsp.enable('skillgrade')
   elseif mode == 'start' then
-    require('skillgrade').setup({ use_lsp_enable = false })
+    require('skillgrade').setup({ use_lsp_enable = false, settings = settings })
   else
-    require('skillgrade').setup()
+    require('skillgrade').setup({ settings = settings })
   end
   R.nvim_version = tostring(vim.version().major) .. '.' .. vim.version().minor .. '.' .. vim.version().patch
   R.commands_defined = vim.fn.exists(':SkillgradeCertify') == 2 and vim.fn.exists(':SkillgradeReport') == 2
@@ -152,13 +165,27 @@ local function main()
   end, 20)
   R.diagnostics = diag_list(bufnr)
   step('diagnostics')
+  local absent = os.getenv('SKILLGRADE_EXPECT_ABSENT')
+  if absent then
+    -- Settings test: wait until the server has applied the settings (it re-publishes / is re-pulled).
+    R.settled = vim.wait(timeout, function()
+      local l = diag_list(bufnr)
+      return #l > 0 and has_code(l, absent) == nil
+    end, 20)
+    R.diagnostics = diag_list(bufnr)
+    step('diagnostics_with_settings')
+    vim.lsp.stop_client(client.id)
+    return
+  end
   -- A second open buffer in the same root must reuse the client (one client per root).
   R.clients_running = #vim.tbl_filter(function(c)
     return c.name == 'skillgrade'
   end, vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients())
 
   -- 4. Hover: as a user, K / vim.lsp.buf.hover() opens a floating window.
-  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  -- On plain body text (the server shows field help over frontmatter keys, rule help over findings).
+  local hover_line = tonumber(os.getenv('SKILLGRADE_HOVER_LINE') or '0')
+  vim.api.nvim_win_set_cursor(0, { hover_line + 1, 0 })
   local main_win = vim.api.nvim_get_current_win()
   vim.lsp.buf.hover()
   local float_found = vim.wait(timeout, function()

@@ -94,7 +94,7 @@ local function progress_text(result, key)
   if value.kind == 'begin' then
     progress_titles[key] = value.title
   end
-  local title = value.title or progress_titles[key] or 'working'
+  local title = (value.title or progress_titles[key] or 'working'):gsub('^skillgrade:%s*', '')
   if value.kind == 'end' then
     progress_titles[key] = nil
   end
@@ -121,6 +121,28 @@ function M.progress_handler(err, result, ctx, config)
   if default and default ~= M.progress_handler then
     return default(err, result, ctx, config)
   end
+end
+
+--- Copy of `settings` in which empty tables that must be JSON objects are vim.empty_dict()
+--- (an empty Lua table is encoded as `[]`).
+function M.normalize_settings(settings)
+  local function fix(t)
+    if type(t) ~= 'table' then
+      return t
+    end
+    if next(t) == nil then
+      return vim.empty_dict()
+    end
+    return t
+  end
+  local out = vim.deepcopy(settings or {})
+  for k, v in pairs(out) do
+    out[k] = fix(v)
+  end
+  if out.skillgrade == nil then
+    out.skillgrade = vim.empty_dict()
+  end
+  return out
 end
 
 local function client_notify(client, method, params)
@@ -176,7 +198,7 @@ local function client_config(root)
     cmd = cfg.cmd,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-    settings = cfg.settings,
+    settings = M.normalize_settings(cfg.settings),
     init_options = cfg.init_options,
     capabilities = capabilities,
     handlers = handlers,
@@ -379,10 +401,13 @@ function M.setup(opts)
   if has('nvim-0.11') and M.config.use_lsp_enable then
     -- lsp/skillgrade.lua holds the defaults; only pass what the user changed.
     local overrides = {}
-    for _, key in ipairs({ 'cmd', 'filetypes', 'settings', 'init_options', 'capabilities', 'on_attach', 'on_init' }) do
+    for _, key in ipairs({ 'cmd', 'filetypes', 'init_options', 'capabilities', 'on_attach', 'on_init' }) do
       if opts and opts[key] ~= nil then
         overrides[key] = opts[key]
       end
+    end
+    if opts and opts.settings ~= nil then
+      overrides.settings = M.normalize_settings(opts.settings)
     end
     if opts and opts.root_markers then
       overrides.root_dir = function(bufnr, on_dir)
