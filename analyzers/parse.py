@@ -36,7 +36,7 @@ SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".m
 
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
-_DISABLE = re.compile(r"<!--\s*skillgrade-(disable|disable-next-line)\b([^>]*?)-->")
+_DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _HTML_COMMENT = re.compile(r"<!--.*?-->")
 _PATH_MENTION = re.compile(
@@ -334,9 +334,9 @@ def _collect_links(tok: Any, index: LineIndex, links: list[Link]) -> None:
         if found < 0:
             found = text.find(target, cursor)
         if found < 0:
-            start = Pos(a, 0)
-            rng = Range(start, Pos(a, len(index.lines[a]) if a < len(index.lines) else 0))
-            full = rng
+            # a reference-style link ([t][ref]): its destination is on the definition line, which is
+            # collected (and checked) as a "definition" link; the usage adds nothing to check
+            continue
         else:
             rng = Range(to_pos(found), to_pos(found + len(target)))
             open_at = text.rfind("[", 0, found)
