@@ -121,11 +121,14 @@ def nvim_new() -> str:
 
 @pytest.fixture(scope="session")
 def server_path() -> str:
-    """PATH on which `skillgrade` resolves, as it would for a user who pip-installed the project."""
+    """PATH on which `skillgrade` resolves, as it would for a user who pip-installed the project.
+    The `skillgrade` installed next to the Python running the tests comes first (a venv or the CI
+    interpreter), so the server under test is this checkout's."""
     path = os.environ.get("PATH", "")
-    if shutil.which("skillgrade", path=path) is None:
-        scripts = sysconfig.get_path("scripts")
-        path = os.pathsep.join([scripts, str(Path(sys.executable).parent), path])
+    for scripts in (sysconfig.get_path("scripts"), str(Path(sys.executable).parent)):
+        if (Path(scripts) / "skillgrade").exists():
+            path = os.pathsep.join([scripts, path])
+            break
     if shutil.which("skillgrade", path=path) is None:
         pytest.fail("`skillgrade` is not installed (pip install -e .): the plugin starts `skillgrade server`")
     return path
@@ -158,7 +161,13 @@ def _run(nvim: str, script: str, env: dict[str, str], tmp_path: Path, out: Path)
     cmd = [nvim, "--headless", "--clean", "--cmd", f"set rtp^={PLUGIN}", "-c", f"luafile {DRIVERS / script}"]
     try:
         proc = subprocess.run(
-            cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL
+            cmd,
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"{' '.join(cmd)} timed out after {TIMEOUT_S}s\nlsp.log:\n{_lsp_log(tmp_path)}\n{exc}")
@@ -211,7 +220,9 @@ def _check_e2e(r: dict, workspace: Path) -> None:
     ctx = r["_context"]
     assert r["ok"] and not r["errors"], f"driver failed: {r['errors']}\n{ctx}"
     assert r["_exit"] == 0, ctx
-    assert r["commands_defined"], "user commands :SkillgradeCertify/:SkillgradeJudge/:SkillgradeReport missing"
+    assert r["commands_defined"], (
+        "user commands :SkillgradeCertify/:SkillgradeJudge/:SkillgradeReport missing"
+    )
     assert r["filetype"] == "markdown"
 
     # client, started as the user config says
@@ -231,7 +242,9 @@ def _check_e2e(r: dict, workspace: Path) -> None:
     assert any(d["lnum"] == DESCRIPTION_LINE for d in by_code["MISSING_TRIGGER"]), by_code["MISSING_TRIGGER"]
     assert "ORPHAN_REFERENCE" in by_code, f"codes: {sorted(by_code)}"
     assert any(d["lnum"] == LINK_LINE for d in by_code["ORPHAN_REFERENCE"]), by_code["ORPHAN_REFERENCE"]
-    assert all(d["href"] for d in by_code["MISSING_TRIGGER"] + by_code["ORPHAN_REFERENCE"]), "codeDescription.href"
+    assert all(d["href"] for d in by_code["MISSING_TRIGGER"] + by_code["ORPHAN_REFERENCE"]), (
+        "codeDescription.href"
+    )
 
     # the default settings reach the server as an object (an empty Lua table would be `[]`)
     bad = [m for m in r["show_messages"] if "settings" in json.dumps(m)]
@@ -248,12 +261,16 @@ def _check_e2e(r: dict, workspace: Path) -> None:
     qf = r["quickfix"]
     assert qf.get("select_called"), f"vim.ui.select was not called: {qf}\n{ctx}"
     assert qf["applied"] and qf["changed_lines"], f"quick fix did not change the buffer: {qf}\n{ctx}"
-    assert qf.get("cleared"), f"{qf['code']} still reported after its quick fix: {r.get('diagnostics_after_fix')}"
+    assert qf.get("cleared"), (
+        f"{qf['code']} still reported after its quick fix: {r.get('diagnostics_after_fix')}"
+    )
 
     # executeCommand skillgrade.score -> JSON report with composite.score
     assert r.get("score_error") is None, r.get("score_error")
     score = r.get("score")
-    assert isinstance(score, dict) and isinstance(score.get("composite", {}).get("score"), (int, float)), score
+    assert isinstance(score, dict) and isinstance(score.get("composite", {}).get("score"), (int, float)), (
+        score
+    )
 
     # :SkillgradeReport -> scratch buffer holding the JSON report
     buf = r.get("report_buffer")
@@ -304,7 +321,9 @@ def test_settings_reach_the_server(which, mode, request, workspace, tmp_path, se
     assert r["ok"] and not r["errors"], r["_context"]
     codes = {d["code"] for d in r["diagnostics"]}
     assert "MISSING_TRIGGER" in codes, r["_context"]
-    assert r["settled"] and "ORPHAN_REFERENCE" not in codes, f"ignore setting not applied: {codes}\n{r['_context']}"
+    assert r["settled"] and "ORPHAN_REFERENCE" not in codes, (
+        f"ignore setting not applied: {codes}\n{r['_context']}"
+    )
 
 
 @pytest.mark.parametrize("which", ["legacy", "new"])
