@@ -190,6 +190,8 @@ def workspace(tmp_path: Path) -> Path:
     skill_dir = ws / "skills" / "pdf-tools"
     skill_dir.mkdir(parents=True)
     (skill_dir / "SKILL.md").write_text(SKILL)
+    (ws / "skills" / "other").mkdir()
+    (ws / "skills" / "other" / "SKILL.md").write_text(SKILL.replace("pdf-tools", "other"))
     (ws / "README.md").write_text("# Not a skill\n\nSee [x](missing.md).\n")
     return ws
 
@@ -204,6 +206,7 @@ def _e2e(nvim: str, mode: str, workspace: Path, tmp_path: Path, server_path: str
         OUT=str(out),
         SKILLGRADE_MODE=mode,
         SKILLGRADE_HOVER_LINE=str(HOVER_LINE),
+        SECOND_SKILL_FILE=str(workspace / "skills" / "other" / "SKILL.md"),
         **extra,
     )
     r = _run(nvim, "driver.lua", env, tmp_path, out)
@@ -229,6 +232,9 @@ def _check_e2e(r: dict, workspace: Path) -> None:
     assert r["client"]["name"] == "skillgrade"
     assert r["client"]["cmd"] == ["skillgrade", "server"]
     assert Path(r["client"]["root_dir"]).resolve() == workspace.resolve(), "root must be the nearest .git"
+    assert r["second_attached"] and r["second_same_client"], (
+        "a second SKILL.md in the root must reuse the client"
+    )
     assert r["clients_running"] == 1
 
     # diagnostics: right codes on the right lines, source skillgrade

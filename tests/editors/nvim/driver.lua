@@ -177,7 +177,17 @@ local function main()
     vim.lsp.stop_client(client.id)
     return
   end
-  -- A second open buffer in the same root must reuse the client (one client per root).
+  -- A second SKILL.md in the same root must reuse the client (one client per root).
+  local second = os.getenv('SECOND_SKILL_FILE')
+  if second then
+    vim.cmd('edit ' .. vim.fn.fnameescape(second))
+    local b2 = vim.api.nvim_get_current_buf()
+    R.second_attached = vim.wait(timeout, function()
+      return skill_client(b2) ~= nil
+    end, 20)
+    R.second_same_client = R.second_attached and skill_client(b2).id == client.id
+    vim.cmd('buffer ' .. bufnr)
+  end
   R.clients_running = #vim.tbl_filter(function(c)
     return c.name == 'skillgrade'
   end, vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients())
