@@ -73,7 +73,10 @@ function M.check()
   if vim.fn.executable(exe) == 1 then
     python = script_python(vim.fn.exepath(exe))
   end
-  local candidates = { python, 'python3', 'python' }
+  local candidates = { 'python3', 'python' }
+  if python then
+    table.insert(candidates, 1, python)
+  end
   local found = false
   for _, py in ipairs(candidates) do
     if py and vim.fn.executable(py) == 1 then
