@@ -89,9 +89,8 @@ class Engine:
         """The workspace folder holding `path`; outside every folder: the skill's own directory."""
         best = None
         for r in self.roots:
-            if path == r or r in path.parents:
-                if best is None or len(str(r)) > len(str(best)):
-                    best = r
+            if (path == r or r in path.parents) and (best is None or len(str(r)) > len(str(best))):
+                best = r
         return best or path.parent
 
     def inside_workspace(self, path: Path) -> bool:

@@ -31,9 +31,8 @@ def section_at(doc: SkillDocument, line: int) -> Heading | None:
     """The innermost section (level 2 or deeper) containing `line`."""
     best = None
     for h in doc.headings:
-        if h.level >= 2 and h.line <= line < max(h.end_line, h.line + 1):
-            if best is None or h.level >= best.level:
-                best = h
+        if h.level >= 2 and h.line <= line < max(h.end_line, h.line + 1) and (best is None or h.level >= best.level):
+            best = h
     return best
 
 

@@ -319,6 +319,8 @@ class SkillServer(LanguageServer):
 
         snap = Snapshot(path_to_uri(str(path)), None, self.generation, text, path, self.codec, self.settings, binary)
         res = await loop.run_in_executor(self.pool, self.engine.run, snap, self.open_lines())
+        res.report.document = None  # closed files: keep the findings and scores, not the parse (memory)
+        res.lines = []
         self.disk_results[path] = (key, res)
         return res
 

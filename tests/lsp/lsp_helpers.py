@@ -8,7 +8,6 @@ import textwrap
 from pathlib import Path
 from typing import Union
 
-import pytest
 from lsprotocol import types as T
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -49,7 +48,7 @@ def make_client() -> LanguageClient:
             return conv.structure(obj, T.Command)
         return conv.structure(obj, T.CodeAction)
 
-    conv.register_structure_hook(Union[T.Command, T.CodeAction], hook)
+    conv.register_structure_hook(Union[T.Command, T.CodeAction], hook)  # noqa: UP007 - the exact key lsprotocol uses
     return client
 
 

@@ -7,7 +7,15 @@ import asyncio
 import pytest
 import pytest_lsp
 from lsp_helpers import (
-    GOOD, apply_text_edits, codes, edits_for, open_doc, server_config, uri, vscode_caps, write_skill,
+    GOOD,
+    apply_text_edits,
+    codes,
+    edits_for,
+    open_doc,
+    server_config,
+    uri,
+    vscode_caps,
+    write_skill,
 )
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient

@@ -9,7 +9,15 @@ import re
 import pytest
 import pytest_lsp
 from lsp_helpers import (
-    apply_text_edits, codes, edits_for, nvim07_caps, open_doc, server_config, uri, wait_published, write_skill,
+    apply_text_edits,
+    codes,
+    edits_for,
+    nvim07_caps,
+    open_doc,
+    server_config,
+    uri,
+    wait_published,
+    write_skill,
 )
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient

@@ -8,7 +8,15 @@ import sys
 import pytest
 import pytest_lsp
 from lsp_helpers import (
-    SERVER, codes, make_client, nvim07_caps, open_doc, server_config, uri, wait_published, write_skill,
+    SERVER,
+    codes,
+    make_client,
+    nvim07_caps,
+    open_doc,
+    server_config,
+    uri,
+    wait_published,
+    write_skill,
 )
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException

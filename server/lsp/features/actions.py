@@ -76,9 +76,9 @@ async def code_actions(ls: SkillServer, params: T.CodeActionParams) -> list[T.Co
                                  and d.data["fix"].get("applicability") == Applicability.SAFE.value])
         if safe and (edit := to_lsp_workspace_edit(safe, versions, ls.document_changes, ls.can_create)):
             actions.append(T.CodeAction(title=f"skillgrade: apply {len(safe)} safe fix(es)", kind=FIX_ALL, edit=edit))
-    if _wanted(T.CodeActionKind.RefactorExtract, only):
-        if (act := _extract_action(ls, uri, params.range.start, res)) is not None:
-            actions.append(act)
+    if _wanted(T.CodeActionKind.RefactorExtract, only) and \
+            (act := _extract_action(ls, uri, params.range.start, res)) is not None:
+        actions.append(act)
     for kind, title, command in ((JUDGE_KIND, "Run LLM judge", "skillgrade.judge"),
                                  (CERTIFY_KIND, "Certify skill", "skillgrade.certify")):
         if _wanted(kind, only):

@@ -32,9 +32,9 @@ async def hover(ls: SkillServer, params: T.HoverParams) -> T.Hover | None:
     parts: list[str] = []
     if at is not None and doc is not None:
         for fld in doc.frontmatter.fields.values():
-            if fld.key_range.start.line == at.line and fld.key_range.contains(at):
-                if (text := field_help(fld.key)) is not None:
-                    parts.append(text)
+            if fld.key_range.start.line == at.line and fld.key_range.contains(at) and \
+                    (text := field_help(fld.key)) is not None:
+                parts.append(text)
         for f, d in zip(report.findings, res.diagnostics, strict=False):
             if f.range.contains(at) or (f.range.start.line == at.line and f.range.start == f.range.end):
                 fx = d.data.get("fix") if isinstance(d.data, dict) else None

@@ -57,12 +57,13 @@ def _warm_up() -> None:
 @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
 async def on_did_change_configuration(ls: SkillServer, params: T.DidChangeConfigurationParams) -> None:
     settings = params.settings
-    if isinstance(settings, dict) and (SECTION in settings or not ls.supports_config):
-        if SECTION in settings or any(k in settings for k in ("debounceMs", "select", "ignore", "severity")):
-            if ls.apply_settings(raw_client=settings):
-                ls.invalidate_all()
-            return
-    await ls.pull_settings()
+    ours = isinstance(settings, dict) and (
+        SECTION in settings or any(k in settings for k in ("debounceMs", "select", "ignore", "severity")))
+    if ours:  # VS Code: {skillgrade: {...}}; some clients send the section itself
+        if ls.apply_settings(raw_client=settings):
+            ls.invalidate_all()
+        return
+    await ls.pull_settings()  # no settings in the notification: ask for them
 
 
 @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
