@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from skillgrade.analyzers.config import Config
 from skillgrade.analyzers.registry import ALL_RULES
 from skillgrade.analyzers.report import analyze

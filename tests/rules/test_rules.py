@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from skillgrade.analyzers.config import Config
 from skillgrade.analyzers.document import LineIndex
 from skillgrade.analyzers.findings import Finding

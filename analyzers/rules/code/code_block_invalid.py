@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 import tomllib
@@ -21,6 +22,7 @@ _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json
           "yml": "yaml", "toml": "toml"}
 
 
+@functools.lru_cache(maxsize=2048)
 def _check(lang: str, code: str) -> tuple[int, int, str] | None:
     """(line, column, message) of the first error (0-based, relative to the block), or None."""
     if lang == "python":
@@ -65,7 +67,10 @@ def invalid_blocks(doc: SkillDocument) -> Iterator[tuple[CodeBlock, tuple[int, i
         lang = _LANGS.get(b.language)
         if lang is None or not b.content.strip() or _PLACEHOLDER.search(b.content):
             continue
-        err = _check(lang, b.content)
+        try:
+            err = _check(lang, b.content)
+        except (RecursionError, MemoryError):  # e.g. tomllib on `a = [[[[…`: too deep to be an example
+            err = (0, 0, "nested too deeply")
         if err is not None:
             yield b, err
 

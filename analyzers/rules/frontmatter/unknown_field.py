@@ -10,6 +10,10 @@ from ...fields import FIELDS
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 
+# difflib is slow; past this many unknown keys the frontmatter is data, not typos
+_SUGGEST_LIMIT = 50
+_LONGEST_FIELD = max(len(k) for k in FIELDS)
+
 
 @rule("UNKNOWN_FIELD", family="frontmatter", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
 def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
@@ -49,10 +53,14 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """
     if not doc.frontmatter.ok:
         return
+    unknown = 0
     for key, fld in doc.frontmatter.fields.items():
         if key in FIELDS:
             continue
-        close = difflib.get_close_matches(key.lower(), list(FIELDS), n=1, cutoff=0.75)
+        unknown += 1
+        close = []
+        if unknown <= _SUGGEST_LIMIT and len(key) <= _LONGEST_FIELD + 4:
+            close = difflib.get_close_matches(key.lower(), list(FIELDS), n=1, cutoff=0.75)
         fix = None
         msg = f"Unknown frontmatter field `{key}`; custom data belongs under `metadata`"
         if close and close[0] not in doc.frontmatter.fields:
