@@ -216,7 +216,9 @@ class SkillDocument:
     mentioned: set[str] = field(default_factory=set)  # bundled files referenced, transitively
     external: dict[str, bool] = field(default_factory=dict)
     _prose_text: str | None = None
-    _prose_lower: str | None = None  # paths outside the skill checked on disk
+    _prose_lower: str | None = None
+    _resolved: dict = field(default_factory=dict)
+    _directives: list | None = None  # paths outside the skill checked on disk
 
     @property
     def lines(self) -> list[str]:

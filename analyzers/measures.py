@@ -23,6 +23,12 @@ class Directive:
 
 def directives(doc: SkillDocument) -> list[Directive]:
     """MUST/ALWAYS/NEVER used as directives in prose: not in code, frontmatter, comments or quotes."""
+    if doc._directives is None:
+        doc._directives = _directives(doc)
+    return doc._directives
+
+
+def _directives(doc: SkillDocument) -> list[Directive]:
     out = []
     for pl in doc.prose:
         if pl.quoted or ("MUST" not in pl.text and "ALWAYS" not in pl.text and "NEVER" not in pl.text):
@@ -70,8 +76,18 @@ class Resolution:
 
 def resolve(doc: SkillDocument, rel_path: str) -> Resolution:
     """Resolve a relative path from the skill dir; never touches the disk outside the workspace."""
+    memo = doc._resolved
+    hit = memo.get(rel_path)
+    if hit is None:
+        hit = memo[rel_path] = _resolve(doc, rel_path)
+    return hit
+
+
+def _resolve(doc: SkillDocument, rel_path: str) -> Resolution:
     rel = normalize(rel_path)
     inside = not (rel == ".." or rel.startswith("../"))
+    if doc.skill_dir is None:
+        return Resolution(rel, inside, None, None)  # an unsaved buffer: nothing to check against
     if inside:
         ok = rel == "" or doc.files.exists(rel) if doc.files.root is not None else False
         if doc.files.root is None or doc.files.truncated and not ok:

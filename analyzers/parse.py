@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -50,14 +51,17 @@ _PY_IMPORT = re.compile(r"^\s*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
 @lru_cache(maxsize=1)
 def markdown_parser():
     """The lean markdown-it configuration: CommonMark + tables, no inline rules we never read."""
-    import markdown_it.parser_block as _pb
+    import sys
+
     from markdown_it import MarkdownIt
 
     class _Quiet:  # markdown-it logs every block rule call at DEBUG: ~5% of parse time
         def debug(self, *a: object, **k: object) -> None:
             pass
 
-    _pb.LOGGER = _Quiet()  # type: ignore[assignment]
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("markdown_it.") and hasattr(mod, "LOGGER"):
+            mod.LOGGER = _Quiet()  # type: ignore[attr-defined]
 
     md = MarkdownIt("commonmark", {"html": True})
     md.enable("table")
@@ -232,20 +236,91 @@ def _blank_code_spans(text: str) -> str:
     return _CODE_SPAN.sub(blank, text)
 
 
-def _region_locator(index: LineIndex, start_line: int, end_line: int):
-    lines = index.lines[start_line:end_line]
-    text = "\n".join(lines)
-    starts = [0]
-    for ln in lines[:-1]:
-        starts.append(starts[-1] + len(ln) + 1)
+_ATX = re.compile(r"^#{1,6}(?:[ \t]|$)")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HTML_RAW = re.compile(r"^ {0,3}<(?:script|pre|style|textarea)(?:\s|>|$)", re.I)
 
-    def to_pos(off: int) -> Pos:
-        import bisect
 
-        i = max(0, bisect.bisect_right(starts, off) - 1)
-        return Pos(start_line + i, off - starts[i])
+def _sections(lines: list[str], start: int) -> list[tuple[int, int]]:
+    """Split the body at ATX headings in column 0 that no fence, comment or raw HTML block holds.
 
-    return text, to_pos
+    Such a heading always starts a new top-level block in CommonMark, so each section parses
+    independently, and an edit only re-parses the section it touches (see _section_facts).
+    """
+    cuts = [start]
+    fence: str | None = None
+    html_end: str | None = None
+    for ln in range(start, len(lines)):
+        line = lines[ln]
+        if fence is not None:
+            stripped = line.lstrip(" ")
+            if len(line) - len(stripped) <= 3 and stripped.startswith(fence) and not stripped.strip(fence[0]).strip():
+                fence = None
+            continue
+        if html_end is not None:
+            if html_end in line.lower():
+                html_end = None
+            continue
+        m = _FENCE_OPEN.match(line)
+        if m:
+            marker = m.group(1)
+            if not (marker[0] == "`" and "`" in line[m.end():]):
+                fence = marker
+            continue
+        lstripped = line.lstrip(" ")
+        if lstripped.startswith("<!--") and len(line) - len(lstripped) <= 3:
+            if "-->" not in lstripped[4:]:
+                html_end = "-->"
+            continue
+        if _HTML_RAW.match(line):
+            tag = line.strip()[1:].split(">")[0].split()[0].lower()
+            if f"</{tag}>" not in line.lower():
+                html_end = f"</{tag}>"
+            continue
+        if ln > start and _ATX.match(line) and "|" not in line:
+            cuts.append(ln)
+    cuts.append(len(lines))
+    return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1) if cuts[i] < cuts[i + 1]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the rules need from one markdown section, with lines relative to the section."""
+
+    headings: tuple  # (level, text, line)
+    blocks: tuple  # (lang, info, content, fenced, a, b)
+    tables: tuple  # (a, b)
+    quoted: tuple  # (a, b)
+    comments: tuple  # (a, b)
+    links: tuple  # (target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, is_image)
+
+
+@lru_cache(maxsize=4096)
+def _section_facts(source: str) -> _Facts:
+    tokens = markdown_tokens(source)
+    lines = source.split("\n")
+    headings, blocks, tables, quoted, comments, links = [], [], [], [], [], []
+    n = len(tokens)
+    for i, tok in enumerate(tokens):
+        t = tok.type
+        if t == "heading_open" and tok.map:
+            inline = tokens[i + 1] if i + 1 < n else None
+            headings.append((int(tok.tag[1]), (inline.content if inline is not None else "").strip(), tok.map[0]))
+        elif t in ("fence", "code_block") and tok.map:
+            fenced = t == "fence"
+            info = tok.info.strip() if fenced else ""
+            lang = info.split()[0].strip("{}.").lower() if info else ""
+            blocks.append((lang, info, tok.content, fenced, tok.map[0], tok.map[1]))
+        elif t == "table_open" and tok.map:
+            tables.append((tok.map[0], tok.map[1]))
+        elif t == "blockquote_open" and tok.map:
+            quoted.append((tok.map[0], tok.map[1]))
+        elif t == "html_block" and tok.map:
+            if tok.content.lstrip().startswith("<!--"):
+                comments.append((tok.map[0], tok.map[1]))
+        elif t == "inline" and tok.map and tok.children:
+            _collect_links(tok, lines, links)
+    return _Facts(tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links))
 
 
 def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: dict) -> None:
@@ -256,41 +331,35 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
     code_lines: set[int] = doc["code_lines"]
     comment_lines: set[int] = doc["comment_lines"]
     quoted: set[int] = set()
-    # Parse the whole text with frontmatter lines blanked, so token maps are file lines.
-    md_source = "\n" * body_start + "\n".join(doc_lines[body_start:])
-    tokens = markdown_tokens(md_source)
-    n = len(tokens)
-    for i, tok in enumerate(tokens):
-        t = tok.type
-        if t == "heading_open" and tok.map:
-            line = tok.map[0]
-            inline = tokens[i + 1] if i + 1 < n else None
-            text = inline.content if inline is not None else ""
-            src = doc_lines[line] if line < len(doc_lines) else ""
+    has_defs = any("]:" in ln for ln in doc_lines[body_start:])
+    # reference definitions are document-wide: then parse the body as one section
+    parts = [(body_start, len(doc_lines))] if has_defs else _sections(doc_lines, body_start)
+    for a0, b0 in parts:
+        f = _section_facts("\n".join(doc_lines[a0:b0]))
+        for level, text, line in f.headings:
+            line += a0
+            src = doc_lines[line]
             rng = Range(Pos(line, len(src) - len(src.lstrip())), Pos(line, len(src.rstrip())))
-            headings.append(Heading(int(tok.tag[1]), text.strip(), line, rng))
-        elif t in ("fence", "code_block") and tok.map:
-            a, b = tok.map
-            fenced = t == "fence"
-            info = tok.info.strip() if fenced else ""
-            lang = info.split()[0].strip("{}.").lower() if info else ""
-            for ln in range(a, b):
-                code_lines.add(ln)
+            headings.append(Heading(level, text, line, rng))
+        for lang, info, content, fenced, a, b in f.blocks:
+            a += a0
+            b += a0
+            code_lines.update(range(a, b))
             src = doc_lines[a] if a < len(doc_lines) else ""
             rng = Range(Pos(a, len(src) - len(src.lstrip())), Pos(a, len(src.rstrip())))
-            blocks.append(CodeBlock(lang, info, tok.content, fenced, a, b, rng, a + 1 if fenced else a))
-        elif t == "table_open" and tok.map:
-            tables.append((tok.map[0], tok.map[1]))
-        elif t == "blockquote_open" and tok.map:
-            quoted.update(range(tok.map[0], tok.map[1]))
-        elif t == "html_block" and tok.map:
-            if tok.content.lstrip().startswith("<!--"):
-                comment_lines.update(range(tok.map[0], tok.map[1]))
-        elif t == "inline" and tok.map and tok.children:
-            _collect_links(tok, index, links)
+            blocks.append(CodeBlock(lang, info, content, fenced, a, b, rng, a + 1 if fenced else a))
+        tables.extend((a + a0, b + a0) for a, b in f.tables)
+        for a, b in f.quoted:
+            quoted.update(range(a + a0, b + a0))
+        for a, b in f.comments:
+            comment_lines.update(range(a + a0, b + a0))
+        for target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, img in f.links:
+            links.append(Link(target, label, Range(Pos(l1 + a0, c1), Pos(l2 + a0, c2)),
+                              Range(Pos(fl1 + a0, fc1), Pos(fl2 + a0, fc2)), is_image=img,
+                              kind="image" if img else "link"))
     doc["quoted"] = quoted
     # definitions ([x]: target) produce no inline tokens; find them in the text
-    if "]:" in md_source:
+    if has_defs:
         for ln in range(body_start, len(doc_lines)):
             if ln in code_lines:
                 continue
@@ -300,22 +369,31 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
                 links.append(Link(m.group(1), "", rng, index.line_range(ln), kind="definition"))
 
 
-def _collect_links(tok: Any, index: LineIndex, links: list[Link]) -> None:
+def _collect_links(tok: Any, lines: list[str], links: list) -> None:
     a, b = tok.map
-    text, to_pos = _region_locator(index, a, b)
+    region = lines[a:b]
+    text = "\n".join(region)
+    starts = [0]
+    for ln in region[:-1]:
+        starts.append(starts[-1] + len(ln) + 1)
+
+    def to_pos(off: int) -> tuple[int, int]:
+        import bisect
+
+        i = max(0, bisect.bisect_right(starts, off) - 1)
+        return a + i, off - starts[i]
+
     cursor = 0
     children = tok.children
     for j, child in enumerate(children):
         ct = child.type
         if ct not in ("link_open", "image"):
             continue
-        attr = "src" if ct == "image" else "href"
-        target = child.attrGet(attr)
+        target = child.attrGet("src" if ct == "image" else "href")
         if not isinstance(target, str) or not target:
             continue
         if child.markup == "autolink" or child.info == "auto":
             continue  # <https://...> autolinks are always URLs
-        label = ""
         if ct == "image":
             label = child.content
         else:
@@ -337,15 +415,16 @@ def _collect_links(tok: Any, index: LineIndex, links: list[Link]) -> None:
             # a reference-style link ([t][ref]): its destination is on the definition line, which is
             # collected (and checked) as a "definition" link; the usage adds nothing to check
             continue
-        else:
-            rng = Range(to_pos(found), to_pos(found + len(target)))
-            open_at = text.rfind("[", 0, found)
-            if open_at > 0 and text[open_at - 1] == "!":
-                open_at -= 1
-            close_at = text.find(")", found + len(target))
-            full = Range(to_pos(open_at if open_at >= 0 else found), to_pos(close_at + 1 if close_at >= 0 else found + len(target)))
-            cursor = found + len(target)
-        links.append(Link(target, label, rng, full, is_image=ct == "image", kind="image" if ct == "image" else "link"))
+        open_at = text.rfind("[", 0, found)
+        if open_at > 0 and text[open_at - 1] == "!":
+            open_at -= 1
+        close_at = text.find(")", found + len(target))
+        l1, c1 = to_pos(found)
+        l2, c2 = to_pos(found + len(target))
+        fl1, fc1 = to_pos(open_at if open_at >= 0 else found)
+        fl2, fc2 = to_pos(close_at + 1 if close_at >= 0 else found + len(target))
+        cursor = found + len(target)
+        links.append((target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, ct == "image"))
 
 
 def _prose(doc_lines: list[str], body_start: int, skip: set[int], quoted: set[int]) -> list[ProseLine]:

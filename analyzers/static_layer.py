@@ -112,7 +112,11 @@ def frontmatter_quality(doc: SkillDocument) -> float:
 def orchestration_wiring(doc: SkillDocument) -> float:
     prose = doc.prose_lower
     score = 0.70
-    if _OUTPUT_FORMAT.search(prose) or any(_OUTPUT_FORMAT.search(h.text.lower()) for h in doc.headings):
+    # same-line patterns: only lines that mention both words can match
+    candidates = (ln for ln in prose.split("\n") if ("output" in ln and "format" in ln) or ("return" in ln and "json" in ln))
+    if any(_OUTPUT_FORMAT.search(ln) for ln in candidates) or any(
+        _OUTPUT_FORMAT.search(h.text.lower()) for h in doc.headings
+    ):
         score += 0.10
     if _RETURNS.search(prose):
         score += 0.05
