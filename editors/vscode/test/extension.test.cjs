@@ -199,3 +199,16 @@ test("no SKILL.md active: palette commands explain instead of failing", async ()
   assert.deepEqual(world.messages.at(-1), ["error", "skillgrade: open a SKILL.md file first."]);
   assert.equal(world.clients[0].requests.length, 0);
 });
+
+test("workspace/configuration answers leave unset settings out (the server keeps its defaults)", async () => {
+  const { world } = await activate();
+  const mw = world.clients[0].clientOptions.middleware.workspace.configuration;
+  const params = { items: [{ section: "skillgrade" }, { section: "other" }] };
+  const next = async () => [
+    { docsBaseUrl: null, interpreter: "", serverPath: "", debounceMs: 100, judgeModel: "m" },
+    { docsBaseUrl: null },
+  ];
+  const answer = await mw(params, undefined, next);
+  assert.deepEqual(answer, [{ debounceMs: 100, judgeModel: "m" }, { docsBaseUrl: null }]);
+  assert.equal(pkg.contributes.configuration.properties["skillgrade.docsBaseUrl"].default, null);
+});
