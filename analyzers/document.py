@@ -218,7 +218,9 @@ class SkillDocument:
     _prose_text: str | None = None
     _prose_lower: str | None = None
     _resolved: dict = field(default_factory=dict)
-    _directives: list | None = None  # paths outside the skill checked on disk
+    _directives: list | None = None
+    _skill_dir: Path | None = None
+    _link_targets: list | None = None  # paths outside the skill checked on disk
 
     @property
     def lines(self) -> list[str]:
@@ -237,7 +239,9 @@ class SkillDocument:
 
     @property
     def skill_dir(self) -> Path | None:
-        return self.path.parent if self.path is not None else None
+        if self._skill_dir is None and self.path is not None:
+            self._skill_dir = self.path.parent
+        return self._skill_dir
 
     @property
     def prose_text(self) -> str:

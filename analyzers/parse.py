@@ -252,6 +252,8 @@ def _sections(lines: list[str], start: int) -> list[tuple[int, int]]:
     html_end: str | None = None
     for ln in range(start, len(lines)):
         line = lines[ln]
+        if fence is None and html_end is None and (not line or line[0] not in "#`~ <"):
+            continue  # the common case: a line that can open nothing we track
         if fence is not None:
             stripped = line.lstrip(" ")
             if len(line) - len(stripped) <= 3 and stripped.startswith(fence) and not stripped.strip(fence[0]).strip():

@@ -12,7 +12,8 @@ from ...findings import Pos, Range
 from ...measures import Resolution, exists_recorded, link_path, resolve
 
 _CROSS = re.compile(r"(?:^|/)SKILL\.md$|(?:^|/)agents/[^/]+\.md$|(?:^|/)skills/[^/]+")
-_SIBLING = re.compile(r"^\.\./[^/.][^/]*/?$")
+# a sibling skill folder: skill names have no dots, so `../notes.md` is a file (DEAD_LINK), not a skill
+_SIBLING = re.compile(r"^\.\./[^/.]+/?$")
 # bare cross references in prose: ../x/SKILL.md, ../../agents/y.md, skills/some-skill
 _PROSE_CROSS = re.compile(
     r"(?<![\w/~.@:%-])("
@@ -32,11 +33,16 @@ class Target:
     link: Link | None  # None for prose paths
 
 
-def link_targets(doc: SkillDocument) -> Iterator[Target]:
-    for link in doc.links:
-        p = link_path(link)
-        if p is not None:
-            yield Target(link.target, p, link.range, link)
+def link_targets(doc: SkillDocument) -> list[Target]:
+    """Links with a checkable relative path (computed once per document)."""
+    if doc._link_targets is None:
+        out = []
+        for link in doc.links:
+            p = link_path(link)
+            if p is not None:
+                out.append(Target(link.target, p, link.range, link))
+        doc._link_targets = out
+    return doc._link_targets
 
 
 def prose_cross_refs(doc: SkillDocument) -> Iterator[Target]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -49,5 +50,6 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if doc.skill_dir is not None:
             title = res.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ").strip()
             content = f"# {title.capitalize() or 'Reference'}\n" if res.rel.endswith(".md") else ""
-            fix = Fix.safe(f"Create `{res.rel}`", creates=(CreateFile(str(doc.skill_dir / res.rel), content),))
+            target = os.path.join(str(doc.skill_dir), *res.rel.split("/"))
+            fix = Fix.safe(f"Create `{res.rel}`", creates=(CreateFile(target, content),))
         yield ctx.finding(t.range, f"Link target `{t.text}` does not exist in `references/`", fix)
