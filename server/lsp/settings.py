@@ -77,8 +77,8 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
     """(settings, errors). Bad values are reported and replaced by their defaults; unknown keys ignored."""
     errors: list[str] = []
     raw = unwrap(raw)
-    if raw is None:
-        return Settings(), errors
+    if raw is None or raw == [] or raw == ():
+        return Settings(), errors  # an empty Lua table arrives as [] from Neovim
     if not isinstance(raw, dict):
         return Settings(), [f"settings must be an object, got {type(raw).__name__}"]
     values: dict[str, Any] = {}

@@ -163,6 +163,9 @@ async def test_hover_grade_card_field_and_finding(client: LanguageClient, worksp
     assert "`description`" in key and "1024" in key
     finding = await hover(6, 20)
     assert "ORPHAN_REFERENCE" in finding and "Quick fix" in finding and "Create" in finding
+    # the grade card shows anywhere in the file, after the rule or field help
+    assert "Triggering accuracy" in key and "Triggering accuracy" in finding
+    assert finding.index("ORPHAN_REFERENCE") < finding.index("Triggering accuracy")
 
 
 async def test_quick_fix_round_trip(client: LanguageClient, workspace):

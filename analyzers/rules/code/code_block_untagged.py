@@ -25,9 +25,10 @@ def guess_language(block: CodeBlock) -> str:
     first = c.splitlines()[0]
     if first.startswith("#!") and ("bash" in first or "/sh" in first):
         return "bash"
-    if re.match(r"^(\$ |(npm|pip|npx|git|cd|mkdir|python3?|curl|uv|brew|apt-get|docker) )", first):
+    if re.match(r"^(\$ |(npm|pip|pip3|npx|git|cd|mkdir|python3?|curl|wget|uv|brew|apt-get|apt|docker|echo|export|"
+                r"ls|cat|chmod|make|cargo|go|node|bash|sh)( |$))", first):
         return "bash"
-    if re.search(r"^(def |class |import |from \S+ import )", c, re.M):
+    if re.search(r"^(def |class |import |from \S+ import |print\(|async def )", c, re.M):
         return "python"
     return "text"
 

@@ -156,10 +156,11 @@ async def _llm_command(ls: SkillServer, what: str, uri: str) -> dict:
         await prog.step("LLM layers", 60)
         c = res.report.composite
         static = "—" if c.score is None else f"{c.score:.1f}"
-        layer = "the LLM judge layer" if what == "judge" else "the LLM judge and Monte Carlo layers"
+        layer = "the LLM judge layer, which is" if what == "judge" else \
+            "the LLM judge and Monte Carlo layers, which are"
         status = "unavailable"
         message = (f"{UNAVAILABLE}: static score {static} ({c.badge or 'no badge'}, {c.confidence}). "
-                   f"skillgrade.{what} needs {layer}, which are not implemented in this version; "
+                   f"skillgrade.{what} needs {layer} not implemented in this version; "
                    f"no LLM score was produced.")
         raise LlmUnavailable(message, data={"staticScore": c.score, "badge": c.badge,
                                             "confidence": c.confidence, "command": what})

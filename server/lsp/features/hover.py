@@ -7,7 +7,7 @@ from lsprotocol import types as T
 from skillgrade.analyzers import Pos
 
 from ..convert import fix_title
-from ..render import field_help, grade_card, rule_help, score_line
+from ..render import field_help, grade_card, rule_help
 from ..server import SkillServer, server
 
 
@@ -39,8 +39,6 @@ async def hover(ls: SkillServer, params: T.HoverParams) -> T.Hover | None:
             if f.range.contains(at) or (f.range.start.line == at.line and f.range.start == f.range.end):
                 fx = d.data.get("fix") if isinstance(d.data, dict) else None
                 parts.append(rule_help(f.code, f.message, fix_title(fx) if fx else None))
-    if parts:
-        md = "\n\n---\n\n".join(parts) + f"\n\n---\n\n_{score_line(report)}_"
-    else:
-        md = grade_card(report, ls.runs.get(uri, []))
+    # the grade card shows anywhere in the file; rule or field help comes first where it applies
+    md = "\n\n---\n\n".join([*parts, grade_card(report, ls.runs.get(uri, []))])
     return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
