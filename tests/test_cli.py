@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "skills"
 
 CLI = [sys.executable, "-m", "skillgrade.server.cli"]
 

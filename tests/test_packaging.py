@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parent.parent
 
 
 def test_every_package_dir_is_listed() -> None:
