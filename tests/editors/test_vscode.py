@@ -199,6 +199,9 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
         c["status"] == "error" and c["message"].startswith(LLM_ERROR)
     ), c
 
+    # skillgrade: Restart server brings up a new client that diagnoses again
+    assert r["restart"] == {"ok": True, "running": True, "newClient": True, "diagnosticsBack": True}, r["restart"]
+
     assert shot.is_file() and shot.stat().st_size > 20_000
     if os.environ.get("SKILLGRADE_UPDATE_SCREENSHOT"):
         shutil.copyfile(shot, REPO / "docs" / "vscode-screenshot.png")

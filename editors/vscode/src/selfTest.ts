@@ -257,6 +257,16 @@ export async function runSelfTest(outFile: string, hooks: SelfTestHooks): Promis
     );
   });
 
+  await step("restart", async () => {
+    if (!target) return;
+    const ok = await vscode.commands.executeCommand<boolean>("skillgrade.restart");
+    const c = await hooks.readyClient();
+    // the new client re-opens the documents and pulls their diagnostics again
+    await sleep(500);
+    const back = await waitFor(() => docs.some((d) => ours(d.uri).length > 0), 20000);
+    result.restart = { ok, running: !!c?.initializeResult, newClient: c !== client, diagnosticsBack: !!back };
+  });
+
   await step("screenshotSetup", async () => {
     if (!target) return;
     await vscode.commands.executeCommand("workbench.action.closeEditorsInOtherGroups");
