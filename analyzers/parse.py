@@ -32,6 +32,7 @@ except AttributeError:  # pragma: no cover
 
 MAX_ANALYSED_CHARS = 2_000_000  # larger texts get frontmatter checks only (FILE_TOO_LARGE)
 MAX_FILES = 5_000
+MAX_FRONTMATTER_KEYS = 2_000  # more keys are reported (FILE_TOO_LARGE) and not checked
 MAX_REFERENCE_BYTES = 1_000_000
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".ruff_cache"}
 
@@ -44,7 +45,9 @@ _PATH_MENTION = re.compile(
     r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
 )
 _LINK_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)")
+_FOLDER_MENTION = re.compile(r"(?<![\w./~@:-])((?:\./)?(?:references|scripts|assets)/(?:[\w.-]+/)*)(?![\w.-])")
 _MODULE_MENTION = re.compile(r"(?<![\w./])(scripts(?:\.[A-Za-z_]\w*)+)")
+_PY_FROM_IMPORT = re.compile(r"^\s*from\s+\.?([A-Za-z_][\w.]*)\s+import\s+\(?([\w, ]+)", re.M)
 _PY_IMPORT = re.compile(r"^\s*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
 
 
@@ -154,7 +157,9 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
         mark = exc.problem_mark or exc.context_mark
         line = (mark.line if mark else 0) + offset
         col = mark.column if mark else 0
-        line = min(line, close - 1) if close - 1 >= offset else offset
+        last = close - 1 if close - 1 >= offset else offset
+        if line > last:  # the C loader reports "end of stream" one line past the YAML: point at its end
+            line, col = last, len(lines[last]) if last < len(lines) else 0
         text = lines[line] if line < len(lines) else ""
         col = min(col, len(text))
         problem = (exc.problem or "invalid YAML").strip()
@@ -189,7 +194,13 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
         return fm, body_start
     loader = _Loader("")
     seen: dict[str, Range] = {}
-    for key_node, value_node in root.value:
+    pairs = root.value
+    if len(pairs) > MAX_FRONTMATTER_KEYS:
+        fm.problems.append(YamlProblem(
+            "too-large", f"Frontmatter has {len(pairs):,} top-level keys; only the first "
+            f"{MAX_FRONTMATTER_KEYS:,} were checked", index.trimmed_line_range(fm.open_line)))
+        pairs = pairs[:MAX_FRONTMATTER_KEYS]
+    for key_node, value_node in pairs:
         key_range = _node_range(key_node, offset, index)
         try:
             key = loader.construct_object(key_node, deep=True)
@@ -236,6 +247,7 @@ def _blank_code_spans(text: str) -> str:
     return _CODE_SPAN.sub(blank, text)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _ATX = re.compile(r"^#{1,6}(?:[ \t]|$)")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HTML_RAW = re.compile(r"^ {0,3}<(?:script|pre|style|textarea)(?:\s|>|$)", re.I)
@@ -535,6 +547,8 @@ def mentions_in(text: str) -> set[str]:
         out.add(m.group(1))
     for m in _MODULE_MENTION.finditer(text):  # python -m scripts.tool
         out.add(m.group(1).replace(".", "/") + ".py")
+    for m in _FOLDER_MENTION.finditer(text):  # "the scripts/ folder": covers every file in it
+        out.add(m.group(1))
     return out
 
 
@@ -555,6 +569,8 @@ def parse(
     if "\x00" in text:
         binary = True
         text = text.replace("\x00", "\ufffd")
+    if _SURROGATE.search(text):  # lone surrogates (possible in editor buffers) cannot be encoded
+        text = _SURROGATE.sub("\ufffd", text)
     index = LineIndex(text)
     lines = index.lines
     fm, body_start = _parse_frontmatter(index)
@@ -650,6 +666,9 @@ def _reachable(doc: SkillDocument) -> set[str]:
                                     seen.add(sib)  # a file its sibling names (a script's data file)
                             if cand.endswith(".py"):  # sibling modules a mentioned script imports
                                 mods = [m.replace(".", "/") for m in _PY_IMPORT.findall(body)]
+                                for pkg, names in _PY_FROM_IMPORT.findall(body):
+                                    mods += [f"{pkg.replace('.', '/')}/{n.strip()}" for n in names.split(",")
+                                             if n.strip().isidentifier()]
                                 body = "\n".join(f"{folder}/{m}.py {m}.py" for m in mods)
                                 folder = ""
                             queue.append((body, folder))

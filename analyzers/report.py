@@ -9,10 +9,10 @@ from pathlib import Path
 from .config import Config
 from .document import SkillDocument
 from .engine import run_rules
-from .findings import Finding, Severity
+from .findings import Finding, Pos, Range, Severity
 from .parse import decode, parse
 from .scoring import Composite, composite
-from .static_layer import StaticResult, analyze_static
+from .static_layer import STATIC_TO_DIMENSION, StaticResult, analyze_static
 from .workspace import Workspace
 
 MAX_FILE_BYTES = 50_000_000  # larger files are not read at all
@@ -77,7 +77,12 @@ def analyze(
     config = config or Config()
     doc = parse(text, path, files=files, workspace_root=workspace_root, binary=binary)
     findings, suppressed = run_rules(doc, config, workspace)
-    static = analyze_static(doc, findings)
+    try:
+        static = analyze_static(doc, findings)
+    except Exception as exc:  # noqa: BLE001 - a scoring bug must never take the editor or CI down
+        static = StaticResult({k: None for k in STATIC_TO_DIMENSION}, {})
+        findings.append(Finding("INTERNAL_ERROR", Severity.ERROR, Range(Pos(0, 0), Pos(0, 0)),
+                                f"static layer failed: {type(exc).__name__}: {exc}"))
     scores = {"static": static.dimension_scores()}
     for layer, s in (layer_scores or {}).items():
         if layer != "static" and s:

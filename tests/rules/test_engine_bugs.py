@@ -35,9 +35,6 @@ def _findings(path: Path, code: str) -> list:
     return [f for f in rep.findings if f.code == code]
 
 
-@pytest.mark.xfail(strict=True, reason="parse.py: with the C loader an unclosed `[` reports a mark one line past "
-                   "the YAML; the line is clamped back but the column stays 0, so the error points at column 1 "
-                   "of `allowed-tools: [Read, Bash` instead of its end or its `[`")
 def test_yaml_error_past_the_last_line_keeps_a_useful_column() -> None:
     rep = analyze("---\nname: x\ndescription: Use when filling PDF forms.\nallowed-tools: [Read, Bash\n---\n",
                   None, config=Config(select=("YAML_SYNTAX",)))
@@ -45,17 +42,12 @@ def test_yaml_error_past_the_last_line_keeps_a_useful_column() -> None:
     assert f.range.start.line == 3 and f.range.start.character in (15, 26)
 
 
-@pytest.mark.xfail(strict=True, reason="parse.py: _PATH_MENTION needs a character after the slash, so a folder "
-                   "named in prose or inline code (`references/`, `scripts/`) never covers its files, although "
-                   "UNREFERENCED_FILE's documentation says it does")
 def test_folder_mention_covers_its_files(tmp_path: Path) -> None:
     skill = _skill(tmp_path, "folder-mention", "\nThe `scripts/` folder holds the tools; references/ holds specs.\n",
                    {"scripts/tool.py": "print(1)\n", "references/spec.md": "# Spec\n"})
     assert _findings(skill, "UNREFERENCED_FILE") == []
 
 
-@pytest.mark.xfail(strict=True, reason="parse.py: _reachable maps `from scripts import helper` to "
-                   "scripts/scripts.py, so the helper module a mentioned script imports is reported unreferenced")
 def test_package_style_import_reaches_sibling_module(tmp_path: Path) -> None:
     skill = _skill(tmp_path, "package-import", "\nRun `python -m scripts.tool`.\n",
                    {"scripts/tool.py": "from scripts import helper\n\nhelper.run()\n",
@@ -69,9 +61,6 @@ def test_reference_style_link_reported_once(tmp_path: Path) -> None:
     assert len(_findings(skill, "ORPHAN_REFERENCE")) == 1
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason="static_layer.analyze_static calls rule helpers "
-                   "(invalid_blocks, resolve_cross, …) without the engine's INTERNAL_ERROR guard, so a helper "
-                   "that raises takes analyze() down instead of becoming a finding")
 def test_static_layer_survives_a_failing_helper(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(doc):
         raise RuntimeError("helper bug")

@@ -9,7 +9,7 @@ from ...findings import Edit, Finding, Fix, Pos, Range, Related, Severity
 from ...rule import FixAvailability, RuleContext, rule
 
 
-@rule("YAML_DUPLICATE_KEY", family="frontmatter", severity=Severity.ERROR, fix=FixAvailability.ALWAYS)
+@rule("YAML_DUPLICATE_KEY", family="frontmatter", severity=Severity.ERROR, fix=FixAvailability.SOMETIMES)
 def yaml_duplicate_key(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A top-level frontmatter key is defined more than once.
 

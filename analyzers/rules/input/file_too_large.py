@@ -12,11 +12,12 @@ from ...rule import RuleContext, rule
 
 @rule("FILE_TOO_LARGE", family="input", severity=Severity.WARNING)
 def file_too_large(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """SKILL.md is larger than 2,000,000 characters; only the frontmatter was analysed.
+    """SKILL.md is larger than 2,000,000 characters, or its frontmatter has over 2,000 keys.
 
     ## What it does
-    Flags a SKILL.md over 2,000,000 characters. skillgrade still checks its frontmatter but skips the
-    markdown body so that the editor stays responsive.
+    Flags a SKILL.md over 2,000,000 characters: skillgrade still checks its frontmatter but skips the
+    markdown body so that the editor stays responsive. Also flags a frontmatter with more than 2,000
+    top-level keys: only the first 2,000 are checked.
 
     ## Why is this bad?
     A SKILL.md body is loaded into the model's context whenever the skill triggers. Anything near this
@@ -38,3 +39,6 @@ def file_too_large(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if doc.too_large:
         yield ctx.finding(doc.frontmatter_range(),
                           f"File has {len(doc.text):,} characters (limit {MAX_ANALYSED_CHARS:,}); body not analysed")
+    for p in doc.frontmatter.problems:
+        if p.kind == "too-large":
+            yield ctx.finding(p.range, p.message)
