@@ -41,6 +41,26 @@ def _files(root: Path) -> list[Path]:
     return list(find_skill_files([root]))
 
 
+def _make_unique(root: Path, n: int) -> None:
+    """Give every copy its own text in every markdown section, so no cache can reuse another copy's work."""
+    for f in _files(root):
+        lines = f.read_text("utf-8", errors="replace").split("\n")
+        out = []
+        for ln in lines:
+            if ln.startswith("#") and not ln.startswith("#!"):
+                ln = f"{ln} (copy {n})"
+            out.append(ln)
+        f.write_text("\n".join(out), "utf-8")
+
+
+def _clear_caches() -> None:
+    from skillgrade.analyzers.parse import _section_facts
+    from skillgrade.analyzers.rules.code.code_block_invalid import _check
+
+    _section_facts.cache_clear()
+    _check.cache_clear()
+
+
 def floor_and_inproc(files: list[Path], root: Path) -> dict:
     import yaml
 
@@ -63,6 +83,7 @@ def floor_and_inproc(files: list[Path], root: Path) -> dict:
         markdown_tokens(body)
     floor = time.perf_counter() - t0
     per = []
+    _clear_caches()
     t0 = time.perf_counter()
     for f, text in zip(files, texts, strict=True):
         t = time.perf_counter()
@@ -98,6 +119,7 @@ def main() -> int:
         tree = tmp / "tree"
         for i in range(args.copies):
             shutil.copytree(args.corpus, tree / f"copy{i}", symlinks=True)
+            _make_unique(tree / f"copy{i}", i)
         (tree / ".git").mkdir()  # make the tree its own workspace root (cache lives there)
         for label, root in (("corpus", args.corpus), ("generated tree", tree)):
             files = _files(root)
