@@ -114,6 +114,8 @@ def _fields_from(data: dict[str, Any]) -> dict[str, Any]:
                 raise ConfigError("`per-path-ignores` must map globs to lists of codes")
             out[key] = {str(k): _codes(v, f"per-path-ignores.{k}") for k, v in value.items()}
         elif key == "docs_base_url":
+            if value is None or value == "":
+                continue  # unset: keep the default
             if not isinstance(value, str):
                 raise ConfigError("`docs-base-url` must be a string")
             out[key] = value if value.endswith("/") else value + "/"
