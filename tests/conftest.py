@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = Path(os.environ.get("SKILLGRADE_CORPUS", REPO.parent / "shared" / "corpus"))
+def _find_corpus() -> Path:
+    """The development corpus: $SKILLGRADE_CORPUS, ../shared/corpus next to the clone, or /work/shared/corpus."""
+    for cand in (os.environ.get("SKILLGRADE_CORPUS"), REPO.parent / "shared" / "corpus", "/work/shared/corpus"):
+        if cand and Path(cand).is_dir():
+            return Path(cand)
+    return REPO.parent / "shared" / "corpus"
+
+
+CORPUS = _find_corpus()
 EXAMPLES = REPO / "examples" / "skills"
 
 
