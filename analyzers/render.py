@@ -51,17 +51,22 @@ class Style:
         return {"error": self.red, "warning": self.yellow}.get(severity, self.cyan)(s)
 
 
+_CWD: list[str] = []
+
+
 def display_path(path: str | None, cwd: str | None = None) -> str:
     """The path as the user gave it; absolute paths under the working directory become relative."""
     if not path:
         return "<stdin>"
     if not os.path.isabs(path):
         return path
-    try:
-        rel = os.path.relpath(path, cwd or os.getcwd())
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
+    if cwd is None:
+        if not _CWD:
+            _CWD.append(os.getcwd().rstrip(os.sep) + os.sep)
+        base = _CWD[0]
+    else:
+        base = cwd.rstrip(os.sep) + os.sep
+    return path[len(base):] if path.startswith(base) else path
 
 
 def score_line(report: dict, style: Style) -> str:

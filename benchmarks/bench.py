@@ -68,28 +68,38 @@ def floor_and_inproc(files: list[Path], root: Path) -> dict:
     from skillgrade.analyzers.report import analyze
 
     texts = [f.read_text("utf-8", errors="replace") for f in files]
-    # lean parse floor: frontmatter YAML + markdown-it tokens, nothing else
-    t0 = time.perf_counter()
-    for text in texts:
-        body = text
-        if text.startswith("---"):
-            end = text.find("\n---", 3)
-            if end > 0:
-                try:
-                    yaml.load(text[3:end], Loader=yaml.CSafeLoader)
-                except yaml.YAMLError:
-                    pass
-                body = text[end + 4 :]
-        markdown_tokens(body)
-    floor = time.perf_counter() - t0
-    per = []
-    _clear_caches()
-    t0 = time.perf_counter()
-    for f, text in zip(files, texts, strict=True):
-        t = time.perf_counter()
-        analyze(text, f, workspace_root=root)
-        per.append(time.perf_counter() - t)
-    total = time.perf_counter() - t0
+    def floor_once() -> float:
+        t0 = time.perf_counter()
+        for text in texts:  # lean parse floor: frontmatter YAML + markdown-it tokens, nothing else
+            body = text
+            if text.startswith("---"):
+                end = text.find("\n---", 3)
+                if end > 0:
+                    try:
+                        yaml.load(text[3:end], Loader=yaml.CSafeLoader)
+                    except yaml.YAMLError:
+                        pass
+                    body = text[end + 4 :]
+            markdown_tokens(body)
+        return time.perf_counter() - t0
+
+    def analysis_once() -> tuple[float, list[float]]:
+        _clear_caches()
+        per = []
+        t0 = time.perf_counter()
+        for f, text in zip(files, texts, strict=True):
+            t = time.perf_counter()
+            analyze(text, f, workspace_root=root)
+            per.append(time.perf_counter() - t)
+        return time.perf_counter() - t0, per
+
+    # alternate the two and keep the best of three: the machine is shared, noise only adds time
+    floors, runs = [], []
+    for _ in range(3):
+        floors.append(floor_once())
+        runs.append(analysis_once())
+    floor = min(floors)
+    total, per = min(runs, key=lambda r: r[0])
     per.sort()
     return {
         "skills": len(files),
@@ -112,8 +122,10 @@ def main() -> int:
     if not args.corpus.is_dir():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
-    sg = shutil.which("skillgrade") or "skillgrade"
-    agnix = shutil.which("agnix")
+    # the executables next to this interpreter, not pyenv's bash shims (~100 ms each start)
+    bindir = Path(sys.executable).parent
+    sg = str(bindir / "skillgrade") if (bindir / "skillgrade").exists() else (shutil.which("skillgrade") or "skillgrade")
+    agnix = str(bindir / "agnix") if (bindir / "agnix").exists() else shutil.which("agnix")
     tmp = Path(tempfile.mkdtemp(prefix="skillgrade-bench-"))
     try:
         tree = tmp / "tree"

@@ -134,8 +134,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     from skillgrade.analyzers import render
 
     threshold = args.threshold
-    if threshold is None:
-        cfgs = {id(c): c for c in (config_for(Path(r["skill"]["path"])) for r in reports)}
+    if threshold is None:  # the strictest configured threshold among the skills' configs
+        dirs = {os.path.dirname(r["skill"]["path"]) for r in reports}
+        cfgs = {id(c): c for c in (config_for(Path(d) / "SKILL.md") for d in dirs)}
         ths = [c.threshold for c in cfgs.values() if getattr(c, "threshold", None) is not None]
         threshold = min(ths) if ths else None
     if args.format == "json":
