@@ -337,7 +337,8 @@ def _section_facts(source: str) -> _Facts:
     return _Facts(tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links))
 
 
-def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: dict) -> None:
+def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: dict,
+                incremental: bool = False) -> None:
     headings: list[Heading] = doc["headings"]
     blocks: list[CodeBlock] = doc["code_blocks"]
     links: list[Link] = doc["links"]
@@ -347,9 +348,11 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
     quoted: set[int] = set()
     has_defs = any("]:" in ln for ln in doc_lines[body_start:])
     # reference definitions are document-wide: then parse the body as one section
-    parts = [(body_start, len(doc_lines))] if has_defs else _sections(doc_lines, body_start)
+    whole = has_defs or not incremental
+    parts = [(body_start, len(doc_lines))] if whole else _sections(doc_lines, body_start)
+    facts = _section_facts.__wrapped__ if whole else _section_facts  # one-off texts: no cache entry
     for a0, b0 in parts:
-        f = _section_facts("\n".join(doc_lines[a0:b0]))
+        f = facts("\n".join(doc_lines[a0:b0]))
         for level, text, line in f.headings:
             line += a0
             src = doc_lines[line]
@@ -562,8 +565,13 @@ def parse(
     files: SkillFiles | None = None,
     workspace_root: str | os.PathLike | None = None,
     binary: bool = False,
+    incremental: bool = False,
 ) -> SkillDocument:
-    """Parse a SKILL.md text once. Never raises on bad input."""
+    """Parse a SKILL.md text once. Never raises on bad input.
+
+    incremental=True (the language server) parses the body section by section through a cache, so
+    an edit re-parses only the section it touched; batch runs parse each body in one go.
+    """
     p = Path(path) if path is not None else None
     root = Path(workspace_root) if workspace_root is not None else None
     if "\x00" in text:
@@ -586,7 +594,7 @@ def parse(
     too_large = len(text) > MAX_ANALYSED_CHARS
     if not binary and not too_large and body_start < len(lines):
         try:
-            _parse_body(lines, index, body_start, parts)
+            _parse_body(lines, index, body_start, parts, incremental)
         except RecursionError:  # pathological nesting: keep what we have
             pass
     headings: list[Heading] = parts["headings"]

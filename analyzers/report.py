@@ -72,10 +72,14 @@ def analyze(
     files=None,
     binary: bool = False,
     layer_scores: dict[str, dict[str, float]] | None = None,
+    incremental: bool = False,
 ) -> Report:
-    """Parse once, run every enabled rule, compute the static layer and the composite."""
+    """Parse once, run every enabled rule, compute the static layer and the composite.
+
+    incremental=True caches markdown per section (for editors: an edit re-parses one section).
+    """
     config = config or Config()
-    doc = parse(text, path, files=files, workspace_root=workspace_root, binary=binary)
+    doc = parse(text, path, files=files, workspace_root=workspace_root, binary=binary, incremental=incremental)
     findings, suppressed = run_rules(doc, config, workspace)
     try:
         static = analyze_static(doc, findings)

@@ -51,3 +51,22 @@ def test_cli_json_over_whole_corpus(corpus, tmp_path) -> None:
         assert isinstance(r["layers"][0]["anti_patterns"], list)
         for f in r["findings"]:
             assert f["range"]["start"]["line"] >= 0
+
+
+def test_incremental_parse_matches_whole_parse(corpus) -> None:
+    """The editor path (markdown parsed per section, cached) finds exactly what the batch path finds."""
+    from skillgrade.analyzers.report import analyze
+
+    files = sorted(corpus.rglob("SKILL.md"))[::3]
+    assert len(files) > 50
+    for f in files:
+        text = f.read_text("utf-8")
+        a = analyze(text, f, workspace_root=corpus)
+        b = analyze(text, f, workspace_root=corpus, incremental=True)
+        assert [x.to_dict() for x in a.findings] == [x.to_dict() for x in b.findings], f
+        assert a.composite.to_dict() == b.composite.to_dict(), f
+        da, db = a.document, b.document
+        assert [(h.level, h.text, h.line) for h in da.headings] == [(h.level, h.text, h.line) for h in db.headings]
+        assert [(c.language, c.start_line, c.end_line) for c in da.code_blocks] == \
+            [(c.language, c.start_line, c.end_line) for c in db.code_blocks], f
+        assert [(lk.target, lk.range) for lk in da.links] == [(lk.target, lk.range) for lk in db.links], f

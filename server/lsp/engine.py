@@ -204,7 +204,7 @@ class Engine:
         if path is None:
             cfg = settings.config()
             cfg = replace(cfg, ignore=tuple(cfg.ignore) + DISK_CODES)
-            report = analyze(snap.text, None, config=cfg, files=SkillFiles(None), binary=snap.binary)
+            report = analyze(snap.text, None, config=cfg, files=SkillFiles(None), binary=snap.binary, incremental=True)
         else:
             skill_dir = path.parent
             root = self.root_for(path)
@@ -213,7 +213,7 @@ class Engine:
             if snap.version is not None and path.name == SKILL_FILE:
                 name_changed = self.update_index(path, snap.text)
             report = analyze(snap.text, path, config=cfg, workspace=self.workspace, workspace_root=root,
-                             files=files, binary=snap.binary)
+                             files=files, binary=snap.binary, incremental=snap.version is not None)
         doc = report.document
         lines = doc.lines if doc is not None else LineIndex(snap.text).lines
         base = cfg.docs_base_url
