@@ -57,6 +57,8 @@ def _has_word(text: str, stems: tuple[str, ...], suffixes: tuple[str, ...] = (""
 
 def _orchestrates_agents(prose: str) -> bool:
     """Prose about orchestrating other agents: the verb and an agent noun in one clause."""
+    if not any(stem in prose for stem in ("orchestrat", "coordinat", "dispatch", "delegat", "spawn")):
+        return False
     for m in _ORCH_VERB.finditer(prose):
         lo = max(prose.rfind(".", 0, m.start()), prose.rfind("\n", 0, m.start()), m.start() - 40)
         hi_candidates = [i for i in (prose.find(".", m.end()), prose.find("\n", m.end())) if i >= 0]
