@@ -11,6 +11,7 @@ from .rules.code.code_block_untagged import code_block_untagged
 from .rules.description.description_too_long import description_too_long
 from .rules.description.empty_description import empty_description
 from .rules.description.missing_trigger import missing_trigger
+from .rules.description.weak_trigger import weak_trigger
 from .rules.frontmatter.compatibility_too_long import compatibility_too_long
 from .rules.frontmatter.field_type import field_type
 from .rules.frontmatter.frontmatter_missing import frontmatter_missing
@@ -54,6 +55,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             duplicate_skill_name,
             empty_description,
             missing_trigger,
+            weak_trigger,
             description_too_long,
             over_constrained,
             bloated_skill,

@@ -1,0 +1,74 @@
+"""WEAK_TRIGGER: the description implies when to use the skill but has no explicit trigger clause."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from .._helpers import explicit_trigger, usage_context
+from ._text import description
+from .empty_description import MIN_CHARS
+from .missing_trigger import exempt
+
+
+@rule("WEAK_TRIGGER", family="description", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
+def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """The description only implies when to use the skill ("Toolkit for testing …"); say it explicitly.
+
+    ## What it does
+    Fires when the description has a usage context that `MISSING_TRIGGER` accepts ("… for testing
+    web apps", "… when building UI") but no explicit trigger clause ("Use when …", "Use this skill
+    when …", "This skill should be used when …"). Not an anti-pattern: it does not count toward the
+    penalty, but the triggering sub-score gives the weaker phrasing less credit (0.15 instead of 0.25
+    of the trigger points).
+
+    ## Why is this bad?
+    Routers match requests against descriptions; an explicit "Use when the user asks to …" followed
+    by concrete situations is the cue they follow most reliably. A purpose phrase says what the skill
+    is for, not which requests should load it.
+
+    ## Example
+    ```markdown
+    ---
+    name: webapp-testing
+    description: Toolkit for interacting with and testing local web applications using Playwright.
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: webapp-testing
+    description: Toolkit for testing local web applications with Playwright. Use when the user asks
+      to check a page in a browser, capture a screenshot, or debug frontend behaviour.
+    ---
+    ```
+
+    ## Fix
+    Appends a "Use when …" sentence with a placeholder (display only: replace the placeholder with
+    real situations).
+    """
+    fm = doc.frontmatter
+    if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
+        return
+    fld, text = description(doc)
+    if fld is None or text is None or len(text.strip()) < MIN_CHARS:
+        return
+    if explicit_trigger(text) or not usage_context(text):
+        return  # explicit: fine; none at all: MISSING_TRIGGER
+    end = fld.value_range.end
+    addition = " Use when <the situations this skill is for>."
+    if fld.style in ('"', "'"):
+        at = Pos(end.line, max(0, end.character - 1))
+    elif fld.style in ("|", ">"):
+        line = doc.lines[end.line] if end.line < len(doc.lines) else ""
+        indent = line[: len(line) - len(line.lstrip())] or "  "
+        at = end
+        addition = "\n" + indent + addition.strip()
+    else:
+        at = end
+    fix = Fix.suggestion("Add an explicit \"Use when …\" clause", Edit(Range(at, at), addition))
+    yield ctx.finding(fld.value_range, "`description` only implies when to use the skill; add an explicit "
+                                       "\"Use when …\" clause", fix)
