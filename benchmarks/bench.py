@@ -41,6 +41,19 @@ def _files(root: Path) -> list[Path]:
     return list(find_skill_files([root]))
 
 
+def _compile_package() -> None:
+    """Byte-compile skillgrade as `pip install` does, even where PYTHONDONTWRITEBYTECODE is set
+    (an editable install otherwise recompiles every module at each start)."""
+    import compileall
+
+    import skillgrade.analyzers
+    import skillgrade.server
+
+    for pkg in (skillgrade.analyzers, skillgrade.server):
+        for d in pkg.__path__:
+            compileall.compile_dir(d, quiet=1)
+
+
 def _make_unique(root: Path, n: int) -> None:
     """Give every copy its own text in every markdown section, so no cache can reuse another copy's work."""
     for f in _files(root):
@@ -122,6 +135,7 @@ def main() -> int:
     if not args.corpus.is_dir():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
+    _compile_package()
     # the executables next to this interpreter, not pyenv's bash shims (~100 ms each start)
     bindir = Path(sys.executable).parent
     sg = str(bindir / "skillgrade") if (bindir / "skillgrade").exists() else (shutil.which("skillgrade") or "skillgrade")
