@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import explicit_trigger, usage_context
-from ._text import description
+from ._text import append_sentence, description
 from .empty_description import MIN_CHARS
 from .missing_trigger import exempt
 
@@ -58,17 +58,7 @@ def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return
     if explicit_trigger(text) or not usage_context(text):
         return  # explicit: fine; none at all: MISSING_TRIGGER
-    end = fld.value_range.end
-    addition = " Use when <the situations this skill is for>."
-    if fld.style in ('"', "'"):
-        at = Pos(end.line, max(0, end.character - 1))
-    elif fld.style in ("|", ">"):
-        line = doc.lines[end.line] if end.line < len(doc.lines) else ""
-        indent = line[: len(line) - len(line.lstrip())] or "  "
-        at = end
-        addition = "\n" + indent + addition.strip()
-    else:
-        at = end
-    fix = Fix.suggestion("Add an explicit \"Use when …\" clause", Edit(Range(at, at), addition))
+    edit = append_sentence(doc, fld, "Use when <the situations this skill is for>.")
+    fix = Fix.suggestion("Add an explicit \"Use when …\" clause", edit)
     yield ctx.finding(fld.value_range, "`description` only implies when to use the skill; add an explicit "
                                        "\"Use when …\" clause", fix)
