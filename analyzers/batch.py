@@ -142,8 +142,6 @@ def _analyze_one(args: tuple) -> tuple[dict, dict[str, bool]]:
     path, data, root, config = args
     ws = _WORKSPACE[0]
     text, binary = decode(data)
-    if text.startswith("\ufeff"):
-        text = text[1:]
     rep = analyze(text, Path(path), config=config, workspace=ws, workspace_root=root, binary=binary)
     d = rep.to_dict()
     return d, dict(rep.document.external) if rep.document is not None else {}

@@ -213,6 +213,7 @@ class SkillDocument:
     table_lines: set[int] = field(default_factory=set)
     html_comment_lines: set[int] = field(default_factory=set)
     too_large: bool = False
+    bom: bool = False  # the text started with a UTF-8 byte order mark (removed before parsing)
     mentioned: set[str] = field(default_factory=set)  # bundled files referenced, transitively
     external: dict[str, bool] = field(default_factory=dict)
     _prose_text: str | None = None

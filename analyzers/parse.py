@@ -574,6 +574,9 @@ def parse(
     """
     p = Path(path) if path is not None else None
     root = Path(workspace_root) if workspace_root is not None else None
+    bom = text.startswith("\ufeff")
+    if bom:
+        text = text[1:]  # editors hide the BOM too, so columns match theirs (UTF8_BOM reports it)
     if "\x00" in text:
         binary = True
         text = text.replace("\x00", "\ufffd")
@@ -631,6 +634,7 @@ def parse(
         table_lines=table_lines,
         html_comment_lines=parts["comment_lines"],
         too_large=too_large,
+        bom=bom,
     )
     if not binary and files.root is not None and any(
         f.startswith(("references/", "scripts/")) for f in files.files

@@ -23,6 +23,7 @@ from .rules.frontmatter.yaml_duplicate_key import yaml_duplicate_key
 from .rules.frontmatter.yaml_syntax import yaml_syntax
 from .rules.input.binary_content import binary_content
 from .rules.input.file_too_large import file_too_large
+from .rules.input.utf8_bom import utf8_bom
 from .rules.links.dead_cross_ref import dead_cross_ref
 from .rules.links.dead_link import dead_link
 from .rules.links.link_escapes_workspace import link_escapes_workspace
@@ -39,6 +40,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
         (
             binary_content,
             file_too_large,
+            utf8_bom,
             frontmatter_missing,
             frontmatter_unterminated,
             yaml_syntax,

@@ -110,10 +110,7 @@ def read_skill(path: Path) -> tuple[str, bool]:
         raise UnreadableError(f"{path}: is a directory") from None
     except OSError as exc:
         raise UnreadableError(f"{path}: {exc.strerror or exc}") from None
-    text, binary = decode(data)
-    if text.startswith("\ufeff"):
-        text = text[1:]  # editors drop the BOM too; columns then match theirs
-    return text, binary
+    return decode(data)  # a leading BOM stays: parse() drops it (as editors do) and reports UTF8_BOM
 
 
 def analyze_file(path: Path, *, config: Config | None = None, workspace: Workspace | None = None,

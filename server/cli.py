@@ -190,6 +190,11 @@ def _apply_fixes(paths: list[Path], config_for, unsafe: bool) -> int:
                 break
             rep = analyze(text, skill, config=config_for(skill), workspace_root=workspace_root_for(skill))
             fixes = [f.fix for f in rep.findings if applicable(f.fix, unsafe)]
+            drop_bom = text.startswith("\ufeff") and any(f.code == "UTF8_BOM" for f in rep.findings)
+            text = text.removeprefix("\ufeff")  # positions are relative to the text without the BOM
+            if drop_bom:
+                skill.write_text(text, "utf-8", newline="")
+                total += 1
             if not fixes:
                 break
             created = 0

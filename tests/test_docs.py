@@ -111,7 +111,7 @@ NOT_EXECUTABLE = {
 # Examples whose block is not a SKILL.md snippet (a file listing or a size): described, not run.
 TEXT_EXAMPLES = {
     "BINARY_CONTENT", "BLOATED_SKILL", "BODY_OVER_BUDGET", "DUPLICATE_SKILL_NAME", "FILE_TOO_LARGE",
-    "UNREFERENCED_FILE",
+    "UNREFERENCED_FILE", "UTF8_BOM",
 }
 # Files that exist next to the example skill (the "Use instead" links to them).
 EXAMPLE_FILES = {

@@ -153,10 +153,11 @@ def test_bom_through_read_skill_and_analyze_file(tmp_path: Path) -> None:
     skill.parent.mkdir()
     skill.write_bytes(b"\xef\xbb\xbf" + (FM + "# T\n").encode())
     text, binary = read_skill(skill)
-    assert not binary and text.startswith("---") and not text.startswith("\ufeff")
+    assert not binary and text.startswith("\ufeff---")  # the file as it is; parse() drops the mark
     rep = analyze_file(skill, config=Config(select=("FRONTMATTER_MISSING", "NAME_MISSING", "NAME_DIR_MISMATCH",
-                                                     "BINARY_CONTENT", "YAML_SYNTAX")))
-    assert rep.findings == [] and rep.name == "pdf-tools"
+                                                     "BINARY_CONTENT", "YAML_SYNTAX", "UTF8_BOM")))
+    assert [(f.code, f.range.start.line, f.range.start.character) for f in rep.findings] == [("UTF8_BOM", 0, 0)]
+    assert rep.name == "pdf-tools" and rep.document is not None and rep.document.lines[0] == "---"
 
 
 def test_non_ascii_columns_are_code_points() -> None:
