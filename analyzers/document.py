@@ -55,6 +55,21 @@ class LineIndex:
         return Range(Pos(line, start), Pos(line, len(text.rstrip())))
 
 
+def yaml_node_range(node: Any, line_offset: int, index: LineIndex) -> Range:
+    """The file range of a PyYAML node whose text starts `line_offset` lines into the file.
+
+    A node that ends at column 0 of the next line (block values) ends at the previous line's end.
+    """
+    start = Pos(node.start_mark.line + line_offset, node.start_mark.column)
+    end = Pos(node.end_mark.line + line_offset, node.end_mark.column)
+    if end.line > start.line and end.character == 0:
+        prev = end.line - 1
+        end = Pos(prev, len(index.lines[prev]) if prev < len(index.lines) else 0)
+    if end.line < len(index.lines):
+        end = Pos(end.line, min(end.character, len(index.lines[end.line])))
+    return Range(start, end)
+
+
 @dataclass(slots=True)
 class Field:
     """A top-level frontmatter key and its value, with exact ranges in the file."""
@@ -266,6 +281,14 @@ class SkillDocument:
     def field_text(self, key: str) -> str | None:
         f = self.frontmatter.get(key)
         return f.text if f else None
+
+    def node_range(self, node: Any) -> Range:
+        """The file range of a frontmatter YAML node (e.g. a `metadata` value)."""
+        return yaml_node_range(node, self.frontmatter.open_line + 1, self.index)
+
+    def source(self, rng: Range) -> str:
+        """The text of the file within `rng`."""
+        return self.text[self.index.offset(rng.start) : self.index.offset(rng.end)]
 
     def frontmatter_range(self) -> Range:
         """Where to report frontmatter-wide findings: the opening delimiter line."""

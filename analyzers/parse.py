@@ -22,6 +22,7 @@ from .document import (
     SkillDocument,
     SkillFiles,
     YamlProblem,
+    yaml_node_range,
 )
 from .findings import Pos, Range
 
@@ -110,21 +111,6 @@ def decode(data: bytes) -> tuple[str, bool]:
 # ---------------------------------------------------------------- frontmatter
 
 
-def _mark_pos(mark: Any, line_offset: int) -> Pos:
-    return Pos(mark.line + line_offset, mark.column)
-
-
-def _node_range(node: Any, line_offset: int, index: LineIndex) -> Range:
-    start = _mark_pos(node.start_mark, line_offset)
-    end = _mark_pos(node.end_mark, line_offset)
-    if end.line > start.line and end.character == 0:
-        prev = end.line - 1
-        end = Pos(prev, len(index.lines[prev]) if prev < len(index.lines) else 0)
-    if end.line < len(index.lines):
-        end = Pos(end.line, min(end.character, len(index.lines[end.line])))
-    return Range(start, end)
-
-
 def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
     lines = index.lines
     fm = Frontmatter()
@@ -188,7 +174,7 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
         fm.root_kind = "empty"
         return fm, body_start
     kind = type(root).__name__
-    fm.root_range = _node_range(root, offset, index)
+    fm.root_range = yaml_node_range(root, offset, index)
     if kind != "MappingNode":
         fm.root_kind = "sequence" if kind == "SequenceNode" else "scalar"
         return fm, body_start
@@ -201,7 +187,7 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
             f"{MAX_FRONTMATTER_KEYS:,} were checked", index.trimmed_line_range(fm.open_line)))
         pairs = pairs[:MAX_FRONTMATTER_KEYS]
     for key_node, value_node in pairs:
-        key_range = _node_range(key_node, offset, index)
+        key_range = yaml_node_range(key_node, offset, index)
         try:
             key = loader.construct_object(key_node, deep=True)
         except Exception:  # noqa: BLE001 - unhashable or odd keys are data, not crashes
@@ -230,7 +216,7 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
                 YamlProblem("syntax", f"Cannot read value of `{key}`: {str(exc).splitlines()[0]}", key_range)
             )
         style = (getattr(value_node, "style", None) or None) if type(value_node).__name__ == "ScalarNode" else None
-        fld = Field(key, key_range, value, _node_range(value_node, offset, index), value_node, style)
+        fld = Field(key, key_range, value, yaml_node_range(value_node, offset, index), value_node, style)
         fm.fields[key] = fld  # last wins, as PyYAML does
         fm.data[key] = value
     return fm, body_start

@@ -6,8 +6,8 @@ import json
 import re
 import unicodedata
 
-from ..document import Field, SkillDocument
-from ..findings import Edit, Pos, Range
+from ..document import SkillDocument
+from ..findings import Pos
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -57,15 +57,8 @@ def yaml_quote(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def value_source(doc: SkillDocument, fld: Field) -> str:
-    """The source text of a field's value."""
-    a = doc.index.offset(fld.value_range.start)
-    b = doc.index.offset(fld.value_range.end)
-    return doc.text[a:b]
 
 
-def replace_value(doc: SkillDocument, fld: Field, new_text: str) -> Edit:
-    return Edit(fld.value_range, new_text)
 
 
 def slugify(text: str) -> str:
@@ -83,8 +76,3 @@ def github_slug(heading: str) -> str:
 def frontmatter_insert_point(doc: SkillDocument) -> Pos:
     """Where a new key goes: the start of the line after the opening `---`."""
     return Pos(doc.frontmatter.open_line + 1, 0)
-
-
-def end_of_line(doc: SkillDocument, line: int) -> Range:
-    n = len(doc.lines[line]) if line < len(doc.lines) else 0
-    return Range(Pos(line, n), Pos(line, n))

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...fields import FIELDS
-from ...findings import Finding, Pos, Range, Severity
+from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
 
 
@@ -86,9 +86,7 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 if v_node.__class__.__name__ != "ScalarNode":
                     inner = v.get(k_node.value)
 
-                    off = doc.frontmatter.open_line + 1
-                    rng = Range(Pos(k_node.start_mark.line + off, k_node.start_mark.column),
-                                Pos(k_node.end_mark.line + off, k_node.end_mark.column))
+                    rng = doc.node_range(k_node)
                     yield ctx.finding(rng, f"`metadata.{k_node.value}` must be text, not {_type_name(inner)}")
         elif spec.kind == "string-or-list":
             ok = isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...document import Field, SkillDocument
 from ...fields import BOOL_FIELDS, STRING_FIELDS
-from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import yaml_quote
 
@@ -100,21 +100,10 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
                 kind = "a boolean in YAML 1.1"
             if raw == "" and kind == "null":
                 continue  # an empty value is reported by the field's own rule
-            rng = _node_range(doc, node)
-            src = value_source_for(doc, rng)
+            rng = doc.node_range(node)
+            src = doc.source(rng)
             yield ctx.finding(
                 rng,
                 f"`{where}: {raw}` is read as {kind}, not text; quote it",
                 Fix.safe("Quote the value", Edit(rng, yaml_quote(src))),
             )
-
-
-def _node_range(doc: SkillDocument, node: object) -> Range:
-    off = doc.frontmatter.open_line + 1
-    s, e = node.start_mark, node.end_mark  # type: ignore[attr-defined]
-    return Range(Pos(s.line + off, s.column), Pos(e.line + off, e.column))
-
-
-def value_source_for(doc: SkillDocument, rng: Range) -> str:
-    a, b = doc.index.offset(rng.start), doc.index.offset(rng.end)
-    return doc.text[a:b]
