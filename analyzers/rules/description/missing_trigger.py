@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...document import SkillDocument
+from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import usage_context
@@ -21,6 +21,21 @@ def exempt(doc: SkillDocument) -> bool:
     if isinstance(paths, str) and paths.strip():
         return True
     return isinstance(paths, list) and any(isinstance(p, str) and p.strip() for p in paths)
+
+
+PLACEHOLDER = "Use when <the situations this skill is for>."
+
+
+def routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
+    """The description the model routes on, when trigger rules apply to it: a readable mapping, a
+    skill that is not exempt, and text long enough that EMPTY_DESCRIPTION does not already fire."""
+    fm = doc.frontmatter
+    if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
+        return None
+    fld, text = description(doc)
+    if fld is None or text is None or len(text.strip()) < MIN_CHARS:
+        return None  # EMPTY_DESCRIPTION / FIELD_TYPE
+    return fld, text
 
 
 @rule("MISSING_TRIGGER", family="description", severity=Severity.WARNING, anti_pattern=True,
@@ -62,15 +77,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Appends a "Use when …" sentence with a placeholder to the description (display only: the
     placeholder must be replaced by real situations).
     """
-    fm = doc.frontmatter
-    if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
+    found = routed_description(doc)
+    if found is None or usage_context(found[1]):
         return
-    fld, text = description(doc)
-    if fld is None or text is None or len(text.strip()) < MIN_CHARS:
-        return  # EMPTY_DESCRIPTION / FIELD_TYPE
-    if usage_context(text):
-        return
-    edit = append_sentence(doc, fld, "Use when <the situations this skill is for>.")
-    fix = Fix.suggestion("Add a \"Use when …\" trigger clause", edit)
+    fld = found[0]
+    fix = Fix.suggestion("Add a \"Use when …\" trigger clause", append_sentence(doc, fld, PLACEHOLDER))
     yield ctx.finding(fld.value_range, "`description` has no trigger clause (e.g. \"Use when …\"); "
                                        "the agent cannot tell when to load this skill", fix)

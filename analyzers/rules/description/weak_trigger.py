@@ -8,9 +8,8 @@ from ...document import SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import explicit_trigger, usage_context
-from ._text import append_sentence, description
-from .empty_description import MIN_CHARS
-from .missing_trigger import exempt
+from ._text import append_sentence
+from .missing_trigger import PLACEHOLDER, routed_description
 
 
 @rule("WEAK_TRIGGER", family="description", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
@@ -50,15 +49,12 @@ def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Appends a "Use when …" sentence with a placeholder (display only: replace the placeholder with
     real situations).
     """
-    fm = doc.frontmatter
-    if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
+    found = routed_description(doc)
+    if found is None:
         return
-    fld, text = description(doc)
-    if fld is None or text is None or len(text.strip()) < MIN_CHARS:
-        return
+    fld, text = found
     if explicit_trigger(text) or not usage_context(text):
         return  # explicit: fine; none at all: MISSING_TRIGGER
-    edit = append_sentence(doc, fld, "Use when <the situations this skill is for>.")
-    fix = Fix.suggestion("Add an explicit \"Use when …\" clause", edit)
+    fix = Fix.suggestion("Add an explicit \"Use when …\" clause", append_sentence(doc, fld, PLACEHOLDER))
     yield ctx.finding(fld.value_range, "`description` only implies when to use the skill; add an explicit "
                                        "\"Use when …\" clause", fix)
