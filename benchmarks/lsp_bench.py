@@ -220,14 +220,9 @@ async def main(argv: list[str]) -> int:
     ap.add_argument("--skills", type=int, default=500)
     ap.add_argument("--starts", type=int, default=5)
     args = ap.parse_args(argv)
-    import compileall
+    from bench import _compile_package  # benchmarks/ is on sys.path when this script runs
 
-    import skillgrade.analyzers
-    import skillgrade.server
-
-    for pkg in (skillgrade.analyzers, skillgrade.server):  # as `pip install` does (see bench.py)
-        for d in pkg.__path__:
-            compileall.compile_dir(d, quiet=1)
+    _compile_package()
     edits = await bench_edits(args.edits)
     print(f"edit -> publishDiagnostics (800-line SKILL.md, debounce 0, {edits['edits']} edits): "
           f"p50 {edits['p50_ms']:.1f} ms, p95 {edits['p95_ms']:.1f} ms, max {edits['max_ms']:.1f} ms "

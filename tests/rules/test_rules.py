@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from skillgrade.analyzers import fixes
 from skillgrade.analyzers.config import Config
-from skillgrade.analyzers.document import LineIndex
 from skillgrade.analyzers.findings import Finding
 from skillgrade.analyzers.registry import ALL_RULES, by_code
 from skillgrade.analyzers.report import Report, analyze, read_skill
@@ -162,13 +162,11 @@ def test_case(case: Path, tmp_path: Path, request: pytest.FixtureRequest) -> Non
 
 
 def apply_edits(text: str, edits) -> str:
-    """Apply SKILL.md edits (path None) from the end of the text backwards."""
-    index = LineIndex(text)
-    spans = sorted(((index.offset(e.range.start), index.offset(e.range.end), e.new_text) for e in edits
-                    if e.path is None), reverse=True)
-    for a, b, new in spans:
-        text = text[:a] + new + text[b:]
-    return text
+    """Apply the SKILL.md edits with the engine's own applier (the one `--fix` uses); all must apply."""
+    edits = [e for e in edits if e.path is None]
+    new, applied = fixes.apply_edits(text, edits)
+    assert applied == len(edits), "a fix's edits overlap"
+    return new
 
 
 FIX_CASES = [c for c in CASES if c.name.startswith("fail-") and by_code(c.parent.name)
