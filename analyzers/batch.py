@@ -62,7 +62,6 @@ class Item:
     path: Path
     data: bytes | None
     error: str | None
-    key: str = ""
 
 
 class ResultCache:
@@ -92,8 +91,8 @@ class ResultCache:
         self.entries[key] = {"report": report, "external": external}
         self.dirty = True
 
-    def save(self, keep: set[str]) -> None:
-        if not self.dirty and set(self.entries) <= keep:
+    def save(self) -> None:
+        if not self.dirty:
             return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -103,9 +102,8 @@ class ResultCache:
             for old in self.directory.glob("results-*.json"):
                 if old != self.file:
                     old.unlink(missing_ok=True)
-            data = {k: v for k, v in self.entries.items() if k in keep}
             tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, separators=(",", ":")), "utf-8")
+            tmp.write_text(json.dumps(self.entries, separators=(",", ":")), "utf-8")
             os.replace(tmp, self.file)
         except OSError:
             pass  # a read-only tree: run without a cache
@@ -203,23 +201,23 @@ def score_paths(
             ws.add(Path(p), name, rng)
     _WORKSPACE[0] = ws
     results: dict[int, dict] = {}
-    todo: list[tuple[int, tuple, str, Path]] = []
+    todo: list[tuple[int, tuple, str, ResultCache | None]] = []
     for i, it in enumerate(items):
         if it.data is None:
             errors.append(it.error or f"{it.path}: unreadable")
             continue
         root = roots.setdefault(it.path.parent, workspace_root_for(it.path))
         cfg = config_for(it.path)
-        h = hashlib.blake2b(digest_size=16)
-        h.update(it.data)
-        h.update(os.path.abspath(it.path).encode())
-        h.update(_listing(it.path.parent).encode())
-        h.update(config_key(cfg).encode())
-        h.update(ws_hash.encode())
-        h.update(str(root).encode())
-        key = h.hexdigest()
-        cache = None
-        if cache_dir is not None:
+        key, cache = "", None
+        if cache_dir is not None:  # the key costs a folder listing and a hash: only with a cache
+            h = hashlib.blake2b(digest_size=16)
+            h.update(it.data)
+            h.update(os.path.abspath(it.path).encode())
+            h.update(_listing(it.path.parent).encode())
+            h.update(config_key(cfg).encode())
+            h.update(ws_hash.encode())
+            h.update(str(root).encode())
+            key = h.hexdigest()
             cdir = cache_dir if cache_dir.is_absolute() else root / cache_dir
             cache = caches.get(cdir)
             if cache is None:
@@ -228,17 +226,15 @@ def score_paths(
             if hit is not None:
                 results[i] = hit
                 continue
-        todo.append((i, (str(it.path), it.data, root, cfg), key, cache_dir and (
-            cache_dir if cache_dir.is_absolute() else root / cache_dir)))
+        todo.append((i, (str(it.path), it.data, root, cfg), key, cache))
     if todo:
         outs = _run(todo, jobs)
-        for (i, _args, key, cdir), (report, external) in zip(todo, outs, strict=True):
+        for (i, _args, key, cache), (report, external) in zip(todo, outs, strict=True):
             results[i] = report
-            if cdir is not None:
-                caches[cdir].put(key, report, external)
+            if cache is not None:
+                cache.put(key, report, external)
     for cache in caches.values():
-        keep = set(cache.entries)  # keep entries for other runs on the same tree
-        cache.save(keep)
+        cache.save()  # entries of other runs on the same tree are kept
     return [results[i] for i in sorted(results)], errors
 
 
