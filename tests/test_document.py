@@ -3,6 +3,7 @@ links, prose and inline suppression. Positions are 0-based lines and code-point 
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -296,7 +297,10 @@ BAD = "---\nname: Bad_Name\ndescription: PDF toolkit.\nversion: 1.10\n---\n"
 
 
 def _codes(text: str, *select: str) -> tuple[list[tuple[str, int]], int]:
-    rep = analyze(text, None, config=Config(select=select or ()))
+    # a path on disk (with no references/ folder), so link findings are checkable
+    with tempfile.TemporaryDirectory() as tmp:
+        rep = analyze(text, Path(tmp) / "skill" / "SKILL.md", config=Config(select=select or ()),
+                      workspace_root=tmp)
     return [(f.code, f.range.start.line) for f in rep.findings], rep.suppressed
 
 
@@ -351,3 +355,12 @@ def test_disable_next_line_does_not_hide_other_lines() -> None:
 def test_line_counts(text: str, total: int, body: int) -> None:
     doc = parse(text)
     assert doc.line_count == total and doc.body_line_count == body
+
+
+def test_buffer_without_a_file_reports_nothing_it_cannot_check() -> None:
+    """An unsaved buffer (no path): links, bundled files and names cannot be checked, so nothing fires."""
+    text = FM + "\n[a](references/missing.md) [b](scripts/missing.py) [c](../other/SKILL.md) skills/some-skill\n"
+    rep = analyze(text, None)
+    disk = {"ORPHAN_REFERENCE", "DEAD_LINK", "DEAD_CROSS_REF", "UNREFERENCED_FILE", "LINK_ESCAPES_WORKSPACE",
+            "NAME_DIR_MISMATCH", "DUPLICATE_SKILL_NAME"}
+    assert [f.code for f in rep.findings if f.code in disk] == []

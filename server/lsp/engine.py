@@ -12,7 +12,7 @@ import logging
 import os
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types as T
@@ -29,9 +29,6 @@ from .settings import Settings
 log = logging.getLogger("skillgrade.server")
 
 SKILL_FILE = "SKILL.md"
-# rules that need the skill's files on disk; a buffer without a file has none, so they would only mislead
-DISK_CODES = ("ORPHAN_REFERENCE", "DEAD_LINK", "DEAD_CROSS_REF", "UNREFERENCED_FILE", "LINK_ESCAPES_WORKSPACE",
-              "NAME_DIR_MISMATCH", "DUPLICATE_SKILL_NAME")
 FILES_TTL_NO_WATCH = 2.0  # seconds a file listing stays valid when the client cannot watch files
 
 
@@ -202,9 +199,10 @@ class Engine:
         path = snap.path
         name_changed = False
         if path is None:
+            # no file on disk: the engine reports no link, file or name findings it cannot check
             cfg = settings.config()
-            cfg = replace(cfg, ignore=tuple(cfg.ignore) + DISK_CODES)
-            report = analyze(snap.text, None, config=cfg, files=SkillFiles(None), binary=snap.binary, incremental=True)
+            report = analyze(snap.text, None, config=cfg, files=SkillFiles(None), binary=snap.binary,
+                             incremental=True)
         else:
             skill_dir = path.parent
             root = self.root_for(path)

@@ -56,7 +56,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     for t in link_targets(doc):
         res = resolve(doc, t.path)
         if res.inside_skill:
-            if res.rel.startswith("references/") or res.exists:
+            if res.rel.startswith("references/") or res.exists is not False:
                 continue
             if t.path.lstrip("./").startswith(("skills/", "agents/")):
                 continue  # repo-relative cross references: DEAD_CROSS_REF

@@ -44,8 +44,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         res = resolve(doc, t.path)
         if not res.inside_skill or not res.rel.startswith("references/"):
             continue
-        if res.exists:
-            continue
+        if res.exists is not False:
+            continue  # exists, or unknown (a buffer with no file on disk)
         fix = None
         if doc.skill_dir is not None:
             title = res.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ").strip()
