@@ -260,9 +260,10 @@ def test_line_endings_do_not_move_findings() -> None:
         assert key(lf.replace("\n", "\r")) == base, path
 
 
-def test_mixed_line_endings_positions() -> None:
+def test_mixed_line_endings_positions(tmp_path: Path) -> None:
     text = "---\r\nname: Bad_Name\rdescription: short\n---\r\n\r[x](references/missing.md)\n"
-    rep = analyze(text, None, config=Config(select=("NAME_FORMAT", "EMPTY_DESCRIPTION", "ORPHAN_REFERENCE")))
+    rep = analyze(text, tmp_path / "Bad_Name" / "SKILL.md", workspace_root=tmp_path,
+                  config=Config(select=("NAME_FORMAT", "EMPTY_DESCRIPTION", "ORPHAN_REFERENCE")))
     got = [(f.code, f.range.start.line, f.range.start.character) for f in rep.findings]
     assert got == [("NAME_FORMAT", 1, 6), ("EMPTY_DESCRIPTION", 2, 13), ("ORPHAN_REFERENCE", 5, 4)]
 
