@@ -70,3 +70,40 @@ def test_incremental_parse_matches_whole_parse(corpus) -> None:
         assert [(c.language, c.start_line, c.end_line) for c in da.code_blocks] == \
             [(c.language, c.start_line, c.end_line) for c in db.code_blocks], f
         assert [(lk.target, lk.range) for lk in da.links] == [(lk.target, lk.range) for lk in db.links], f
+
+
+_TABLE_CASES = [
+    "| a | b |\n|---|---|\n| [x](references/x.md) | y |\n\nafter",
+    "a | b\n--|--\nc | d\n> quote ends it\n",
+    "| a \\| b | c |\n|---|---|\n| 1 | 2 |\n",
+    "| a | b |\n|---|\n| not | a table |\n",
+    "- item\n\n  | a | b |\n  |:-:|--:|\n  | [l](x.md) | 2 |\n- next\n",
+    "text\n| a | b |\n| - | - |\n| 1 | 2 |\n",
+    "| a |\n|---|\n    | indented four |\n| back |\n## heading ends it\n",
+    "|a|b|\n|-|-|\n" + "|1|\n" * 50,
+]
+
+
+def test_lean_table_rule_matches_markdown_it(corpus) -> None:
+    """Our one-token-per-row table rule finds the same tables, rows and links as markdown-it's own."""
+    import importlib
+
+    stock_table = importlib.import_module("markdown_it.rules_block.table")
+
+    parse = importlib.import_module("skillgrade.analyzers.parse")
+
+    def facts(texts: list[str]) -> list:
+        parse._section_facts.cache_clear()
+        return [parse._section_facts.__wrapped__(t) for t in texts]
+
+    texts = [p.read_text("utf-8", errors="replace") for p in sorted(corpus.rglob("SKILL.md"))] + _TABLE_CASES
+    ours = facts(texts)
+    md = parse.markdown_parser()
+    md.block.ruler.at("table", stock_table.table)
+    try:
+        stock = facts(texts)
+    finally:
+        md.block.ruler.at("table", parse._lean_table)
+    assert sum(len(f.tables) for f in ours) > 500  # the corpus has real tables to compare
+    assert sum(len(f.links) for f in ours[-len(_TABLE_CASES):]) == 2
+    assert ours == stock
