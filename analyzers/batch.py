@@ -6,36 +6,44 @@ Works on report dicts (Report.to_dict()), so a fully cached run never imports YA
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
+import marshal
 import os
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .workspace import SKIP_DIRS, find_skill_files, quick_name
+try:  # the builtin module: hashlib would also load OpenSSL (~6 ms of every start)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover
+    from hashlib import blake2b
 
-CACHE_VERSION = "1"
+from .workspace import SKIP_DIRS, find_skill_files, quick_name_at
+
+CACHE_VERSION = "2"
 _MAX_CACHE_FILE = 256_000_000
 
 
 def engine_fingerprint() -> str:
-    """Changes whenever any engine source file changes (so a new version never reuses old results)."""
-    here = Path(__file__).parent
-    h = hashlib.blake2b(CACHE_VERSION.encode(), digest_size=12)
-    for p in sorted(here.rglob("*.py")):
-        try:
-            st = p.stat()
-        except OSError:
-            continue
-        h.update(f"{p.relative_to(here)}:{st.st_size}:{st.st_mtime_ns}".encode())
+    """Changes whenever any engine source file (or the Python version, which fixes the cache format) changes."""
+    h = blake2b(f"{CACHE_VERSION}:{sys.version_info[:2]}".encode(), digest_size=12)
+    stack = [os.path.dirname(os.path.abspath(__file__))]
+    while stack:
+        with os.scandir(stack.pop()) as it:
+            for e in sorted(it, key=lambda e: e.name):
+                if e.is_dir() and e.name != "__pycache__":
+                    stack.append(e.path)
+                elif e.name.endswith(".py"):
+                    st = e.stat()
+                    h.update(f"{e.path}:{st.st_size}:{st.st_mtime_ns}".encode())
     return h.hexdigest()
 
 
-def _listing(skill_dir: Path) -> str:
+def _listing(skill_dir: str) -> str:
     """A cheap fingerprint of the skill's bundled files (names and sizes); symlinked dirs not followed."""
-    h = hashlib.blake2b(digest_size=12)
-    stack = [str(skill_dir)]
+    h = blake2b(digest_size=12)
+    stack = [skill_dir]
     n = 0
     while stack and n < 5000:
         d = stack.pop()
@@ -49,7 +57,7 @@ def _listing(skill_dir: Path) -> str:
                 if e.is_dir(follow_symlinks=False):
                     if e.name not in SKIP_DIRS:
                         stack.append(e.path)
-                else:
+                elif e.name != "SKILL.md" or d != skill_dir:  # SKILL.md itself is keyed by content
                     n += 1
                     h.update(f"{e.path}:{e.stat().st_size}\n".encode())
             except OSError:
@@ -57,69 +65,95 @@ def _listing(skill_dir: Path) -> str:
     return h.hexdigest()
 
 
-@dataclass(slots=True)
-class Item:
-    path: Path
-    data: bytes | None
-    error: str | None
+def _stat_key(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+_RACY_NS = 2_000_000_000  # a file changed this recently may change again within its timestamp's grain
 
 
 class ResultCache:
-    """One JSON file per workspace root: key -> {"report": ..., "external": {path: exists}}."""
+    """One file per workspace root (marshal: loads twice as fast as JSON).
 
-    def __init__(self, directory: Path, fingerprint: str) -> None:
-        self.file = directory / f"results-{fingerprint}.json"
+    - results: key -> (report, {external path: existed}); the key hashes the SKILL.md's content, its
+      folder listing, the config, the workspace's skill names and the root;
+    - files: path -> (stat, content digest, quick name), so an unchanged SKILL.md (same size, mtime,
+      ctime, inode and device, as git's index decides) is neither read nor hashed again. A file whose
+      timestamps are within 2 s of when it was recorded is not trusted (git's "racy" rule).
+    """
+
+    def __init__(self, directory: str, fingerprint: str) -> None:
         self.directory = directory
-        self.entries: dict[str, dict] = {}
+        self.file = os.path.join(directory, f"results-{fingerprint}.bin")
+        self.results: dict[str, tuple] = {}
+        self.files: dict[str, tuple] = {}
         self.dirty = False
         try:
-            if self.file.stat().st_size < _MAX_CACHE_FILE:
-                self.entries = json.loads(self.file.read_text("utf-8"))
-        except (OSError, ValueError):
-            self.entries = {}
+            with open(self.file, "rb") as fh:
+                if os.fstat(fh.fileno()).st_size < _MAX_CACHE_FILE:
+                    data = marshal.loads(fh.read())
+                    self.results, self.files = data["results"], data["files"]
+        except (OSError, ValueError, EOFError, TypeError, KeyError):
+            self.results, self.files = {}, {}
+
+    def known_file(self, path: str, st: os.stat_result) -> tuple | None:
+        """(digest, name, name position) recorded for this exact file state, or None."""
+        e = self.files.get(path)
+        return e[1] if e is not None and e[0] == _stat_key(st) else None
+
+    def record_file(self, path: str, st: os.stat_result, facts: tuple) -> None:
+        if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - _RACY_NS:
+            self.files[path] = (_stat_key(st), facts)
+            self.dirty = True
 
     def get(self, key: str) -> dict | None:
-        e = self.entries.get(key)
+        e = self.results.get(key)
         if e is None:
             return None
-        for p, existed in e.get("external", {}).items():
+        for p, existed in e[1].items():
             if os.path.exists(p) != existed:
                 return None
-        return e["report"]
+        return e[0]
 
     def put(self, key: str, report: dict, external: dict[str, bool]) -> None:
-        self.entries[key] = {"report": report, "external": external}
+        self.results[key] = (report, external)
         self.dirty = True
 
     def save(self) -> None:
         if not self.dirty:
             return
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            gitignore = self.directory / ".gitignore"
-            if not gitignore.exists():
-                gitignore.write_text("*\n")
-            for old in self.directory.glob("results-*.json"):
-                if old != self.file:
-                    old.unlink(missing_ok=True)
-            tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(self.entries, separators=(",", ":")), "utf-8")
+            os.makedirs(self.directory, exist_ok=True)
+            gitignore = os.path.join(self.directory, ".gitignore")
+            if not os.path.exists(gitignore):
+                with open(gitignore, "w") as fh:
+                    fh.write("*\n")
+            with os.scandir(self.directory) as it:
+                for e in it:
+                    if e.name.startswith("results-") and e.path != self.file:
+                        os.unlink(e.path)
+            tmp = f"{self.file}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as fh:
+                marshal.dump({"results": self.results, "files": self.files}, fh)
             os.replace(tmp, self.file)
-        except OSError:
-            pass  # a read-only tree: run without a cache
+        except (OSError, ValueError):
+            pass  # a read-only tree (or an unmarshallable value): run without a cache
 
 
-def workspace_root_for(path: Path) -> Path:
+def workspace_root_for(path: Path | str) -> Path:
     """The repository root (nearest .git), else the directory given, else the skill's parent."""
-    p = Path(os.path.abspath(path))
-    start = p if p.is_dir() else p.parent
-    git = _git_root(str(start))
+    return Path(_root_of(os.path.abspath(path)))
+
+
+def _root_of(p: str) -> str:
+    is_dir = os.path.isdir(p)
+    start = p if is_dir else os.path.dirname(p)
+    git = _git_root(start)
     if git is not None:
-        return Path(git)
-    if p.is_dir() and not (p / "SKILL.md").exists():
+        return git
+    if is_dir and not os.path.exists(os.path.join(p, "SKILL.md")):
         return p
-    skill_dir = start if (start / "SKILL.md").exists() else start
-    return skill_dir.parent
+    return os.path.dirname(start)
 
 
 _WORKSPACE: list = [None]  # the run's workspace index, set before forking (inherited, not pickled)
@@ -165,81 +199,104 @@ def score_paths(
         if not found:
             errors.append(f"{p}: no SKILL.md found")
         files.extend(found)
-    # de-duplicate while keeping order
-    uniq: dict[str, Path] = {}
+    uniq: dict[str, Path] = {}  # de-duplicate while keeping order
     for f in files:
         uniq.setdefault(os.path.abspath(f), f)
-    files = list(uniq.values())
-    items: list[Item] = []
-    for f in files:
-        try:
-            size = f.stat().st_size
-            if size > 50_000_000:
-                items.append(Item(f, None, f"{f}: file is {size:,} bytes; skillgrade reads at most 50,000,000"))
-                continue
-            items.append(Item(f, f.read_bytes(), None))
-        except OSError as exc:
-            items.append(Item(f, None, f"{f}: {exc.strerror or exc}"))
-    names: dict[str, tuple] = {}
-    for it in items:
-        if it.data is not None:
-            try:
-                text = it.data[:8192].decode("utf-8", errors="replace").lstrip("\ufeff")
-            except Exception:  # noqa: BLE001
-                text = ""
-            names[str(it.path)] = quick_name(text)
-    ws_hash = hashlib.blake2b(json.dumps(sorted((k, v[0]) for k, v in names.items())).encode(),
-                              digest_size=12).hexdigest()
-    roots: dict[Path, Path] = {}
-    caches: dict[Path, ResultCache] = {}
     fingerprint = engine_fingerprint() if cache_dir is not None else ""
-    from .workspace import Workspace
-
-    ws = Workspace()
-    for p, (name, rng) in names.items():
-        if name:
-            ws.add(Path(p), name, rng)
-    _WORKSPACE[0] = ws
+    caches: dict[str, ResultCache] = {}
+    items: list[_Item] = []
+    for apath, f in uniq.items():
+        it = _Item(f, apath, _root_of(apath))
+        items.append(it)
+        try:
+            st = os.stat(apath)
+            if st.st_size > 50_000_000:
+                it.error = f"{f}: file is {st.st_size:,} bytes; skillgrade reads at most 50,000,000"
+                continue
+            if cache_dir is not None:
+                cdir = str(cache_dir) if cache_dir.is_absolute() else os.path.join(it.root, cache_dir)
+                it.cache = caches.get(cdir) or caches.setdefault(cdir, ResultCache(cdir, fingerprint))
+                known = it.cache.known_file(apath, st)
+                if known is not None:
+                    it.digest, it.name = known
+                    continue
+            it.read()
+            if it.cache is not None:
+                it.cache.record_file(apath, st, (it.digest, it.name))
+        except OSError as exc:
+            it.error = f"{f}: {exc.strerror or exc}"
+    ws_names = sorted((it.apath, it.name[0]) for it in items if it.error is None and it.name[0])
+    ws_hash = blake2b(repr(ws_names).encode(), digest_size=12).hexdigest()
+    cfg_keys: dict[int, str] = {}
     results: dict[int, dict] = {}
-    todo: list[tuple[int, tuple, str, ResultCache | None]] = []
+    todo: list[tuple[int, _Item, object, str]] = []
     for i, it in enumerate(items):
-        if it.data is None:
-            errors.append(it.error or f"{it.path}: unreadable")
+        if it.error is not None:
+            errors.append(it.error)
             continue
-        root = roots.setdefault(it.path.parent, workspace_root_for(it.path))
         cfg = config_for(it.path)
-        key, cache = "", None
-        if cache_dir is not None:  # the key costs a folder listing and a hash: only with a cache
-            h = hashlib.blake2b(digest_size=16)
-            h.update(it.data)
-            h.update(os.path.abspath(it.path).encode())
-            h.update(_listing(it.path.parent).encode())
-            h.update(config_key(cfg).encode())
-            h.update(ws_hash.encode())
-            h.update(str(root).encode())
-            key = h.hexdigest()
-            cdir = cache_dir if cache_dir.is_absolute() else root / cache_dir
-            cache = caches.get(cdir)
-            if cache is None:
-                cache = caches[cdir] = ResultCache(cdir, fingerprint)
-            hit = cache.get(key)
+        key = ""
+        if it.cache is not None:  # the key costs a folder listing: only with a cache
+            ck = cfg_keys.get(id(cfg))
+            if ck is None:
+                ck = cfg_keys[id(cfg)] = config_key(cfg)
+            parts = (it.digest, it.apath, _listing(os.path.dirname(it.apath)), ck, ws_hash, it.root)
+            key = blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
+            hit = it.cache.get(key)
             if hit is not None:
                 results[i] = hit
                 continue
-        todo.append((i, (str(it.path), it.data, root, cfg), key, cache))
+        todo.append((i, it, cfg, key))
     if todo:
-        outs = _run(todo, jobs)
-        for (i, _args, key, cache), (report, external) in zip(todo, outs, strict=True):
+        ws = _workspace(items)
+        _WORKSPACE[0] = ws
+        args = []
+        for _i, it, cfg, _key in todo:
+            if it.data is None:
+                it.read()
+            args.append((str(it.path), it.data, Path(it.root), cfg))
+        outs = _run(args, jobs)
+        for (i, it, _cfg, key), (report, external) in zip(todo, outs, strict=True):
             results[i] = report
-            if cache is not None:
-                cache.put(key, report, external)
+            if it.cache is not None:
+                it.cache.put(key, report, external)
     for cache in caches.values():
         cache.save()  # entries of other runs on the same tree are kept
     return [results[i] for i in sorted(results)], errors
 
 
-def _run(todo: list, jobs: int | None) -> list[tuple[dict, dict[str, bool]]]:
-    args = [t[1] for t in todo]
+@dataclass(slots=True)
+class _Item:
+    path: Path  # as the user named it (reports keep this spelling)
+    apath: str
+    root: str
+    cache: ResultCache | None = None
+    data: bytes | None = None
+    digest: str = ""
+    name: tuple = (None, None)  # (name, (line, col, end col)) from the frontmatter's `name:` line
+    error: str | None = None
+
+    def read(self) -> None:
+        with open(self.apath, "rb") as fh:
+            self.data = fh.read()
+        self.digest = blake2b(self.data, digest_size=16).hexdigest()
+        text = self.data[:8192].decode("utf-8", errors="replace").lstrip("\ufeff")
+        self.name = quick_name_at(text)
+
+
+def _workspace(items: list[_Item]):
+    from .findings import Pos, Range
+    from .workspace import Workspace
+
+    ws = Workspace()
+    for it in items:
+        name, at = it.name
+        if it.error is None and name:
+            ws.add(it.path, name, Range(Pos(at[0], at[1]), Pos(at[0], at[2])))
+    return ws
+
+
+def _run(args: list[tuple], jobs: int | None) -> list[tuple[dict, dict[str, bool]]]:
     n = len(args)
     cpus = os.cpu_count() or 1
     jobs = cpus if jobs is None else max(1, jobs)

@@ -46,6 +46,14 @@ class Workspace:
 
 
 def quick_name(text: str) -> tuple[str | None, Range | None]:
+    name, at = quick_name_at(text)
+    if name is None or at is None:
+        return None, None
+    return name, Range(Pos(at[0], at[1]), Pos(at[0], at[2]))
+
+
+def quick_name_at(text: str) -> tuple[str | None, tuple[int, int, int] | None]:
+    """The frontmatter's `name:` value and its (line, start column, end column), from the text alone."""
     if not text.startswith(("---", "\ufeff---")):
         return None, None
     end = text.find("\n---", 3)
@@ -56,11 +64,14 @@ def quick_name(text: str) -> tuple[str | None, Range | None]:
     line = head.count("\n", 0, m.start(1))
     line_start = head.rfind("\n", 0, m.start(1)) + 1
     col = m.start(1) - line_start
-    return m.group(1).strip(), Range(Pos(line, col), Pos(line, col + len(m.group(1))))
+    return m.group(1).strip(), (line, col, col + len(m.group(1)))
 
 
 def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Every SKILL.md at or under the given paths, skipping VCS, dependency and virtualenv folders."""
+    """Every SKILL.md at or under the given paths, skipping VCS, dependency and virtualenv folders.
+
+    Symlinked folders are not followed; the order is a pre-order walk with names sorted.
+    """
     seen: set[str] = set()
     for p in paths:
         if p.is_file():
@@ -69,12 +80,30 @@ def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
                 seen.add(rp)
                 yield p
             continue
-        for dirpath, dirnames, filenames in os.walk(p, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
-                                 and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg")))
-            if "SKILL.md" in filenames:
-                f = Path(dirpath) / "SKILL.md"
-                rp = os.path.abspath(f)
-                if rp not in seen:
-                    seen.add(rp)
-                    yield f
+        top = os.fspath(p)
+        stack = [(top, True)]
+        while stack:
+            d, is_top = stack.pop()
+            try:
+                with os.scandir(d) as it:
+                    entries = list(it)
+            except OSError:
+                continue
+            subdirs = []
+            has_skill = False
+            for e in entries:
+                name = e.name
+                if name == "SKILL.md":
+                    has_skill = e.is_file()
+                elif name == "pyvenv.cfg" and not is_top:
+                    break  # a virtualenv: nothing of ours lives there
+                elif name not in SKIP_DIRS and name[0] != "." and e.is_dir(follow_symlinks=False):
+                    subdirs.append(name)
+            else:
+                if has_skill:
+                    f = Path(d, "SKILL.md")
+                    rp = os.path.abspath(f)
+                    if rp not in seen:
+                        seen.add(rp)
+                        yield f
+                stack.extend((os.path.join(d, n), False) for n in sorted(subdirs, reverse=True))

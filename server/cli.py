@@ -84,7 +84,7 @@ def _check_depth(depth: str) -> None:
 
 
 def _config_loader(args: argparse.Namespace):
-    from skillgrade.analyzers.config import ConfigError, config_for, load_config
+    from skillgrade.analyzers.config import Config, ConfigError, find_config_file, load_config
 
     overrides: dict = {}
     if args.select is not None:
@@ -99,16 +99,22 @@ def _config_loader(args: argparse.Namespace):
         except ConfigError as exc:
             raise UsageError(str(exc)) from None
         return lambda _p: fixed
-    cache: dict[Path, object] = {}
+    by_dir: dict[str, object] = {}
+    by_file: dict[Path | None, object] = {}  # skills sharing a config file share one Config object
 
     def for_path(p: Path):
-        d = p.parent
-        if d not in cache:
-            try:
-                cache[d] = config_for(d).merged(overrides)
-            except ConfigError as exc:
-                raise UsageError(str(exc)) from None
-        return cache[d]
+        d = os.path.dirname(p)
+        cfg = by_dir.get(d)
+        if cfg is None:
+            found = find_config_file(d or ".")
+            cfg = by_file.get(found)
+            if cfg is None:
+                try:
+                    cfg = by_file[found] = (load_config(found) if found else Config()).merged(overrides)
+                except ConfigError as exc:
+                    raise UsageError(str(exc)) from None
+            by_dir[d] = cfg
+        return cfg
 
     return for_path
 
@@ -135,8 +141,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     threshold = args.threshold
     if threshold is None:  # the strictest configured threshold among the skills' configs
-        dirs = {os.path.dirname(r["skill"]["path"]) for r in reports}
-        cfgs = {id(c): c for c in (config_for(Path(d) / "SKILL.md") for d in dirs)}
+        cfgs = {id(c): c for c in (config_for(r["skill"]["path"]) for r in reports)}
         ths = [c.threshold for c in cfgs.values() if getattr(c, "threshold", None) is not None]
         threshold = min(ths) if ths else None
     if args.format == "json":

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,26 @@ def test_cache_warm_run_equals_cold_and_invalidates(skills: Path) -> None:
     after = json.loads(run("score", str(skills / "skills"), "--format", "json", cwd=skills).stdout)
     pdf = next(r for r in after["skills"] if r["skill"]["path"].endswith("pdf-tools/SKILL.md"))
     assert "DEAD_CROSS_REF" not in [f["code"] for f in pdf["findings"]]
+
+
+def test_cache_sees_a_same_size_edit_with_the_old_mtime(skills: Path) -> None:
+    """Unchanged files are recognised by stat (not re-read); an edit that keeps size and mtime
+    still changes ctime, so it is re-read, as git's index does."""
+    skill = skills / "skills" / "csv-report-builder" / "SKILL.md"
+    old = os.stat(skill)
+    past = old.st_mtime_ns - 10 * 1_000_000_000  # older than the 2 s racy window
+    os.utime(skill, ns=(past, past))
+    time.sleep(2.2)  # let the file's ctime leave the racy window, so the cache records its stat
+    first = json.loads(run("score", str(skill), "--format", "json", cwd=skills).stdout)
+    text = skill.read_text()
+    # same length, but `name:` no longer matches the directory
+    edited = text.replace("name: csv-report-builder", "name: csv-report-buildex", 1)
+    assert edited != text and len(edited) == len(text)
+    skill.write_text(edited)
+    os.utime(skill, ns=(past, past))
+    again = json.loads(run("score", str(skill), "--format", "json", cwd=skills).stdout)
+    assert "NAME_DIR_MISMATCH" in [f["code"] for f in again["findings"]]
+    assert "NAME_DIR_MISMATCH" not in [f["code"] for f in first["findings"]]
 
 
 def test_duplicate_names_across_the_tree(skills: Path) -> None:
