@@ -160,22 +160,29 @@ def main() -> int:
         def clear() -> None:
             shutil.rmtree(cache, ignore_errors=True)
 
-        cold = _walls([sg, "score", str(tree), "--format", "json"], args.rounds, before=clear)
-        subprocess.run([sg, "score", str(tree)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        warm = _walls([sg, "score", str(tree), "--format", "json"], args.rounds)
+        walls: dict[str, tuple[float, float, float | None]] = {}
+        for fmt in ("text", "json"):  # each tool's default text report, and JSON
+            cold = statistics.median(_walls([sg, "score", str(tree), "--format", fmt], args.rounds, before=clear))
+            subprocess.run([sg, "score", str(tree)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=False)
+            warm = statistics.median(_walls([sg, "score", str(tree), "--format", fmt], args.rounds))
+            ag = None
+            if agnix:
+                ag_cmd = [agnix, str(tree)] if fmt == "text" else [agnix, "--format", "json", str(tree)]
+                ag = statistics.median(_walls(ag_cmd, args.rounds))
+            walls[fmt] = (cold, warm, ag)
         files = _files(tree)
         floor = floor_and_inproc(files, tree)["floor_s"]
+        start = statistics.median(_walls([sys.executable, "-c", "pass"], 5))
         print(f"\n== one `skillgrade score` process over the generated tree ({len(files)} skills), "
-              f"median of {args.rounds}")
-        print(f"cold (no cache): {statistics.median(cold):.2f} s  ({statistics.median(cold) / floor:.2f}x the "
-              f"single-core parse floor of {floor:.2f} s)")
-        print(f"warm (cache):    {statistics.median(warm):.2f} s")
-        if agnix:
-            ag = _walls([agnix, "--format", "json", str(tree)], args.rounds)
-            a = statistics.median(ag)
-            print(f"agnix:           {a:.2f} s   -> cold/agnix {statistics.median(cold) / a:.2f}x, "
-                  f"warm/agnix {statistics.median(warm) / a:.2f}x")
-        else:
+              f"median of {args.rounds}; single-core parse floor {floor:.2f} s; "
+              f"bare `python -c pass` here {start * 1000:.0f} ms")
+        for fmt, (cold, warm, ag) in walls.items():
+            line = (f"--format {fmt:<5} cold {cold:.2f} s ({cold / floor:.2f}x floor)  warm {warm:.2f} s")
+            if ag is not None:
+                line += f"  | agnix {ag:.2f} s -> cold/agnix {cold / ag:.2f}x, warm/agnix {warm / ag:.2f}x"
+            print(line)
+        if not agnix:
             print("agnix: not installed (pip install agnix)")
         one = sorted(files)[0].parent
         single = _walls([sg, "score", str(one), "--no-cache"], max(3, args.rounds))
