@@ -23,6 +23,7 @@ from .workspace import SKIP_DIRS, find_skill_files, quick_name_at
 
 CACHE_VERSION = "2"
 _MAX_CACHE_FILE = 256_000_000
+KEEP_UNUSED = 2_000  # cached results not used by a run that are kept (newest first)
 
 
 def engine_fingerprint() -> str:
@@ -88,6 +89,7 @@ class ResultCache:
         self.results: dict[str, tuple] = {}
         self.files: dict[str, tuple] = {}
         self.dirty = False
+        self.used: set[str] = set()
         try:
             with open(self.file, "rb") as fh:
                 if os.fstat(fh.fileno()).st_size < _MAX_CACHE_FILE:
@@ -113,15 +115,28 @@ class ResultCache:
         for p, existed in e[1].items():
             if os.path.exists(p) != existed:
                 return None
+        self.used.add(key)
         return e[0]
 
     def put(self, key: str, report: dict, external: dict[str, bool]) -> None:
+        self.results.pop(key, None)  # re-inserted last: the newest entries survive pruning
         self.results[key] = (report, external)
+        self.used.add(key)
         self.dirty = True
+
+    def _prune(self) -> None:
+        """Keep this run's results and the newest KEEP_UNUSED others (other runs on parts of the tree)."""
+        spare = len(self.results) - len(self.used) - KEEP_UNUSED
+        if spare > 0:
+            for key in [k for k in self.results if k not in self.used][:spare]:
+                del self.results[key]
+        if len(self.files) > 4 * KEEP_UNUSED:
+            self.files = {p: e for p, e in self.files.items() if os.path.exists(p)}
 
     def save(self) -> None:
         if not self.dirty:
             return
+        self._prune()
         try:
             os.makedirs(self.directory, exist_ok=True)
             gitignore = os.path.join(self.directory, ".gitignore")
