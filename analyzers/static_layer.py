@@ -38,13 +38,18 @@ _ORCH_VERB = re.compile(r"\b(?:orchestrat\w*|coordinat(?:e|es|ing)|dispatch(?:es
 _ORCH_OBJECT = re.compile(r"\b(?:sub-?agents?|agents?|workers?|other\s+skills?|skills)\b")
 
 
-def _has_word(text: str, stems: tuple[str, ...], suffixes: tuple[str, ...] = ("",)) -> bool:
-    """Whole-word search by str.find (an order of magnitude faster than an alternation regex)."""
+def _has_word(text: str, stems: tuple[str, ...], suffixes: tuple[str, ...] = ("",), whole: bool = True) -> bool:
+    """Word search by str.find (an order of magnitude faster than an alternation regex).
+
+    A stem must start a word; with whole=True it must also end one after one of the suffixes.
+    """
     n = len(text)
     for stem in stems:
         i = text.find(stem)
         while i >= 0:
             if i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_"):
+                if not whole:
+                    return True
                 j = i + len(stem)
                 for suf in suffixes:
                     if text.startswith(suf, j):
@@ -57,14 +62,17 @@ def _has_word(text: str, stems: tuple[str, ...], suffixes: tuple[str, ...] = (""
 
 def _orchestrates_agents(prose: str) -> bool:
     """Prose about orchestrating other agents: the verb and an agent noun in one clause."""
-    if not any(stem in prose for stem in ("orchestrat", "coordinat", "dispatch", "delegat", "spawn")):
-        return False
-    for m in _ORCH_VERB.finditer(prose):
-        lo = max(prose.rfind(".", 0, m.start()), prose.rfind("\n", 0, m.start()), m.start() - 40)
-        hi_candidates = [i for i in (prose.find(".", m.end()), prose.find("\n", m.end())) if i >= 0]
-        hi = min([*hi_candidates, m.end() + 45])
-        if _ORCH_OBJECT.search(prose, max(lo, 0), hi):
-            return True
+    for stem in ("orchestrat", "coordinat", "dispatch", "delegat", "spawn"):
+        i = prose.find(stem)
+        while i >= 0:  # str.find, then the regex only where a verb can start (10x faster than finditer)
+            m = _ORCH_VERB.match(prose, i)
+            if m:
+                lo = max(prose.rfind(".", 0, i), prose.rfind("\n", 0, i), i - 40)
+                hi_candidates = [k for k in (prose.find(".", m.end()), prose.find("\n", m.end())) if k >= 0]
+                hi = min([*hi_candidates, m.end() + 45])
+                if _ORCH_OBJECT.search(prose, max(lo, 0), hi):
+                    return True
+            i = prose.find(stem, i + 1)
     return False
 
 
@@ -130,7 +138,8 @@ def orchestration_wiring(doc: SkillDocument) -> float:
     prose = doc.prose_lower
     score = 0.70
     # same-line patterns: only lines that mention both words can match
-    candidates = (ln for ln in prose.split("\n") if ("output" in ln and "format" in ln) or ("return" in ln and "json" in ln))
+    candidates = (ln for ln in prose.split("\n") if ("output" in ln and "format" in ln) or ("return" in ln and "json" in ln)) \
+        if ("output" in prose and "format" in prose) or ("return" in prose and "json" in prose) else ()
     if any(_OUTPUT_FORMAT.search(ln) for ln in candidates) or any(
         _OUTPUT_FORMAT.search(h.text.lower()) for h in doc.headings
     ):
@@ -232,8 +241,7 @@ def ecosystem_coherence(doc: SkillDocument) -> tuple[float, int]:
     live = live_cross_refs(doc)
     score = 0.50 + min(0.25, 0.08 * live)  # fixed: dead references earn nothing
     prose = doc.prose_lower
-    related = ("related" in prose or "see also" in prose or "companion" in prose or "complement" in prose) and \
-        _RELATED.search(prose)
+    related = _has_word(prose, ("related", "see also", "companion")) or _has_word(prose, ("complement",), ("",), False)
     if related or any(_RELATED.search(h.text.lower()) for h in doc.headings):
         score += 0.25
     return _clamp(score), live
