@@ -46,5 +46,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.tcp is not None:
         server.start_tcp(args.host, args.tcp)
     else:
-        server.start_io()
+        server.start_io(stdin=_LenientStdin(sys.stdin.buffer))
     return 0
+
+
+class _LenientStdin:
+    """Message bodies that are not valid UTF-8 are repaired, not dropped.
+
+    A Neovim buffer may hold any bytes and Neovim sends them as they are; pygls would fail to decode
+    such a didChange, drop it, and leave its copy of the document out of step with the editor for
+    good. Each invalid byte becomes one lone surrogate (json.loads reads them with 'surrogatepass'),
+    which counts as one code unit, as Neovim counts an invalid byte; the engine then shows it as U+FFFD.
+    """
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+
+    def readline(self) -> bytes:
+        return self.raw.readline()
+
+    def read(self, n: int) -> bytes:
+        data = self.raw.read(n)
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            data = data.decode("utf-8", "surrogateescape").encode("utf-8", "surrogatepass")
+        return data
