@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from . import fastmd
 from .document import (
     CodeBlock,
     Field,
@@ -374,6 +375,12 @@ class _Facts:
 
 @lru_cache(maxsize=4096)
 def _section_facts(source: str) -> _Facts:
+    fast = fastmd.scan(source, markdown_parser(), _collect_links)  # plain markdown: one pass over the lines
+    return _Facts(*fast) if fast is not None else markdown_facts(source)
+
+
+def markdown_facts(source: str) -> _Facts:
+    """The facts from markdown-it's tokens (the reference fastmd.scan must agree with)."""
     tokens = markdown_tokens(source)
     lines = source.split("\n")
     headings, blocks, tables, quoted, comments, links = [], [], [], [], [], []
@@ -411,9 +418,8 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
     quoted: set[int] = set()
     has_defs = any("]:" in ln for ln in doc_lines[body_start:])
     # reference definitions are document-wide: then parse the body as one section
-    whole = has_defs or not incremental
-    parts = [(body_start, len(doc_lines))] if whole else _sections(doc_lines, body_start)
-    facts = _section_facts.__wrapped__ if whole else _section_facts  # one-off texts: no cache entry
+    parts = [(body_start, len(doc_lines))] if has_defs else _sections(doc_lines, body_start)
+    facts = _section_facts if incremental else _section_facts.__wrapped__  # one-off texts: no cache entry
     for a0, b0 in parts:
         f = facts("\n".join(doc_lines[a0:b0]))
         for level, text, line in f.headings:

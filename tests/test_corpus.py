@@ -94,7 +94,7 @@ def test_lean_table_rule_matches_markdown_it(corpus) -> None:
 
     def facts(texts: list[str]) -> list:
         parse._section_facts.cache_clear()
-        return [parse._section_facts.__wrapped__(t) for t in texts]
+        return [parse.markdown_facts(t) for t in texts]
 
     texts = [p.read_text("utf-8", errors="replace") for p in sorted(corpus.rglob("SKILL.md"))] + _TABLE_CASES
     ours = facts(texts)

@@ -1,0 +1,249 @@
+"""A line scanner for the plain markdown most skills are written in: the facts markdown-it would give.
+
+markdown-it-py's block parser costs about as much as every rule together. Most sections of real
+skills hold only ATX headings, paragraphs, simple lists, column-0 fenced code and top-level tables;
+for those a single pass over the lines finds the same headings, code blocks, tables and links. Any
+construct whose meaning depends on container context (block quotes, HTML blocks, indented or nested
+fences, setext headings, indented code, tabs, reference definitions, ...) makes `scan` return None,
+and the caller parses that section with markdown-it. Tests compare both on the corpus and on
+generated documents: whenever `scan` answers, its answer equals markdown-it's.
+
+Returns plain tuples in the layout of parse._Facts (lines relative to the section).
+"""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
+_BULLET = re.compile(r"[-+*](?: |$)")
+_ORDERED = re.compile(r"(\d{1,9})[.)](?: |$)")
+_HR = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_SETEXT = re.compile(r"(?:=+|-+)[ \t]*$")
+_DELIM_CELL = re.compile(r"^:?-+:?$")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+_MAX_FILLED_CELLS = 0x10000
+
+# what a continuation or item line may not start with: these open blocks whose extent needs context
+_RISKY_START = ("#", ">", "<", "```", "~~~", "|", "\t")
+
+
+def _cells(line: str) -> list[str]:
+    cells = _UNESCAPED_PIPE.split(line.strip())
+    if cells and not cells[0].strip():
+        cells.pop(0)
+    if cells and not cells[-1].strip():
+        cells.pop()
+    return cells
+
+
+def _table_width(head: str, delim: str) -> int:
+    """Columns of a table opened by these two lines (markdown-it's rules), or 0 when they open none."""
+    row = delim.lstrip(" ")
+    if len(delim) - len(row) > 3 or len(row) < 2 or row[0] not in "|-:":
+        return 0
+    if row[1] not in "|-: \t" or (row[0] == "-" and row[1] in " \t") or row.strip(" \t|-:"):
+        return 0
+    parts = row.split("|")
+    width = 0
+    for i, part in enumerate(parts):
+        part = part.strip(" \t")
+        if not part:
+            if i in (0, len(parts) - 1):
+                continue
+            return 0
+        if not _DELIM_CELL.match(part):
+            return 0
+        width += 1
+    h = head.strip()
+    if "|" not in h or width == 0 or len(_cells(h)) != width:
+        return 0
+    return width
+
+
+def _ends_table(s: str, indent: int) -> bool:
+    """A line that ends a table body: what interrupts a block quote (fence, quote, rule, list, HTML, heading)."""
+    if indent >= 4:
+        return True
+    return bool(s.startswith(">") or _ATX.match(s) or _HR.match(s)
+                or _BULLET.match(s) or _ORDERED.match(s))
+
+
+def _heading_text(s: str, level: int) -> str:
+    rest = s[level:].rstrip(" \t")
+    bare = rest.rstrip("#")
+    if len(bare) < len(rest) and bare and bare[-1] in " \t":
+        rest = bare
+    return rest.strip()
+
+
+def scan(source: str, md, collect_links) -> tuple | None:
+    """(headings, blocks, tables, quoted, comments, links), or None where markdown-it must decide."""
+    if "]:" in source or "\t" in source:
+        return None
+    lines = source.split("\n")
+    n = len(lines) - 1 if source.endswith("\n") else len(lines)  # markdown-it's line count
+    headings: list = []
+    blocks: list = []
+    tables: list = []
+    links: list = []
+    inlines: list[tuple[int, int, str]] = []  # (first line, end line, inline content)
+    para: list[str] = []  # the open paragraph's lines (stripped)
+    para_start = 0
+    para_in_list = False  # the open paragraph belongs to a list item
+    list_open = False  # a list item may still continue (its content or lazy lines)
+    prev = "start"  # kind of the previous line: start blank para heading fence hr table
+    i = 0
+
+    def close_para(end: int) -> None:
+        nonlocal para
+        if para:
+            inlines.append((para_start, end, "\n".join(para).strip()))
+            para = []
+
+    while i < n:
+        line = lines[i]
+        s = line.lstrip(" ")
+        indent = len(line) - len(s)
+        if not s:
+            close_para(i)
+            prev = "blank"
+            i += 1
+            continue
+        if indent >= 4:
+            if prev != "para":
+                return None  # indented code, or list content after a blank line
+            if s.startswith(_RISKY_START) or _HR.match(s) or _SETEXT.match(s):
+                return None
+            if _BULLET.match(s) or _ORDERED.match(s):
+                return None  # a nested list item: its extent depends on the parent's indent
+            para.append(s)
+            i += 1
+            continue
+        if s.startswith(("```", "~~~")):
+            if indent:
+                return None  # a fence inside a list item: content de-indentation needs the container
+            marker = s[0]
+            run = len(s) - len(s.lstrip(marker))
+            info = s[run:]
+            if marker == "`" and "`" in info:
+                return None  # not a fence: inline code at a line start
+            close_para(i)
+            j = i + 1
+            close = None
+            while j < n:
+                t = lines[j]
+                ts = t.lstrip(" ")
+                if (len(t) - len(ts) <= 3 and ts.startswith(marker * run)
+                        and not ts.rstrip(" \t").lstrip(marker)):
+                    close = j
+                    break
+                j += 1
+            end = close if close is not None else n
+            body = lines[i + 1:end]
+            content = "".join(ln + "\n" for ln in body)
+            if close is None and body and not source.endswith("\n") and end == len(lines):
+                content = content[:-1]  # the last line of the text has no line feed to keep
+            info = info.strip()
+            lang = info.split()[0].strip("{}.").lower() if info else ""
+            b = close + 1 if close is not None else n
+            blocks.append((lang, info, content, True, i, b))
+            prev = "fence"
+            list_open = False
+            i = b
+            continue
+        if s[0] in "><":
+            return None  # block quotes and HTML blocks: their extent needs context
+        m = _ATX.match(s)
+        if m:
+            level = len(s) - len(s.lstrip("#"))
+            close_para(i)
+            text = _heading_text(s, level)
+            headings.append((level, text, i))
+            if "](" in text or "][" in text:
+                inlines.append((i, i + 1, text))
+            if not indent:
+                list_open = False
+            prev = "heading"
+            i += 1
+            continue
+        if _SETEXT.match(s) and (prev == "para" or s[0] == "=" or len(s.rstrip(" \t")) < 3):
+            return None  # a setext underline, or a lone "=" / "--" line
+        if _HR.match(s):
+            if prev == "para" and s[0] == "-":
+                return None
+            close_para(i)
+            prev = "hr"
+            list_open = False
+            i += 1
+            continue
+        bullet = _BULLET.match(s)
+        ordered = None if bullet else _ORDERED.match(s)
+        if bullet or ordered:
+            mk = bullet or ordered
+            assert mk is not None
+            content = s[mk.end():]
+            lead = len(content) - len(content.lstrip(" "))
+            content = content.lstrip(" ")
+            if not content or lead >= 4:
+                return None  # an empty item, or indented code inside the item
+            if content.startswith(_RISKY_START) or _BULLET.match(content) or _ORDERED.match(content):
+                return None  # a block nested on the marker's line
+            if _HR.match(content) or _SETEXT.match(content):
+                return None
+            if ordered and prev == "para" and not para_in_list and ordered.group(1) != "1":
+                return None  # "1986. A year" continues a paragraph; "2. x" after a list does not
+            if indent and not list_open:
+                return None
+            close_para(i)
+            para, para_start, para_in_list, list_open = [content], i, True, True
+            prev = "para"
+            i += 1
+            continue
+        if prev == "blank" and indent == 0:
+            list_open = False
+        if "|" in s and i + 1 < n and prev != "para":  # in markdown-it a table never interrupts a paragraph
+            width = _table_width(line, lines[i + 1])
+            if width:
+                if indent or list_open:
+                    return None  # a table in a list item (or its lazy lines): context decides
+                close_para(i)
+                row = lines[i].strip()
+                if "](" in row or "][" in row:
+                    inlines.append((i, i + 1, row))
+                j, filled = i + 2, 0
+                while j < n:
+                    t = lines[j]
+                    ts = t.lstrip(" ")
+                    if ts.startswith(("<", "```", "~~~")):
+                        return None  # may or may not end the table (HTML block kinds, fence validity)
+                    if not ts or _ends_table(ts, len(t) - len(ts)):
+                        break
+                    text = t.strip()
+                    filled += width - len(_cells(text))
+                    if filled > _MAX_FILLED_CELLS:
+                        break
+                    if "](" in text or "][" in text:
+                        inlines.append((j, j + 1, text))
+                    j += 1
+                tables.append((i, j))
+                prev = "table"
+                i = j
+                continue
+        if prev == "para":
+            para.append(s)  # continuation, lazy or not: the same paragraph either way
+        else:
+            if indent and not list_open:
+                return None
+            para, para_start, para_in_list = [s], i, list_open
+            prev = "para"
+        i += 1
+    close_para(n)
+    env: dict = {}
+    for a, b, content in inlines:
+        if "](" in content or "][" in content:
+            children: list = []
+            md.inline.parse(content, md, env, children)
+            collect_links(SimpleNamespace(map=[a, b], children=children), lines, links)
+    return (tuple(headings), tuple(blocks), tuple(tables), (), (), tuple(links))

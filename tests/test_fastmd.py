@@ -1,0 +1,89 @@
+"""The line scanner (analyzers.fastmd) against markdown-it: whenever it answers, it answers the same.
+
+Three sources of documents: every section of the corpus, hand-written edge cases, and documents
+generated from a grammar of line kinds chosen to hit the scanner's decisions (lists, lazy lines,
+fences, tables, rules, setext underlines, nested markers, links).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+import pytest
+
+parse = importlib.import_module("skillgrade.analyzers.parse")
+fastmd = importlib.import_module("skillgrade.analyzers.fastmd")
+
+
+def _both(src: str):
+    got = fastmd.scan(src, parse.markdown_parser(), parse._collect_links)
+    w = parse.markdown_facts(src)
+    return got, (w.headings, w.blocks, w.tables, w.quoted, w.comments, w.links)
+
+
+def test_corpus_sections_agree_and_most_take_the_fast_path(corpus) -> None:
+    sections = accepted = 0
+    for f in sorted(corpus.rglob("SKILL.md")):
+        index = parse.LineIndex(f.read_text("utf-8", errors="replace"))
+        _, body = parse._parse_frontmatter(index)
+        for a, b in parse._sections(index.lines, body):
+            src = "\n".join(index.lines[a:b])
+            got, want = _both(src)
+            sections += 1
+            if got is not None:
+                accepted += 1
+                assert got == want, f"{f} line {a}"
+    assert sections > 3000 and accepted / sections > 0.85
+
+
+EDGE = {
+    "- [a](references/a.md)\n  continued [b](b.md)\n- next\n": True,
+    "Text\n| a | b |\n|---|---|\n": True,  # a table cannot interrupt a paragraph
+    "| a | b |\n|---|---|\n| [l](x.md) | 2 |\nplain row\n\n# H [x](y.md)\n": True,
+    "```python\nx = 1\n": True,  # an unclosed fence runs to the end
+    "```\ncode\n````\nafter\n": True,
+    "Title\n=====\n": False,  # setext heading
+    "Para\n---\n": False,
+    "> quoted [x](y.md)\n": False,
+    "1. Step\n\n   ```bash\n   run\n   ```\n": False,  # a fence inside a list item
+    "<div>\n[x](y.md)\n</div>\n": False,
+    "    indented code\n": False,
+    "[ref]: target.md\n": False,
+}
+
+
+@pytest.mark.parametrize("src", list(EDGE))
+def test_edge_cases(src: str) -> None:
+    got, want = _both(src)
+    assert (got is not None) == EDGE[src]
+    if got is not None:
+        assert got == want
+
+
+LINES = [
+    "", "", "", "text words here", "more text", "  indented text", "   three", "    four indented", "     five",
+    "- item", "  - nested", "    - deep", "1. one", "2. two", "10) ten", "* star", "+ plus", "-", "1.", "-  two",
+    "# H", "## H ##", "###### h", "####### x", "#nospace", "  ## indented h", "# [h](h.md)",
+    "---", "***", "* * *", "___", "===", "--", "- - -", "----",
+    "```", "```python", "~~~", "````", "   ```", "```x`y", "``` js", "~~~~",
+    "> quote", "<div>", "<!-- c -->",
+    "| a | b |", "|---|---|", "| 1 | 2 |", "a | b", "--|--", "|:-:|", "| x |", "|---|", "| [t](t.md) | x |",
+    "[link](references/x.md)", "see [a](b.md) and [c](d.md)", "![img](assets/i.png)", "[multi", "line](x.md)",
+    "text [ref][x]", "`code ](x)`", "\\# escaped", "- [x](y.md)", "  [z](w.md)", "1986. year", "1. [o](o.md)",
+    "term  ", "  | in list | b |", "  |---|---|", "code = 1", "[a](b.md)[c](d.md)", "- ```", "- # h", "-     code",
+    "\tcode", "-\titem", " \t text", "text\twith tab",
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generated_documents_agree(seed: int) -> None:
+    rng = random.Random(seed)
+    accepted = 0
+    for _ in range(2500):
+        src = "\n".join(rng.choice(LINES) for _ in range(rng.randint(1, 25))) + rng.choice(["", "\n"])
+        got, want = _both(src)
+        if got is not None:
+            accepted += 1
+            assert got == want, src
+    assert accepted > 250
