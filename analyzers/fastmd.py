@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
+from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _BULLET = re.compile(r"[-+*](?: |$)")
 _ORDERED = re.compile(r"(\d{1,9})[.)](?: |$)")
@@ -78,6 +80,70 @@ def _heading_text(s: str, level: int) -> str:
     return rest.strip()
 
 
+def _quote(lines: list[str], i: int, n: int, inlines: list) -> tuple[int, int] | None:
+    """A block quote of plain paragraphs from line i to a blank line: (its end, its map's end), or None.
+
+    Every line must carry its `>` (a lazy line's meaning depends on context) and hold plain text.
+    """
+    j = i
+    para: list[str] = []
+    start = i
+    found: list[tuple[int, int, str]] = []
+    while j < n:
+        t = lines[j]
+        ts = t.lstrip(" ")
+        if not ts:
+            break
+        if len(t) - len(ts) > 3 or ts[0] != ">":
+            return None
+        inner = ts[1:]
+        if inner.startswith(" "):
+            inner = inner[1:]
+        if not inner.strip():
+            if para:
+                found.append((start, j, "\n".join(para).strip()))
+                para = []
+            j += 1
+            continue
+        if inner[0] == " " or "|" in inner or inner.startswith(_RISKY_START) or _HR.match(inner) \
+                or _SETEXT.match(inner) or _BULLET.match(inner) or _ORDERED.match(inner):
+            return None
+        if not para:
+            start = j
+        para.append(inner)
+        j += 1
+    if para:
+        found.append((start, j, "\n".join(para).strip()))
+    inlines.extend(f for f in found if "](" in f[2] or "][" in f[2])
+    return j, _quote_map_end(lines, i, j, n, found)
+
+
+def _quote_map_end(lines: list[str], i: int, j: int, n: int, paras: list) -> int:
+    """Where markdown-it ends a quote's map: its inner parse skips empty lines up to the document's
+    end, so trailing empty `>` lines carry the map over the blank lines that follow the quote."""
+    ends = {a: b for a, b, _ in paras}
+
+    def empty(k: int) -> bool:
+        t = lines[k]
+        if k >= j:
+            return not t.strip()
+        inner = t.lstrip(" ")[1:]
+        return not inner.strip()
+
+    line = state = i
+    while line < j:
+        while line < n and empty(line):
+            line += 1
+        state = line
+        if line >= j:
+            break
+        line = state = ends[line]
+        if line < j and empty(line):
+            line += 1
+            state = line
+    return state
+
+
 def scan(source: str, md, collect_links) -> tuple | None:
     """(headings, blocks, tables, quoted, comments, links), or None where markdown-it must decide."""
     if "]:" in source or "\t" in source:
@@ -87,6 +153,8 @@ def scan(source: str, md, collect_links) -> tuple | None:
     headings: list = []
     blocks: list = []
     tables: list = []
+    comments: list = []
+    quoted: list = []
     links: list = []
     inlines: list[tuple[int, int, str]] = []  # (first line, end line, inline content)
     para: list[str] = []  # the open paragraph's lines (stripped)
@@ -153,8 +221,41 @@ def scan(source: str, md, collect_links) -> tuple | None:
             list_open = False
             i = b
             continue
-        if s[0] in "><":
-            return None  # block quotes and HTML blocks: their extent needs context
+        if s[0] == ">":
+            if indent and list_open:
+                return None  # a quote in a list item ends where the item does
+            q = _quote(lines, i, n, inlines)
+            if q is None:
+                return None
+            j, map_end = q
+            close_para(i)
+            inlines.sort(key=lambda t: t[0])  # the quote's paragraphs come after the one it closed
+            quoted.append((i, map_end))
+            prev = "quote"
+            list_open = False
+            i = j
+            continue
+        if s[0] == "<":
+            seq = next((q for q in HTML_SEQUENCES if q[0].search(s)), None)
+            if seq is not None and not (prev == "para" and not seq[2]):  # else: paragraph text
+                if indent and list_open:
+                    return None  # an HTML block in a list item ends where the item does
+                close_para(i)
+                j = i + 1
+                if not seq[1].search(s):
+                    while j < n:
+                        t = lines[j].lstrip(" ")
+                        if seq[1].search(t):
+                            if t:
+                                j += 1
+                            break
+                        j += 1
+                if s.startswith("<!--"):
+                    comments.append((i, j))
+                prev = "html"
+                list_open = False
+                i = j
+                continue
         m = _ATX.match(s)
         if m:
             level = len(s) - len(s.lstrip("#"))
@@ -246,4 +347,4 @@ def scan(source: str, md, collect_links) -> tuple | None:
             children: list = []
             md.inline.parse(content, md, env, children)
             collect_links(SimpleNamespace(map=[a, b], children=children), lines, links)
-    return (tuple(headings), tuple(blocks), tuple(tables), (), (), tuple(links))
+    return (tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links))

@@ -45,9 +45,14 @@ EDGE = {
     "```\ncode\n````\nafter\n": True,
     "Title\n=====\n": False,  # setext heading
     "Para\n---\n": False,
-    "> quoted [x](y.md)\n": False,
+    "> quoted [x](y.md)\n>\n> more\n": True,
+    "> a\n>\n>\n\nb\n": True,  # markdown-it's quote map runs over the blank line after trailing `>` lines
+    "> a\nlazy continuation\n": False,
+    "> - item\n": False,
     "1. Step\n\n   ```bash\n   run\n   ```\n": False,  # a fence inside a list item
-    "<div>\n[x](y.md)\n</div>\n": False,
+    "<div>\n[x](y.md)\n</div>\n": True,  # an HTML block: no markdown links inside
+    "<!-- a\n\n# not a heading\n-->\ntext [l](m.md)\n": True,
+    "text\n<span>inline</span>\n": True,  # an inline tag line cannot interrupt a paragraph
     "    indented code\n": False,
     "[ref]: target.md\n": False,
 }
@@ -67,13 +72,33 @@ LINES = [
     "# H", "## H ##", "###### h", "####### x", "#nospace", "  ## indented h", "# [h](h.md)",
     "---", "***", "* * *", "___", "===", "--", "- - -", "----",
     "```", "```python", "~~~", "````", "   ```", "```x`y", "``` js", "~~~~",
-    "> quote", "<div>", "<!-- c -->",
+    "> quote", "> **Note**: see [x](y.md)", ">", "> more", ">> nested", "> - item", "> # h",
+    ">text", "   > indented quote", ">     deep", "<div>", "<!-- c -->", "<!-- open", "close -->", "<details>", "</div>",
+    "<summary>x</summary>", "<br>", "<https://x.io>", "<?php", "<script>", "</script>", "<span>a</span> [l](m.md)",
     "| a | b |", "|---|---|", "| 1 | 2 |", "a | b", "--|--", "|:-:|", "| x |", "|---|", "| [t](t.md) | x |",
     "[link](references/x.md)", "see [a](b.md) and [c](d.md)", "![img](assets/i.png)", "[multi", "line](x.md)",
     "text [ref][x]", "`code ](x)`", "\\# escaped", "- [x](y.md)", "  [z](w.md)", "1986. year", "1. [o](o.md)",
     "term  ", "  | in list | b |", "  |---|---|", "code = 1", "[a](b.md)[c](d.md)", "- ```", "- # h", "-     code",
     "\tcode", "-\titem", " \t text", "text\twith tab",
 ]
+
+
+QUOTES = ["", "", "text words", "see [a](b.md)", "> quote", "> **Note**: see [x](y.md)", ">", "> more", ">text",
+          "   > indented quote", "- item", "1. one", "# H", "---", "```", "<!-- c -->", "| a | b |", "|---|---|",
+          "  cont", "    four"]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_generated_quotes_agree(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    quoted = 0
+    for _ in range(3000):
+        src = "\n".join(rng.choice(QUOTES) for _ in range(rng.randint(1, 15))) + rng.choice(["", "\n"])
+        got, want = _both(src)
+        if got is not None:
+            quoted += bool(got[3])
+            assert got == want, src
+    assert quoted > 150
 
 
 @pytest.mark.parametrize("seed", range(4))
