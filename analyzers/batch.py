@@ -6,6 +6,7 @@ Works on report dicts (Report.to_dict()), so a fully cached run never imports YA
 from __future__ import annotations
 
 import functools
+import json
 import marshal
 import os
 import sys
@@ -120,9 +121,20 @@ class ResultCache:
 
     def put(self, key: str, report: dict, external: dict[str, bool]) -> None:
         self.results.pop(key, None)  # re-inserted last: the newest entries survive pruning
-        self.results[key] = (report, external)
+        self.results[key] = (report, external, None)
         self.used.add(key)
         self.dirty = True
+
+    def json_text(self, key: str, report: dict) -> str:
+        """The report as compact JSON, encoded once and kept with the result (JSON output splices it)."""
+        e = self.results.get(key)
+        if e is not None and len(e) > 2 and e[2] is not None:
+            return e[2]
+        text = json.dumps(report, separators=(",", ":"))
+        if e is not None:
+            self.results[key] = (e[0], e[1], text)
+            self.dirty = True
+        return text
 
     def _prune(self) -> None:
         """Keep this run's results and the newest KEEP_UNUSED others (other runs on parts of the tree)."""
@@ -205,8 +217,12 @@ def score_paths(
     cache_dir: Path | None = None,
     jobs: int | None = None,
     config_key: Callable[[object], str] = repr,
+    json_texts: list[str] | None = None,
 ) -> tuple[list[dict], list[str]]:
-    """Score every SKILL.md under `paths`. Returns (report dicts in path order, error lines)."""
+    """Score every SKILL.md under `paths`. Returns (report dicts in path order, error lines).
+
+    json_texts, when given, receives each report's compact JSON (from the cache where it was kept).
+    """
     files: list[Path] = []
     errors: list[str] = []
     for p in paths:
@@ -244,6 +260,7 @@ def score_paths(
     ws_hash = blake2b(repr(ws_names).encode(), digest_size=12).hexdigest()
     cfg_keys: dict[int, str] = {}
     results: dict[int, dict] = {}
+    keys: dict[int, str] = {}
     todo: list[tuple[int, _Item, object, str]] = []
     for i, it in enumerate(items):
         if it.error is not None:
@@ -256,7 +273,7 @@ def score_paths(
             if ck is None:
                 ck = cfg_keys[id(cfg)] = config_key(cfg)
             parts = (it.digest, it.apath, _listing(os.path.dirname(it.apath)), ck, ws_hash, it.root)
-            key = blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
+            key = keys[i] = blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
             hit = it.cache.get(key)
             if hit is not None:
                 results[i] = hit
@@ -275,9 +292,15 @@ def score_paths(
             results[i] = report
             if it.cache is not None:
                 it.cache.put(key, report, external)
+    order = sorted(results)
+    if json_texts is not None:
+        for i in order:
+            cache = items[i].cache
+            json_texts.append(cache.json_text(keys[i], results[i]) if cache is not None
+                              else json.dumps(results[i], separators=(",", ":")))
     for cache in caches.values():
         cache.save()  # entries of other runs on the same tree are kept
-    return [results[i] for i in sorted(results)], errors
+    return [results[i] for i in order], errors
 
 
 @dataclass(slots=True)

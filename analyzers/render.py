@@ -111,10 +111,11 @@ def to_text(reports: list[dict], style: Style, errors: list[str] | None = None) 
 
 
 def to_json(reports: list[dict], errors: list[str] | None = None, *, single: bool = True,
-            indent: int | None = 2) -> str:
+            indent: int | None = 2, texts: list[str] | None = None) -> str:
     """One skill: the report object itself (the methodology's shape); several: {skills, summary}.
 
-    indent=None writes compact JSON (the C encoder: ~10x faster on big trees).
+    indent=None writes compact JSON (the C encoder: ~10x faster on big trees); `texts`, each report
+    already in compact JSON (batch.score_paths keeps them in its cache), are spliced in as they are.
     """
     if single and len(reports) == 1 and not errors:
         return json.dumps(reports[0], indent=indent) + "\n"
@@ -128,7 +129,12 @@ def to_json(reports: list[dict], errors: list[str] | None = None, *, single: boo
     }
     doc = {"version": VERSION, "skills": reports, "summary": summary, "errors": errors or []}
     if indent is None:
-        return json.dumps(doc, separators=(",", ":")) + "\n"
+        compact = (",", ":")
+        if texts is not None and len(texts) == len(reports):
+            doc["skills"] = []
+            head, tail = json.dumps(doc, separators=compact).split('"skills":[]', 1)
+            return f'{head}"skills":[{",".join(texts)}]{tail}\n'
+        return json.dumps(doc, separators=compact) + "\n"
     return json.dumps(doc, indent=indent) + "\n"
 
 

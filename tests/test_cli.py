@@ -159,6 +159,24 @@ def test_cache_sees_a_same_size_edit_with_the_old_mtime(skills: Path) -> None:
     assert "NAME_DIR_MISMATCH" not in [f["code"] for f in first["findings"]]
 
 
+def test_compact_json_from_the_cache_is_identical(tmp_path: Path) -> None:
+    """Over 20 skills JSON is compact and spliced from per-report texts kept in the cache."""
+    root = tmp_path / "many"
+    (root / ".git").mkdir(parents=True)
+    for k in range(25):
+        d = root / f"skill-{k:02d}"
+        d.mkdir()
+        (d / "SKILL.md").write_text(f"---\nname: skill-{k:02d}\ndescription: Use when testing number {k}.\n---\n"
+                                    f"# S{k}\n\nSee [r](references/missing-{k}.md) and caf\u00e9 \u2603.\n")
+    plain = run("score", str(root), "--format", "json", "--no-cache", cwd=root)
+    cold = run("score", str(root), "--format", "json", cwd=root)
+    warm = run("score", str(root), "--format", "json", cwd=root)
+    assert plain.stdout == cold.stdout == warm.stdout
+    data = json.loads(warm.stdout)
+    assert len(data["skills"]) == 25 and data["summary"]["codes"]["ORPHAN_REFERENCE"] == 25
+    assert warm.stdout == json.dumps(data, separators=(",", ":")) + "\n"
+
+
 def test_duplicate_names_across_the_tree(skills: Path) -> None:
     shutil.copytree(skills / "skills" / "release-notes", skills / "legacy" / "release-notes")
     p = run("score", str(skills), "--format", "json", "--no-cache", "--select", "DUPLICATE_SKILL_NAME")
