@@ -256,8 +256,8 @@ def scan(source: str, md, collect_links) -> tuple | None:
                 list_open = False
                 i = j
                 continue
-        m = _ATX.match(s)
-        if m:
+        c0 = s[0]
+        if c0 == "#" and _ATX.match(s):
             level = len(s) - len(s.lstrip("#"))
             close_para(i)
             text = _heading_text(s, level)
@@ -269,9 +269,9 @@ def scan(source: str, md, collect_links) -> tuple | None:
             prev = "heading"
             i += 1
             continue
-        if _SETEXT.match(s) and (prev == "para" or s[0] == "=" or len(s.rstrip(" \t")) < 3):
+        if c0 in "=-" and _SETEXT.match(s) and (prev == "para" or c0 == "=" or len(s.rstrip(" \t")) < 3):
             return None  # a setext underline, or a lone "=" / "--" line
-        if _HR.match(s):
+        if c0 in "-*_" and _HR.match(s):
             if prev == "para" and s[0] == "-":
                 return None
             close_para(i)
@@ -279,8 +279,8 @@ def scan(source: str, md, collect_links) -> tuple | None:
             list_open = False
             i += 1
             continue
-        bullet = _BULLET.match(s)
-        ordered = None if bullet else _ORDERED.match(s)
+        bullet = _BULLET.match(s) if c0 in "-+*" else None
+        ordered = _ORDERED.match(s) if c0 in "0123456789" else None
         if bullet or ordered:
             mk = bullet or ordered
             assert mk is not None
