@@ -9,6 +9,7 @@ from .rules.body.over_constrained import over_constrained
 from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
 from .rules.description.description_too_long import description_too_long
+from .rules.description.description_xml_tag import description_xml_tag
 from .rules.description.empty_description import empty_description
 from .rules.description.missing_trigger import missing_trigger
 from .rules.description.weak_trigger import weak_trigger
@@ -33,6 +34,7 @@ from .rules.name.duplicate_skill_name import duplicate_skill_name
 from .rules.name.name_dir_mismatch import name_dir_mismatch
 from .rules.name.name_format import name_format
 from .rules.name.name_missing import name_missing
+from .rules.name.name_reserved_word import name_reserved_word
 from .rules.name.name_too_long import name_too_long
 
 ALL_RULES: tuple[Rule, ...] = tuple(
@@ -53,12 +55,14 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             name_missing,
             name_format,
             name_too_long,
+            name_reserved_word,
             name_dir_mismatch,
             duplicate_skill_name,
             empty_description,
             missing_trigger,
             weak_trigger,
             description_too_long,
+            description_xml_tag,
             over_constrained,
             bloated_skill,
             body_over_budget,
