@@ -8,6 +8,7 @@ from .rules.body.body_over_budget import body_over_budget
 from .rules.body.over_constrained import over_constrained
 from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
+from .rules.content.hardcoded_secret import hardcoded_secret
 from .rules.description.description_too_long import description_too_long
 from .rules.description.description_xml_tag import description_xml_tag
 from .rules.description.empty_description import empty_description
@@ -73,6 +74,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             unreferenced_file,
             code_block_untagged,
             code_block_invalid,
+            hardcoded_secret,
         ),
         key=lambda r: r.code,
     )
