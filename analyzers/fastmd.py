@@ -224,12 +224,11 @@ def scan(source: str, md, collect_links) -> tuple | None:
         if s[0] == ">":
             if indent and list_open:
                 return None  # a quote in a list item ends where the item does
+            close_para(i)  # before the quote's own paragraphs, to keep document order
             q = _quote(lines, i, n, inlines)
             if q is None:
                 return None
             j, map_end = q
-            close_para(i)
-            inlines.sort(key=lambda t: t[0])  # the quote's paragraphs come after the one it closed
             quoted.append((i, map_end))
             prev = "quote"
             list_open = False

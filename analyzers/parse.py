@@ -670,13 +670,13 @@ def parse(
         except RecursionError:  # pathological nesting: keep what we have
             pass
     headings: list[Heading] = parts["headings"]
-    for k, h in enumerate(headings):
-        nxt = len(lines)
-        for h2 in headings[k + 1 :]:
-            if h2.level <= h.level:
-                nxt = h2.line
-                break
-        h.end_line = nxt
+    open_: list[Heading] = []  # a section ends at the next heading of the same or a higher level
+    for h in headings:
+        while open_ and open_[-1].level >= h.level:
+            open_.pop().end_line = h.line
+        open_.append(h)
+    for h in open_:
+        h.end_line = len(lines)
     skip = parts["code_lines"] | parts["comment_lines"]
     prose = [] if (binary or too_large) else _prose(lines, body_start, skip, parts["quoted"])
     table_lines: set[int] = set()
