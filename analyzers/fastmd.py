@@ -1,15 +1,16 @@
 """A line scanner for the plain markdown most skills are written in: the facts markdown-it would give.
 
 markdown-it-py's block parser costs about as much as every rule together. Most sections of real
-skills hold only ATX headings, paragraphs, simple lists, column-0 fenced code and top-level tables;
-for those a single pass over the lines finds the same headings, code blocks, tables and links. Any
-construct whose meaning depends on container context (block quotes, HTML blocks, indented or nested
-fences, setext headings, indented code, tabs, reference definitions, ...) makes `scan` return None,
-and the caller parses that section with markdown-it. Tests compare both on the corpus and on
+skills hold only ATX headings, paragraphs, simple lists, column-0 fenced code, top-level tables,
+HTML blocks (comments above all) and block quotes of plain paragraphs; for those one pass over the
+lines finds the same headings, code blocks, tables, quotes, comments and links (markdown-it's inline
+parser still reads each paragraph, heading or row that can hold a link). Any construct whose meaning
+depends on container context (indented or nested fences, setext headings, indented code, lazy quote
+lines, blocks nested in list items, tabs, reference definitions, ...) makes `scan` return None, and
+the caller parses that section with markdown-it. Tests compare both on every corpus section and on
 generated documents: whenever `scan` answers, its answer equals markdown-it's.
 
-Returns plain tuples in the layout of parse._Facts (lines relative to the section).
-"""
+Returns plain tuples in the layout of parse._Facts (lines relative to the section)."""
 
 from __future__ import annotations
 
