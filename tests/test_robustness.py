@@ -199,8 +199,10 @@ def test_ten_megabyte_skill(tmp_path: Path) -> None:
     + "\n```\n```toml\na = " + "[" * 5000 + "\n```\n",
     "| a |\n|---|\n" + "| x |\n" * 20000,
     "#" * 10000 + " heading\n" + "# h\n" * 5000,
+    "## h\n" * 100000,  # once quadratic (a slice per heading): ~50 s
+    "> q [a](b.md)\n\n" * 30000,  # once quadratic (a sort per quote): ~30 s
 ], ids=["quotes", "lists", "brackets", "emphasis", "backticks", "links", "comments", "unclosed-comment",
-        "disables", "long-path", "code-blocks", "table", "headings"])
+        "disables", "long-path", "code-blocks", "table", "headings", "100k-headings", "30k-quotes"])
 def test_pathological_markdown(body: str) -> None:
     check(FM + body, seconds=20)
 
