@@ -26,13 +26,14 @@ _HR = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _SETEXT = re.compile(r"(?:=+|-+)[ \t]*$")
 _DELIM_CELL = re.compile(r"^:?-+:?$")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
-_MAX_FILLED_CELLS = 0x10000
+MAX_FILLED_CELLS = 0x10000
 
 # what a continuation or item line may not start with: these open blocks whose extent needs context
 _RISKY_START = ("#", ">", "<", "```", "~~~", "|", "\t")
 
 
-def _cells(line: str) -> list[str]:
+def cells(line: str) -> list[str]:
+    """A table row's cells, as markdown-it splits them (unescaped pipes; outer empty cells dropped)."""
     cells = _UNESCAPED_PIPE.split(line.strip())
     if cells and not cells[0].strip():
         cells.pop(0)
@@ -41,7 +42,7 @@ def _cells(line: str) -> list[str]:
     return cells
 
 
-def _table_width(head: str, delim: str) -> int:
+def table_width(head: str, delim: str) -> int:
     """Columns of a table opened by these two lines (markdown-it's rules), or 0 when they open none."""
     row = delim.lstrip(" ")
     if len(delim) - len(row) > 3 or len(row) < 2 or row[0] not in "|-:":
@@ -60,7 +61,7 @@ def _table_width(head: str, delim: str) -> int:
             return 0
         width += 1
     h = head.strip()
-    if "|" not in h or width == 0 or len(_cells(h)) != width:
+    if "|" not in h or width == 0 or len(cells(h)) != width:
         return 0
     return width
 
@@ -305,7 +306,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
         if prev == "blank" and indent == 0:
             list_open = False
         if "|" in s and i + 1 < n and prev != "para":  # in markdown-it a table never interrupts a paragraph
-            width = _table_width(line, lines[i + 1])
+            width = table_width(line, lines[i + 1])
             if width:
                 if indent or list_open:
                     return None  # a table in a list item (or its lazy lines): context decides
@@ -322,8 +323,8 @@ def scan(source: str, md, collect_links) -> tuple | None:
                     if not ts or _ends_table(ts, len(t) - len(ts)):
                         break
                     text = t.strip()
-                    filled += width - len(_cells(text))
-                    if filled > _MAX_FILLED_CELLS:
+                    filled += width - len(cells(text))
+                    if filled > MAX_FILLED_CELLS:
                         break
                     if "](" in text or "][" in text:
                         inlines.append((j, j + 1, text))

@@ -82,20 +82,6 @@ def markdown_parser():
     return md
 
 
-_DELIM_CELL = re.compile(r"^:?-+:?$")
-_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
-_MAX_FILLED_CELLS = 0x10000  # as markdown-it: stop a table that would invent more empty cells
-
-
-def _cells(line: str) -> list[str]:
-    cells = _UNESCAPED_PIPE.split(line.strip())
-    if cells and not cells[0].strip():
-        cells.pop(0)
-    if cells and not cells[-1].strip():
-        cells.pop()
-    return cells
-
-
 def _lean_table(state: Any, start: int, end: int, silent: bool) -> bool:
     """GFM tables as markdown-it recognises them, as one token per row.
 
@@ -109,25 +95,11 @@ def _lean_table(state: Any, start: int, end: int, silent: bool) -> bool:
         return False
     src = state.src
     row = src[state.bMarks[delim] + state.tShift[delim]:state.eMarks[delim]]
-    if len(row) < 2 or row[0] not in "|-:" or (row[1] not in "|-: \t") or (row[0] == "-" and row[1] in " \t"):
-        return False
-    if row.strip(" \t|-:"):
-        return False
-    parts = row.split("|")
-    width = 0
-    for i, part in enumerate(parts):
-        part = part.strip(" \t")
-        if not part:
-            if i in (0, len(parts) - 1):
-                continue
-            return False
-        if not _DELIM_CELL.match(part):
-            return False
-        width += 1
     head = src[state.bMarks[start] + state.tShift[start]:state.eMarks[start]].strip()
-    if "|" not in head or state.is_code_block(start):
+    if state.is_code_block(start):
         return False
-    if width == 0 or len(_cells(head)) != width:
+    width = fastmd.table_width(head, row)
+    if not width:
         return False
     if silent:
         return True
@@ -145,8 +117,8 @@ def _lean_table(state: Any, start: int, end: int, silent: bool) -> bool:
         text = src[state.bMarks[line] + state.tShift[line]:state.eMarks[line]].strip()
         if not text or state.is_code_block(line):
             break
-        filled += width - len(_cells(text))
-        if filled > _MAX_FILLED_CELLS:
+        filled += width - len(fastmd.cells(text))
+        if filled > fastmd.MAX_FILLED_CELLS:
             break
         tok = state.push("inline", "", 0)
         tok.map, tok.content, tok.children = [line, line + 1], text, []
