@@ -220,6 +220,34 @@ def to_markdown(reports: list[dict]) -> str:
     return "\n".join(out)
 
 
+_GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice", "hint": "notice"}
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+
+
+def to_github(reports: list[dict]) -> str:
+    """GitHub Actions workflow commands: one annotation per finding (shown on the PR's diff), then
+    the plain summary line of each skill for the log."""
+    out = []
+    for r in reports:
+        path = _gh_escape(display_path(r["skill"]["path"]), prop=True)
+        for f in r["findings"]:
+            a, b = f["range"]["start"], f["range"]["end"]
+            where = f"file={path},line={a['line'] + 1},col={a['character'] + 1}"
+            if b["line"] == a["line"]:
+                where += f",endColumn={max(b['character'], a['character'] + 1)}"
+            else:
+                where += f",endLine={b['line'] + 1}"
+            title = _gh_escape(f"skillgrade {f['code']}", prop=True)
+            out.append(f"::{_GITHUB_LEVEL.get(f['severity'], 'notice')} {where},title={title}::"
+                       f"{_gh_escape(f['message'])}")
+    out += [score_line(r, Style(False)) for r in reports]
+    return "\n".join(out) + ("\n" if out else "")
+
+
 def compare_text(a: dict, b: dict, style: Style) -> str:
     la, lb = display_path(a["skill"]["path"]), display_path(b["skill"]["path"])
     rows = [("dimension", "A", "B", "winner")]

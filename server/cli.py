@@ -10,7 +10,7 @@ from pathlib import Path
 VERSION = "0.1.0"
 LLM_DEPTHS = {"standard": "the LLM judge", "deep": "the LLM judge and Monte Carlo simulation",
               "certify": "the LLM judge, Monte Carlo simulation and Elo ranking"}
-FORMATS = ("text", "json", "sarif", "markdown")
+FORMATS = ("text", "json", "sarif", "markdown", "github")
 
 
 class UsageError(Exception):
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", "--output", dest="format", choices=FORMATS, default="text",
                    help="output format (--output is accepted, as PluginEval users type it)")
     s.add_argument("--threshold", type=float, default=None, help="exit 1 when a skill scores below N")
+    s.add_argument("--strict", action="store_true", help="exit 1 on warnings too, not only on errors")
     s.add_argument("--select", type=_codes, default=None, help="only these codes (comma-separated)")
     s.add_argument("--ignore", type=_codes, default=None, help="skip these codes (comma-separated)")
     s.add_argument("--config", type=Path, default=None, help="a .skillgrade.toml or pyproject.toml")
@@ -164,6 +165,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         out = render.to_sarif(reports, rules, base)
     elif args.format == "markdown":
         out = render.to_markdown(reports)
+    elif args.format == "github":
+        out = render.to_github(reports)
     else:
         out = render.to_text(reports, render.Style(_color(args.color)))
     sys.stdout.write(out)
@@ -171,7 +174,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         for e in errors:
             print(f"skillgrade: {e}", file=sys.stderr)
     failed = bool(errors)
-    if any(f["severity"] == "error" for r in reports for f in r["findings"]):
+    failing = ("error", "warning") if args.strict else ("error",)
+    if any(f["severity"] in failing for r in reports for f in r["findings"]):
         failed = True
     if threshold is not None and any(
         r["composite"]["score"] is None or r["composite"]["score"] < threshold for r in reports

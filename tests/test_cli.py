@@ -159,6 +159,30 @@ def test_cache_sees_a_same_size_edit_with_the_old_mtime(skills: Path) -> None:
     assert "NAME_DIR_MISMATCH" not in [f["code"] for f in first["findings"]]
 
 
+def test_github_annotations(skills: Path) -> None:
+    p = run("score", str(skills / "skills"), "--format", "github", "--no-cache", cwd=skills)
+    assert p.returncode == 1
+    lines = p.stdout.splitlines()
+    fmt = [ln for ln in lines if ln.startswith("::error file=skills/pdf-tools/SKILL.md,line=2,col=7,")]
+    assert fmt and "title=skillgrade NAME_FORMAT::`name: PDF_Tools` must be lowercase" in fmt[0]
+    assert any(ln.startswith("::notice ") and "CODE_BLOCK_UNTAGGED" in ln for ln in lines)
+    assert any(ln.startswith("skills/csv-report-builder/SKILL.md: ") for ln in lines)  # summary for the log
+
+
+def test_strict_fails_on_warnings(skills: Path) -> None:
+    skill = skills / "skills" / "release-notes"  # one warning (MISSING_TRIGGER), no errors
+    assert run("score", str(skill), "--no-cache").returncode == 0
+    assert run("score", str(skill), "--no-cache", "--strict").returncode == 1
+    assert run("score", str(skills / "skills" / "csv-report-builder"), "--no-cache", "--strict").returncode == 0
+
+
+def test_github_escaping() -> None:
+    from skillgrade.analyzers.render import _gh_escape
+
+    assert _gh_escape("50% done\nnext") == "50%25 done%0Anext"
+    assert _gh_escape("a:b,c", prop=True) == "a%3Ab%2Cc"
+
+
 def test_compact_json_from_the_cache_is_identical(tmp_path: Path) -> None:
     """Over 20 skills JSON is compact and spliced from per-report texts kept in the cache."""
     root = tmp_path / "many"
