@@ -15,9 +15,8 @@ Returns plain tuples in the layout of parse._Facts (lines relative to the sectio
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from types import SimpleNamespace
-
-from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _BULLET = re.compile(r"[-+*](?: |$)")
@@ -30,6 +29,15 @@ MAX_FILLED_CELLS = 0x10000
 
 # what a continuation or item line may not start with: these open blocks whose extent needs context
 _RISKY_START = ("#", ">", "<", "```", "~~~", "|", "\t")
+
+
+@lru_cache(maxsize=1)
+def _html_sequences() -> list:
+    """markdown-it's HTML block kinds (opening pattern, closing pattern, can interrupt a paragraph);
+    imported on first use, so documents without a `<` line never load markdown-it."""
+    from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+    return HTML_SEQUENCES
 
 
 def cells(line: str) -> list[str]:
@@ -146,8 +154,89 @@ def _quote_map_end(lines: list[str], i: int, j: int, n: int, paras: list) -> int
     return state
 
 
+class _Tok:
+    """The few fields of a markdown-it inline token that parse._collect_links reads."""
+
+    __slots__ = ("type", "content", "attrs", "markup", "info")
+
+    def __init__(self, type_: str, content: str = "", attrs: dict | None = None) -> None:
+        self.type, self.content, self.attrs, self.markup, self.info = type_, content, attrs or {}, "", ""
+
+    def attrGet(self, name: str):  # noqa: N802 - markdown-it's name
+        return self.attrs.get(name)
+
+
+_SIMPLE_LINK = re.compile(r'(!?)\[([^\[\]\n\0]*)\]\(([^\s()<>\\\0]+)(?: +"[^"\\\n\0]*")?\)')
+
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def _blank_code_spans(content: str) -> str:
+    """The text with each code span's characters (backticks included) replaced by NUL, offsets kept.
+
+    As markdown-it reads them: a run of n backticks opens a span that the next run of exactly n
+    closes; a run with no closer is literal text.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(content)]
+    by_size: dict[int, list[int]] = {}  # run length -> indices of the runs of that length, in order
+    for j, (a, b) in enumerate(runs):
+        by_size.setdefault(b - a, []).append(j)
+    seen: dict[int, int] = {}  # run length -> how far its index list has been consumed
+    pieces: list[str] = []
+    last = k = 0
+    while k < len(runs):
+        a, b = runs[k]
+        same = by_size[b - a]
+        t = seen.get(b - a, 0)
+        while t < len(same) and same[t] <= k:
+            t += 1
+        seen[b - a] = t
+        close = same[t] if t < len(same) else None
+        if close is None:
+            k += 1  # no closer: literal backticks
+            continue
+        end = runs[close][1]
+        pieces += [content[last:a], "\0" * (end - a)]
+        last = end
+        k = close + 1
+    pieces.append(content[last:])
+    return "".join(pieces)
+
+
+def simple_links(content: str) -> list | None:
+    """The link tokens of inline text whose only brackets are plain `[text](dest)` links and images
+    (code spans allowed outside them; no escapes, HTML, autolinks, nested or reference brackets);
+    None otherwise."""
+    if "\0" in content:
+        return None
+    if "`" in content:
+        content = _blank_code_spans(content)
+    if "\\" in content or "<" in content:
+        return None
+    out: list = []
+    last = 0
+    for m in _SIMPLE_LINK.finditer(content):
+        gap = content[last:m.start()]
+        if "[" in gap or "]" in gap:
+            return None
+        if m.group(1):
+            out.append(_Tok("image", m.group(2), {"src": m.group(3)}))
+        else:
+            out += [_Tok("link_open", "", {"href": m.group(3)}), _Tok("text", m.group(2)), _Tok("link_close")]
+        last = m.end()
+    tail = content[last:]
+    if "[" in tail or "]" in tail:
+        return None
+    return out
+
+
 def scan(source: str, md, collect_links) -> tuple | None:
-    """(headings, blocks, tables, quoted, comments, links), or None where markdown-it must decide."""
+    """(headings, blocks, tables, quoted, comments, links), or None where markdown-it must decide.
+
+    `md` returns the markdown-it parser (called only when an inline needs it, so plain documents never
+    import markdown-it); `collect_links` turns inline tokens into link facts (parse._collect_links).
+    """
     if "]:" in source or "\t" in source:
         return None
     lines = source.split("\n")
@@ -237,7 +326,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
             i = j
             continue
         if s[0] == "<":
-            seq = next((q for q in HTML_SEQUENCES if q[0].search(s)), None)
+            seq = next((q for q in _html_sequences() if q[0].search(s)), None)
             if seq is not None and not (prev == "para" and not seq[2]):  # else: paragraph text
                 if indent and list_open:
                     return None  # an HTML block in a list item ends where the item does
@@ -345,7 +434,10 @@ def scan(source: str, md, collect_links) -> tuple | None:
     env: dict = {}
     for a, b, content in inlines:
         if "](" in content or "][" in content:
-            children: list = []
-            md.inline.parse(content, md, env, children)
+            children = simple_links(content)
+            if children is None:  # anything but plain `[text](dest)` links: markdown-it's inline parser
+                children = []
+                parser = md()
+                parser.inline.parse(content, parser, env, children)
             collect_links(SimpleNamespace(map=[a, b], children=children), lines, links)
     return (tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links))

@@ -347,7 +347,7 @@ class _Facts:
 
 @lru_cache(maxsize=4096)
 def _section_facts(source: str) -> _Facts:
-    fast = fastmd.scan(source, markdown_parser(), _collect_links)  # plain markdown: one pass over the lines
+    fast = fastmd.scan(source, markdown_parser, _collect_links)  # plain markdown: one pass over the lines
     return _Facts(*fast) if fast is not None else markdown_facts(source)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,7 +18,7 @@ fastmd = importlib.import_module("skillgrade.analyzers.fastmd")
 
 
 def _both(src: str):
-    got = fastmd.scan(src, parse.markdown_parser(), parse._collect_links)
+    got = fastmd.scan(src, parse.markdown_parser, parse._collect_links)
     w = parse.markdown_facts(src)
     return got, (w.headings, w.blocks, w.tables, w.quoted, w.comments, w.links)
 
@@ -112,3 +113,51 @@ def test_generated_documents_agree(seed: int) -> None:
             accepted += 1
             assert got == want, src
     assert accepted > 250
+
+
+# ------------------------------------------------------------------ links without markdown-it's inline parser
+
+INLINE = ["word", "more words", "[a](b.md)", "![i](p.png)", "[x]", "]", "(", ")", "`code`", "`[c](d)`", "\\[", "<x>",
+          '[a](b.md "t")', "[a](<b c>)", "[a]( b )", "[a\nb](c.md)", "[](e.md)", "[a]()", "[a](b(c).md)", "**",
+          "&amp;", "[l](u.md)(v)", "[a][b]", "[a] (b)", "[a](references/x.md#anchor)", "[a](https://x.io/a?b=c)",
+          "\n", "  ", "[x](y.md)[z](w.md)", "![alt [n](m)](p.png)", "[out [in](i.md)](o.md)", '[t](u "a\nb")',
+          "[a](b\nc)", "!", "``a`b``", "`x", "``", "`[a](b.md)` [c](d.md)", "[*e*](f.md)", "[a_b](c_d.md)", "*",
+          "_", "[a](b.md 'x')", "[a](b.md (x))", "[[a](b.md)]", "[`k`](k.md)", "[a\\](b.md)", "[c](d\\.md)",
+          "\\", "[e](f.md)\\"]
+
+
+def _link_facts(children, content: str) -> list:
+    lines = content.split("\n")
+    out: list = []
+    parse._collect_links(SimpleNamespace(map=[0, len(lines)], children=children), lines, out)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_simple_links_agree_with_markdown_it(seed: int) -> None:
+    rng = random.Random(200 + seed)
+    md = parse.markdown_parser()
+    accepted = 0
+    for _ in range(6000):
+        content = "".join(rng.choice(INLINE) + rng.choice(["", " ", " ", "\n"])
+                          for _ in range(rng.randint(1, 10))).strip()
+        fast = fastmd.simple_links(content)
+        if fast is None:
+            continue
+        accepted += 1
+        children: list = []
+        md.inline.parse(content, md, {}, children)
+        assert _link_facts(fast, content) == _link_facts(children, content), content
+    assert accepted > 300
+
+
+@pytest.mark.parametrize(("text", "blanked"), [
+    ("a `x` b", "a \0\0\0 b"),
+    ("``a`b`` c", "\0" * 7 + " c"),
+    ("`open", "`open"),
+    ("a ``x` y", "a ``x` y"),
+    ("`a``b`", "\0" * 6),
+    ("[`a](b)`", "[" + "\0" * 7),
+])
+def test_code_spans_are_blanked_as_markdown_it_reads_them(text: str, blanked: str) -> None:
+    assert fastmd._blank_code_spans(text) == blanked
