@@ -31,6 +31,21 @@ MAX_FILLED_CELLS = 0x10000
 _RISKY_START = ("#", ">", "<", "```", "~~~", "|", "\t")
 
 
+_DEF_START = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]?)*\[")
+
+
+def may_define(lines: list[str]) -> bool:
+    """Whether a line can hold a link reference definition (`[label]: dest`), which changes how
+    links parse everywhere in the document: a `]:` on a line that starts with `[` (after indentation,
+    list and quote markers), or one with no `[` before it (a label opened on an earlier line).
+    `see [a]: b`, `{ [key: string]: T }` or `` `[x]: y` `` mid-line cannot."""
+    for line in lines:
+        k = line.find("]:")
+        if k >= 0 and (_DEF_START.match(line) or "[" not in line[:k]):
+            return True
+    return False
+
+
 @lru_cache(maxsize=1)
 def _html_sequences() -> list:
     """markdown-it's HTML block kinds (opening pattern, closing pattern, can interrupt a paragraph);
@@ -237,7 +252,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
     `md` returns the markdown-it parser (called only when an inline needs it, so plain documents never
     import markdown-it); `collect_links` turns inline tokens into link facts (parse._collect_links).
     """
-    if "]:" in source or "\t" in source:
+    if "\t" in source or ("]:" in source and may_define(source.split("\n"))):
         return None
     lines = source.split("\n")
     n = len(lines) - 1 if source.endswith("\n") else len(lines)  # markdown-it's line count

@@ -78,7 +78,7 @@ LINES = [
     "<summary>x</summary>", "<br>", "<https://x.io>", "<?php", "<script>", "</script>", "<span>a</span> [l](m.md)",
     "| a | b |", "|---|---|", "| 1 | 2 |", "a | b", "--|--", "|:-:|", "| x |", "|---|", "| [t](t.md) | x |",
     "[link](references/x.md)", "see [a](b.md) and [c](d.md)", "![img](assets/i.png)", "[multi", "line](x.md)",
-    "text [ref][x]", "`code ](x)`", "\\# escaped", "- [x](y.md)", "  [z](w.md)", "1986. year", "1. [o](o.md)",
+    "text [ref][x]", "[x]: target.md", "see [a]: b.md", "{ [k]: v }", "- [d]: e.md", "[x]", "[y][x]", "`code ](x)`", "\\# escaped", "- [x](y.md)", "  [z](w.md)", "1986. year", "1. [o](o.md)",
     "term  ", "  | in list | b |", "  |---|---|", "code = 1", "[a](b.md)[c](d.md)", "- ```", "- # h", "-     code",
     "\tcode", "-\titem", " \t text", "text\twith tab",
 ]
