@@ -3,8 +3,8 @@
 markdown-it-py's block parser costs about as much as every rule together. Most sections of real
 skills hold only ATX headings, paragraphs, simple lists, column-0 fenced code, top-level tables,
 HTML blocks (comments above all) and block quotes of plain paragraphs; for those one pass over the
-lines finds the same headings, code blocks, tables, quotes, comments and links (markdown-it's inline
-parser still reads each paragraph, heading or row that can hold a link). Any construct whose meaning
+lines finds the same headings, code blocks, tables, quotes, comments and links (`simple_links` reads
+plain `[text](dest)` links; markdown-it's inline parser reads the rest). Any construct whose meaning
 depends on container context (indented or nested fences, setext headings, indented code, lazy quote
 lines, blocks nested in list items, tabs, reference definitions, ...) makes `scan` return None, and
 the caller parses that section with markdown-it. Tests compare both on every corpus section and on
