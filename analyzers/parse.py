@@ -1,4 +1,4 @@
-"""Build a SkillDocument from text: the only importer of YAML and markdown-it."""
+"""Build a SkillDocument from text: the only importer of YAML; markdown-it is loaded lazily (here and in fastmd)."""
 
 from __future__ import annotations
 
