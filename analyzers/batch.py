@@ -81,22 +81,23 @@ class ResultCache:
       folder listing, the config, the workspace's skill names and the root;
     - files: path -> (stat, content digest, quick name), so an unchanged SKILL.md (same size, mtime,
       ctime, inode and device, as git's index decides) is neither read nor hashed again. A file whose
-      timestamps are within 2 s of when it was recorded is not trusted (git's "racy" rule).
+      timestamps are within 2 s of when it was recorded is not trusted (git's "racy" rule);
+    - texts (a second file, read only for JSON output): key -> the report as compact JSON.
     """
 
     def __init__(self, directory: str, fingerprint: str) -> None:
         self.directory = directory
         self.file = os.path.join(directory, f"results-{fingerprint}.bin")
+        self.texts_file = os.path.join(directory, f"results-{fingerprint}.json-texts.bin")
         self.results: dict[str, tuple] = {}
         self.files: dict[str, tuple] = {}
-        self.dirty = False
+        self._texts: dict[str, str] | None = None  # loaded on first use
+        self.dirty = self.texts_dirty = False
         self.used: set[str] = set()
+        data = _load(self.file)
         try:
-            with open(self.file, "rb") as fh:
-                if os.fstat(fh.fileno()).st_size < _MAX_CACHE_FILE:
-                    data = marshal.loads(fh.read())
-                    self.results, self.files = data["results"], data["files"]
-        except (OSError, ValueError, EOFError, TypeError, KeyError):
+            self.results, self.files = data["results"], data["files"]
+        except (TypeError, KeyError):
             self.results, self.files = {}, {}
 
     def known_file(self, path: str, st: os.stat_result) -> tuple | None:
@@ -121,19 +122,19 @@ class ResultCache:
 
     def put(self, key: str, report: dict, external: dict[str, bool]) -> None:
         self.results.pop(key, None)  # re-inserted last: the newest entries survive pruning
-        self.results[key] = (report, external, None)
+        self.results[key] = (report, external)
         self.used.add(key)
         self.dirty = True
 
     def json_text(self, key: str, report: dict) -> str:
-        """The report as compact JSON, encoded once and kept with the result (JSON output splices it)."""
-        e = self.results.get(key)
-        if e is not None and len(e) > 2 and e[2] is not None:
-            return e[2]
-        text = json.dumps(report, separators=(",", ":"))
-        if e is not None:
-            self.results[key] = (e[0], e[1], text)
-            self.dirty = True
+        """The report as compact JSON, encoded once and kept (JSON output splices it)."""
+        if self._texts is None:
+            texts = _load(self.texts_file)
+            self._texts = texts if isinstance(texts, dict) else {}
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = json.dumps(report, separators=(",", ":"))
+            self.texts_dirty = True
         return text
 
     def _prune(self) -> None:
@@ -146,9 +147,11 @@ class ResultCache:
             self.files = {p: e for p, e in self.files.items() if os.path.exists(p)}
 
     def save(self) -> None:
-        if not self.dirty:
+        if not (self.dirty or self.texts_dirty):
             return
         self._prune()
+        if self._texts is not None and (self.texts_dirty or self.dirty):
+            self._texts = {k: t for k, t in self._texts.items() if k in self.results}
         try:
             os.makedirs(self.directory, exist_ok=True)
             gitignore = os.path.join(self.directory, ".gitignore")
@@ -157,14 +160,31 @@ class ResultCache:
                     fh.write("*\n")
             with os.scandir(self.directory) as it:
                 for e in it:
-                    if e.name.startswith("results-") and e.path != self.file:
+                    if e.name.startswith("results-") and e.path not in (self.file, self.texts_file):
                         os.unlink(e.path)
-            tmp = f"{self.file}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as fh:
-                marshal.dump({"results": self.results, "files": self.files}, fh)
-            os.replace(tmp, self.file)
+            if self.dirty:
+                _dump(self.file, {"results": self.results, "files": self.files})
+            if self._texts is not None and (self.texts_dirty or self.dirty):
+                _dump(self.texts_file, self._texts)
         except (OSError, ValueError):
             pass  # a read-only tree (or an unmarshallable value): run without a cache
+
+
+def _load(path: str):
+    try:
+        with open(path, "rb") as fh:
+            if os.fstat(fh.fileno()).st_size < _MAX_CACHE_FILE:
+                return marshal.loads(fh.read())  # marshal.load(fh) reads in tiny pieces: 7x slower
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    return None
+
+
+def _dump(path: str, value) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as fh:
+        marshal.dump(value, fh)
+    os.replace(tmp, path)
 
 
 def workspace_root_for(path: Path | str) -> Path:

@@ -54,3 +54,19 @@ def test_a_corrupt_cache_file_is_ignored(tmp_path: Path, garbage: bytes) -> None
     c.put("k", {"r": 1}, {})
     c.save()
     assert batch.ResultCache(str(tmp_path), "fp").get("k") == {"r": 1}
+
+
+def test_json_texts_are_a_separate_file_read_only_for_json(tmp_path: Path) -> None:
+    c = batch.ResultCache(str(tmp_path), "fp")
+    c.put("k", {"r": 1.5}, {})
+    c.save()
+    assert not (tmp_path / "results-fp.json-texts.bin").exists()  # a text run never writes texts
+    c = batch.ResultCache(str(tmp_path), "fp")
+    assert c.get("k") == {"r": 1.5}
+    assert c.json_text("k", {"r": 1.5}) == '{"r":1.5}'
+    c.save()
+    assert (tmp_path / "results-fp.json-texts.bin").exists()
+    c = batch.ResultCache(str(tmp_path), "fp")
+    c.get("k")
+    assert c.json_text("k", {"ignored": True}) == '{"r":1.5}'  # read back, not re-encoded
+    assert not c.texts_dirty
