@@ -388,7 +388,8 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
     code_lines: set[int] = doc["code_lines"]
     comment_lines: set[int] = doc["comment_lines"]
     quoted: set[int] = set()
-    has_defs = fastmd.may_define(doc_lines[body_start:])
+    body_at = index.starts[body_start] if body_start < len(index.starts) else len(index.text)
+    has_defs = index.text.find("]:", body_at) >= 0 and fastmd.may_define(doc_lines[body_start:])
     # reference definitions are document-wide: then parse the body as one section
     parts = [(body_start, len(doc_lines))] if has_defs else _sections(doc_lines, body_start)
     facts = _section_facts if incremental else _section_facts.__wrapped__  # one-off texts: no cache entry
