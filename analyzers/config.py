@@ -28,6 +28,7 @@ class Config:
     docs_base_url: str = DEFAULT_DOCS_BASE
     body_line_budget: int = 500
     body_token_budget: int = 5000
+    known_fields: tuple[str, ...] = ()  # extra top-level frontmatter keys a project uses (UNKNOWN_FIELD)
     source: str | None = None  # the file the config came from
 
     def enabled(self, code: str, path: str | None = None) -> bool:
@@ -81,6 +82,9 @@ _KEYS = {
     "bodyLineBudget": "body_line_budget",
     "body-token-budget": "body_token_budget",
     "bodyTokenBudget": "body_token_budget",
+    "known-fields": "known_fields",
+    "known_fields": "known_fields",
+    "knownFields": "known_fields",
 }
 
 
@@ -119,6 +123,12 @@ def _fields_from(data: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(value, str):
                 raise ConfigError("`docs-base-url` must be a string")
             out[key] = value if value.endswith("/") else value + "/"
+        elif key == "known_fields":
+            if isinstance(value, str):
+                value = [v for v in value.replace(",", " ").split() if v]
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"`{raw_key}` must be a list of frontmatter keys")
+            out[key] = tuple(v.strip() for v in value)
         elif key in ("body_line_budget", "body_token_budget"):
             if not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"`{raw_key}` must be a positive integer")

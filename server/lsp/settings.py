@@ -1,7 +1,7 @@
 """Server settings (section `skillgrade`): typed, camelCase in, validated key by key.
 
 Engine keys (select, ignore, severity, threshold, docsBaseUrl, perPathIgnores, bodyLineBudget,
-bodyTokenBudget) are checked with the engine's own Config.merged and applied on top of the
+bodyTokenBudget, knownFields) are checked with the engine's own Config.merged and applied on top of the
 file configuration (.skillgrade.toml / [tool.skillgrade]) of each skill.
 """
 
@@ -15,14 +15,14 @@ from skillgrade.analyzers import Config, ConfigError
 
 ENGINE_KEYS = (
     "select", "ignore", "severity", "threshold", "docsBaseUrl", "perPathIgnores",
-    "bodyLineBudget", "bodyTokenBudget",
+    "bodyLineBudget", "bodyTokenBudget", "knownFields",
 )
 _SNAKE = {
     "debounce_ms": "debounceMs", "docs_base_url": "docsBaseUrl", "per_path_ignores": "perPathIgnores",
     "body_line_budget": "bodyLineBudget", "body_token_budget": "bodyTokenBudget", "judge_model": "judgeModel",
     "simulation_model": "simulationModel", "budget_usd": "budgetUsd", "log_level": "logLevel",
     "docs-base-url": "docsBaseUrl", "per-path-ignores": "perPathIgnores", "body-line-budget": "bodyLineBudget",
-    "body-token-budget": "bodyTokenBudget",
+    "body-token-budget": "bodyTokenBudget", "known_fields": "knownFields", "known-fields": "knownFields",
 }
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 

@@ -22,3 +22,10 @@ def test_bad_values_are_reported_and_defaulted() -> None:
     s, errors = parse_settings({"debounceMs": "soon", "severity": {"MISSING_TRIGGER": "loud"}})
     assert any("debounceMs" in e for e in errors) and any("MISSING_TRIGGER" in e for e in errors)
     assert s.debounce_ms == parse_settings({})[0].debounce_ms
+
+
+def test_known_fields_reach_the_engine_config() -> None:
+    s, errors = parse_settings({"knownFields": ["scope", "stability"]})
+    assert errors == [] and s.config().known_fields == ("scope", "stability")
+    s, errors = parse_settings({"known_fields": 7})
+    assert any("known" in e for e in errors) and s.config().known_fields == ()

@@ -49,13 +49,16 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    When the key is a near-miss of a known key, renames it (unsafe: check the intent).
+    When the key is a near-miss of a known key, renames it (unsafe: check the intent). A project
+    with its own schema lists its keys once, and typos are still caught:
+    `known-fields = ["scope", "stability"]` in `[tool.skillgrade]` or `.skillgrade.toml`.
     """
     if not doc.frontmatter.ok:
         return
     unknown = 0
+    extra = ctx.config.known_fields
     for key, fld in doc.frontmatter.fields.items():
-        if key in FIELDS:
+        if key in FIELDS or key in extra:
             continue
         unknown += 1
         close = []
