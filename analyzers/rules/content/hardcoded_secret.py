@@ -24,7 +24,8 @@ _PLACEHOLDER = re.compile(r"x{4,}|X{4,}|\*{3,}|\.\.\.|0{8,}|1234|example|sample|
                           re.I)
 # where a credential can be: each is one str.find pass (~1 ns a character; a regex alternation costs
 # ~30 ns a character), so as few and as distinctive as the formats allow
-_PREFIXES = ("sk-", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "github_pat_", "xox", "AIza", "_live_",
+# (one per format in KINDS, so every format is looked for)
+_PREFIXES = ("sk-", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
              "PRIVATE KEY-")
 
 
