@@ -150,7 +150,8 @@ class ResultCache:
         if not (self.dirty or self.texts_dirty):
             return
         self._prune()
-        if self._texts is not None and (self.texts_dirty or self.dirty):
+        write_texts = self._texts is not None  # loaded this run: pruned with the results, then saved
+        if write_texts:
             self._texts = {k: t for k, t in self._texts.items() if k in self.results}
         try:
             os.makedirs(self.directory, exist_ok=True)
@@ -164,7 +165,7 @@ class ResultCache:
                         os.unlink(e.path)
             if self.dirty:
                 _dump(self.file, {"results": self.results, "files": self.files})
-            if self._texts is not None and (self.texts_dirty or self.dirty):
+            if write_texts:
                 _dump(self.texts_file, self._texts)
         except (OSError, ValueError):
             pass  # a read-only tree (or an unmarshallable value): run without a cache

@@ -28,7 +28,7 @@ _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 MAX_FILLED_CELLS = 0x10000
 
 # what a continuation or item line may not start with: these open blocks whose extent needs context
-_RISKY_START = ("#", ">", "<", "```", "~~~", "|", "\t")
+_RISKY_START = ("#", ">", "<", "```", "~~~", "|")  # (tabs never reach here: scan declines them)
 
 
 _DEF_START = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]?)*\[")
@@ -90,7 +90,8 @@ def table_width(head: str, delim: str) -> int:
 
 
 def _ends_table(s: str, indent: int) -> bool:
-    """A line that ends a table body: what interrupts a block quote (fence, quote, rule, list, HTML, heading)."""
+    """A line that ends a table body: what interrupts a block quote (a quote, rule, list item or
+    heading here; fences and HTML lines make the caller decline, since not every one interrupts)."""
     if indent >= 4:
         return True
     return bool(s.startswith(">") or _ATX.match(s) or _HR.match(s)

@@ -80,7 +80,6 @@ _EXAMPLES = re.compile(r"^(?:\d+[.)]?\s*)?(examples?|usage|sample|worked example
 _TROUBLE = re.compile(r"troubleshoot|common (?:issues|problems|mistakes|errors)|faq|pitfalls?|edge cases?|"
                       r"gotchas?|failure modes?|errors?\b|when things go wrong|known issues|limitations", re.I)
 _DECISION = re.compile(r"decision|when to use|comparison|trade-?off")
-_RELATED = re.compile(r"\brelated\b|\bsee also\b|\bcompanion\b|\bcomplement")
 _SEPARATOR = re.compile(r"^[\s|:\-=*_#>`~+]*$")
 
 
@@ -134,12 +133,16 @@ def frontmatter_quality(doc: SkillDocument) -> float:
     return _clamp(score)
 
 
+def _may_state_format(text: str) -> bool:
+    """Both words of one of _OUTPUT_FORMAT's patterns occur (a cheap filter before the regex)."""
+    return ("output" in text and "format" in text) or ("return" in text and "json" in text)
+
+
 def orchestration_wiring(doc: SkillDocument) -> float:
     prose = doc.prose_lower
     score = 0.70
-    # same-line patterns: only lines that mention both words can match
-    candidates = (ln for ln in prose.split("\n") if ("output" in ln and "format" in ln) or ("return" in ln and "json" in ln)) \
-        if ("output" in prose and "format" in prose) or ("return" in prose and "json" in prose) else ()
+    # same-line patterns: only lines that mention both words can match (and only if the prose does)
+    candidates = (ln for ln in prose.split("\n") if _may_state_format(ln)) if _may_state_format(prose) else ()
     if any(_OUTPUT_FORMAT.search(ln) for ln in candidates) or any(
         _OUTPUT_FORMAT.search(h.text.lower()) for h in doc.headings
     ):
@@ -237,12 +240,15 @@ def live_cross_refs(doc: SkillDocument) -> int:
     return n
 
 
+def _related(text: str) -> bool:
+    """`related`, `see also`, `companion` as words, or a word starting with `complement`."""
+    return _has_word(text, ("related", "see also", "companion")) or _has_word(text, ("complement",), whole=False)
+
+
 def ecosystem_coherence(doc: SkillDocument) -> tuple[float, int]:
     live = live_cross_refs(doc)
     score = 0.50 + min(0.25, 0.08 * live)  # fixed: dead references earn nothing
-    prose = doc.prose_lower
-    related = _has_word(prose, ("related", "see also", "companion")) or _has_word(prose, ("complement",), ("",), False)
-    if related or any(_RELATED.search(h.text.lower()) for h in doc.headings):
+    if _related(doc.prose_lower) or any(_related(h.text.lower()) for h in doc.headings):
         score += 0.25
     return _clamp(score), live
 

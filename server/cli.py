@@ -135,7 +135,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         fixed = _apply_fixes(list(args.paths), config_for, args.unsafe_fixes)
         if fixed:
             print(f"skillgrade: applied {fixed} fix{'es' if fixed != 1 else ''}", file=sys.stderr)
-    texts: list[str] | None = [] if args.format == "json" and not sys.stdout.isatty() else None
+    tty = sys.stdout.isatty()
+    texts: list[str] | None = [] if args.format == "json" and not tty else None  # compact JSON splices these
     reports, errors = score_paths(list(args.paths), config_for, cache_dir=cache_dir, jobs=args.jobs,
                                   json_texts=texts)
     if not reports and errors:
@@ -149,8 +150,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         threshold = min(ths) if ths else None
     if args.format == "json":
         # pretty on a terminal; compact (and much faster) when piped
-        out = render.to_json(reports, errors, indent=2 if sys.stdout.isatty() or len(reports) <= 20 else None,
-                             texts=texts)
+        out = render.to_json(reports, errors, indent=2 if tty or len(reports) <= 20 else None, texts=texts)
     elif args.format == "sarif":
         from skillgrade.analyzers.registry import ALL_RULES
         from skillgrade.analyzers.rule import as_dict
