@@ -237,6 +237,8 @@ class SkillDocument:
     _directives: list | None = None
     _skill_dir: Path | None = None
     _link_targets: list | None = None  # paths outside the skill checked on disk
+    bundle_overrides: dict[str, str] = field(default_factory=dict)  # rel path -> open editor buffer text
+    _bundle: dict | None = None  # rel path -> BundledFile | None (see bundle.py), filled lazily
 
     @property
     def lines(self) -> list[str]:

@@ -142,9 +142,11 @@ class Finding:
     anti_pattern: bool = False
     related: tuple[Related, ...] = field(default=())
     tags: tuple[str, ...] = ()  # "unnecessary" / "deprecated" (LSP diagnostic tags)
+    file: str | None = None  # a bundled file (posix path relative to the skill folder); None: SKILL.md
 
     def sort_key(self) -> tuple:
-        return (self.range.start.line, self.range.start.character, self.code, self.message)
+        return (self.file is not None, self.file or "", self.range.start.line, self.range.start.character,
+                self.code, self.message)
 
     def to_dict(self) -> dict:
         d: dict = {
@@ -155,6 +157,8 @@ class Finding:
             "anti_pattern": self.anti_pattern,
             "fix": self.fix.to_dict() if self.fix else None,
         }
+        if self.file is not None:
+            d["file"] = self.file
         if self.related:
             d["related"] = [
                 {"path": r.path, "range": r.range.to_dict(), "message": r.message} for r in self.related

@@ -41,6 +41,7 @@ class RuleContext:
         *,
         related: Iterable[Related] = (),
         tags: tuple[str, ...] = (),
+        file: str | None = None,
     ) -> Finding:
         return Finding(
             code=self.rule.code,
@@ -51,6 +52,7 @@ class RuleContext:
             anti_pattern=self.rule.anti_pattern,
             related=tuple(related),
             tags=tags,
+            file=file,
         )
 
 
