@@ -20,7 +20,7 @@ try:  # the builtin module: hashlib would also load OpenSSL (~6 ms of every star
 except ImportError:  # pragma: no cover
     from hashlib import blake2b
 
-from .workspace import SKIP_DIRS, find_skill_files, quick_name_at
+from .workspace import BUNDLE_SKIP_DIRS, find_skill_files, quick_name_at
 
 CACHE_VERSION = "2"
 _MAX_CACHE_FILE = 256_000_000
@@ -57,7 +57,7 @@ def _listing(skill_dir: str) -> str:
         for e in entries:
             try:
                 if e.is_dir(follow_symlinks=False):
-                    if e.name not in SKIP_DIRS:
+                    if e.name not in BUNDLE_SKIP_DIRS:
                         stack.append(e.path)
                 elif e.name != "SKILL.md" or d != skill_dir:  # SKILL.md itself is keyed by content
                     n += 1

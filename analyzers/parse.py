@@ -26,6 +26,7 @@ from .document import (
     yaml_node_range,
 )
 from .findings import Pos, Range
+from .workspace import BUNDLE_SKIP_DIRS
 
 try:  # the C loader is ~10x faster; fall back to pure Python where libyaml is missing
     _Loader: Any = yaml.CSafeLoader
@@ -36,7 +37,6 @@ MAX_ANALYSED_CHARS = 2_000_000  # larger texts get frontmatter checks only (FILE
 MAX_FILES = 5_000
 MAX_FRONTMATTER_KEYS = 2_000  # more keys are reported (FILE_TOO_LARGE) and not checked
 MAX_REFERENCE_BYTES = 1_000_000
-SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".ruff_cache"}
 
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
@@ -564,7 +564,7 @@ def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillF
             rel_name = f"{rel}{name}"
             try:
                 if e.is_dir():
-                    if name in SKIP_DIRS:
+                    if name in BUNDLE_SKIP_DIRS:
                         continue
                     stack.append((e.path, rel_name + "/"))
                 elif e.is_file():

@@ -10,8 +10,25 @@ from pathlib import Path
 
 from .findings import Pos, Range
 
-SKIP_DIRS = {".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", "site-packages", ".mypy_cache",
-             ".ruff_cache", "dist", "build", ".idea", ".vscode"}
+# Folders that never hold skills of the project: version control, dependencies, virtualenvs, caches and
+# tool state. Every other folder is walked, hidden ones included: Claude Code keeps project skills in
+# `.claude/skills/`, other agents in `.agents/skills/` or `.github/skills/`, and public skill collections
+# use `.curated/`, `.system/`, `.experimental/`. One set serves the CLI, the batch runner, the language
+# server's workspace index and the listing of a skill's bundled files.
+SKIP_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".bzr", ".jj",  # version control
+    "node_modules", "bower_components", ".pnpm-store", ".yarn", ".npm", "site-packages", ".eggs",  # dependencies
+    ".venv", "venv", ".tox", ".nox", ".conda",  # virtualenvs
+    "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis", ".cache", ".skillgrade_cache",
+    ".ipynb_checkpoints", ".next", ".nuxt", ".parcel-cache", ".gradle", ".terraform", ".serverless",  # caches
+    "dist", "build", ".idea", ".vscode", ".DS_Store", ".Trash",  # build output, editor state
+})
+# Inside a skill folder only what is certainly not bundled content is skipped (a skill may well ship a
+# `build/` or `dist/` folder its instructions name).
+BUNDLE_SKIP_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".bzr", ".jj", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
+    ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis", ".skillgrade_cache", ".ipynb_checkpoints",
+})
 _NAME_LINE = re.compile(r"^name:[ \t]*['\"]?([^'\"\r\n#]*?)['\"]?[ \t]*(?:#.*)?$", re.M)
 
 
@@ -68,8 +85,9 @@ def quick_name_at(text: str) -> tuple[str | None, tuple[int, int, int] | None]:
 
 
 def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Every SKILL.md at or under the given paths, skipping VCS, dependency and virtualenv folders.
+    """Every SKILL.md at or under the given paths, skipping VCS, dependency, cache and virtualenv folders.
 
+    Hidden folders are walked (`.claude/skills/…`), except the tool and cache folders in SKIP_DIRS.
     Symlinked folders are not followed; the order is a pre-order walk with names sorted.
     """
     seen: set[str] = set()
@@ -97,7 +115,7 @@ def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
                     has_skill = e.is_file()
                 elif name == "pyvenv.cfg" and not is_top:
                     break  # a virtualenv: nothing of ours lives there
-                elif name not in SKIP_DIRS and name[0] != "." and e.is_dir(follow_symlinks=False):
+                elif name not in SKIP_DIRS and e.is_dir(follow_symlinks=False):
                     subdirs.append(name)
             else:
                 if has_skill:

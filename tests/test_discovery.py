@@ -21,15 +21,58 @@ def test_walk_order_and_skipped_folders(tmp_path: Path) -> None:
     a = _skill(tmp_path / "a")
     nested = _skill(tmp_path / "a" / "nested")
     b = _skill(tmp_path / "b")
-    _skill(tmp_path / ".hidden" / "x")
+    hidden = _skill(tmp_path / ".hidden" / "x")  # hidden folders are walked (.claude/skills, .curated, ...)
     _skill(tmp_path / "node_modules" / "pkg")
     _skill(tmp_path / "a" / ".git" / "y")
+    _skill(tmp_path / ".pytest_cache" / "v")
+    _skill(tmp_path / ".skillgrade_cache" / "w")
     venv = tmp_path / "env"
     _skill(venv / "lib" / "z")
     (venv / "pyvenv.cfg").write_text("home = /usr\n")
     (tmp_path / "c" / "SKILL.md").mkdir(parents=True)  # a folder named SKILL.md is not a skill
     os.symlink(tmp_path / "b", tmp_path / "link-to-b")  # symlinked folders are not followed
-    assert list(find_skill_files([tmp_path])) == [a, nested, b]
+    assert list(find_skill_files([tmp_path])) == [hidden, a, nested, b]
+
+
+LAYOUTS = {
+    "claude-code": [".claude/skills/pdf", ".claude/skills/review"],
+    "agents": [".agents/skills/deploy", ".github/skills/triage"],
+    "collection": [".curated/gh-fix-ci", ".system/skill-creator", ".experimental/notes", "skills/plain"],
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_skills_in_hidden_folders_are_found(tmp_path: Path, layout: str) -> None:
+    want = sorted(_skill(tmp_path / d) for d in LAYOUTS[layout])
+    _skill(tmp_path / ".venv" / "lib" / "dep")
+    assert sorted(find_skill_files([tmp_path])) == want
+
+
+def test_cli_scores_a_project_with_claude_code_layout(tmp_path: Path) -> None:
+    """`skillgrade score .` in a project whose skills live where Claude Code keeps them."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / ".git").mkdir()
+    for name in ("pdf-tools", "code-review"):
+        d = tmp_path / ".claude" / "skills" / name
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Does {name}. Use when asked to.\n---\n# T\n")
+    proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", ".", "--format", "json",
+                           "--no-cache"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    names = sorted(r["skill"]["name"] for r in json.loads(proc.stdout)["skills"])
+    assert names == ["code-review", "pdf-tools"]
+
+
+def test_server_index_sees_hidden_skill_folders(tmp_path: Path) -> None:
+    from skillgrade.server.lsp.engine import Engine
+
+    a = _skill(tmp_path / ".claude" / "skills" / "a")
+    b = _skill(tmp_path / "skills" / "b")
+    ws, n = Engine(converter=None).index_roots((tmp_path,), {})
+    assert n == 2 and sorted(ws.entries) == sorted([a, b])
 
 
 def test_files_and_overlapping_paths_are_listed_once(tmp_path: Path) -> None:
