@@ -26,9 +26,23 @@ _EXPLICIT = re.compile(
     r")",
     re.I,
 )
-# Weaker usage contexts: a clause saying when or for what activity the skill applies.
+# Weaker usage contexts: a clause that says in which situation, or for what purpose, the skill applies,
+# without an explicit "Use when …". Decided by the clause's shape, never by the spelling of the word that
+# follows (a word ending in "-ing" is not special: "for testing web apps" and "for web-app tests" are the
+# same shape):
+#   situation: when/whenever/while/during/if the user … + a word;
+#   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now");
+#              "in order to"; "(used|designed|built|meant|helps|lets|allows|enables) [you|users|claude|agents] to" + a word;
+#              a tool noun + "to" + a word ("Toolkit to test web apps" = "Toolkit for testing web apps").
 _CONTEXT = re.compile(
-    r"\b(?:when(?:ever)?\s+\w+|for\s+\w+ing\b|during\s+\w+ing\b|if\s+the\s+user\b|in\s+order\s+to\b)",
+    r"\b(?:when(?:ever)?\s+\w|while\s+\w|during\s+\w"
+    r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
+    r"|for\s+(?!(?:example|instance|more|details?|reference|now)\b)\w"
+    r"|in\s+order\s+to\b"
+    r"|(?:used|designed|built|meant|helps?|lets?|allows?|enables?)\s+(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
+    r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"
+    r"|guidance|playbook|procedures?|templates?)\s+to\s+\w"
+    r")",
     re.I,
 )
 _NEGATED = re.compile(r"(?:\bdo\s+not|\bdon['’]t|\bnever|\bnot|\bdoes\s+not|\bdoesn['’]t|\bavoid)\s+(?:\w+\s+){0,3}$", re.I)

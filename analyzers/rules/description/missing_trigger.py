@@ -44,13 +44,25 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """The description has no trigger clause saying when the skill should be used (anti-pattern).
 
     ## What it does
-    Looks in `description` for a clause that tells the agent when to load the skill. Accepted:
-    "Use when / whenever / any time / for / before / after …", "Use this skill when …",
-    "Use it when …", "Use this when …", "This skill should be used when …", "You should use this
-    skill when …", "Invoke / Activates / Triggers when|on …", "TRIGGER: …", "proactively", "when the
-    user asks …", and usage contexts such as "when building …" or "for testing …". Negated phrases
-    ("Do not use when …") never count. Skills with `disable-model-invocation: true` or `paths:` (a
-    string or a list) are exempt: the model does not route to them by description.
+    Decides, from the shape of `description`, which of three cases it is (the same decision
+    `WEAK_TRIGGER` uses; the spelling of a word, e.g. an "-ing" ending, never matters):
+
+    1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / for / before /
+       after / during / to …", "Use this skill / this / it when …", "This skill should be used
+       when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
+       when|on|for …", "TRIGGER: …", "proactively", "when the user asks / wants / needs / mentions …".
+    2. **Usage context only**: `WEAK_TRIGGER`. A clause of situation ("when …", "whenever …",
+       "while …", "during …", "if the user / you …") or of purpose ("for <anything but the fillers
+       'for example / instance / more / details / reference / now'>", "in order to", "designed /
+       used / built / meant / helps / lets / allows / enables [you / users / Claude / agents] to …",
+       "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
+       playbook / templates to …").
+    3. **Neither**: `MISSING_TRIGGER`.
+
+    A phrase preceded within a few words by a negation ("Do not use when …", "never for …") counts
+    for nothing. Skills with `disable-model-invocation: true` or `paths:` (a string or a list) are
+    exempt: the model does not route to them by description. Descriptions too short for
+    `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     ## Why is this bad?
     Agents pick skills by matching the request against descriptions. A description that only says

@@ -17,11 +17,12 @@ def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """The description only implies when to use the skill ("Toolkit for testing …"); say it explicitly.
 
     ## What it does
-    Fires when the description has a usage context that `MISSING_TRIGGER` accepts ("… for testing
-    web apps", "… when building UI") but no explicit trigger clause ("Use when …", "Use this skill
-    when …", "This skill should be used when …"). Not an anti-pattern: it does not count toward the
-    penalty, but the triggering sub-score gives the weaker phrasing less credit (0.15 instead of 0.25
-    of the trigger points).
+    Fires when the description has a usage context but no explicit trigger clause: case 2 of the
+    decision documented under `MISSING_TRIGGER` (situation: "when building UI", "during reviews",
+    "if the user …"; purpose: "Toolkit for testing web apps", "Toolkit for web-app tests",
+    "Toolkit to test web apps" — all the same shape, all this code). Not an anti-pattern: it does
+    not count toward the penalty, but the triggering sub-score gives the weaker phrasing less credit
+    (0.15 instead of 0.25 of the trigger points).
 
     ## Why is this bad?
     Routers match requests against descriptions; an explicit "Use when the user asks to …" followed
