@@ -45,13 +45,36 @@ _CONTEXT = re.compile(
     r")",
     re.I,
 )
-_NEGATED = re.compile(r"(?:\bdo\s+not|\bdon['’]t|\bnever|\bnot|\bdoes\s+not|\bdoesn['’]t|\bavoid)\s+(?:\w+\s+){0,3}$", re.I)
+# A negation earlier in the same sentence ("Do NOT use for X, Y, or Z for checkout") cancels a phrase.
+_NEGATION = re.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['’]t|avoid)\b", re.I)
+
+
+def _last_boundary(text: str, lo: int, hi: int) -> int:
+    """The offset just after the last sentence break ('.', ';', '!', '?' + space, or a newline) in
+    text[lo:hi], or -1."""
+    best = -1
+    for sep in (". ", "; ", "! ", "? ", "\n"):
+        i = text.rfind(sep, lo, hi)
+        if i >= 0:
+            best = max(best, i + len(sep))
+    return best
 
 
 def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
+    """The first match not cancelled by a negation earlier in its sentence. Linear: the sentence start
+    and whether the sentence is negated so far are carried from match to match, so each stretch of
+    text is searched once."""
+    start = scanned = 0
+    negated = False
     for m in pattern.finditer(text):
-        before = text[max(0, m.start() - 40) : m.start()]
-        if not _NEGATED.search(before):
+        b = _last_boundary(text, max(0, scanned - 1), m.start())
+        if b >= 0:  # a new sentence: nothing in it searched yet
+            start, negated = b, False
+        lo = max(start, scanned - 12)  # re-read a little: a negation may straddle the last stop
+        if not negated and _NEGATION.search(text, lo, m.start()):
+            negated = True
+        scanned = m.start()
+        if not negated:
             return m
     return None
 

@@ -59,8 +59,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        playbook / templates to …").
     3. **Neither**: `MISSING_TRIGGER`.
 
-    A phrase preceded within a few words by a negation ("Do not use when …", "never for …") counts
-    for nothing. Skills with `disable-model-invocation: true` or `paths:` (a string or a list) are
+    A phrase after a negation in the same sentence ("Do not use when …", "Do NOT use for forms,
+    tables or fields for checkout", "never for …") counts for nothing; the next sentence starts afresh. Skills with `disable-model-invocation: true` or `paths:` (a string or a list) are
     exempt: the model does not route to them by description. Descriptions too short for
     `EMPTY_DESCRIPTION` to pass are left to that rule.
 
