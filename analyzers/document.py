@@ -229,7 +229,6 @@ class SkillDocument:
     html_comment_lines: set[int] = field(default_factory=set)
     too_large: bool = False
     bom: bool = False  # the text started with a UTF-8 byte order mark (removed before parsing)
-    mentioned: set[str] = field(default_factory=set)  # bundled files referenced, transitively
     external: dict[str, bool] = field(default_factory=dict)
     _prose_text: str | None = None
     _prose_lower: str | None = None
@@ -239,10 +238,18 @@ class SkillDocument:
     _link_targets: list | None = None  # paths outside the skill checked on disk
     bundle_overrides: dict[str, str] = field(default_factory=dict)  # rel path -> open editor buffer text
     _bundle: dict | None = None  # rel path -> BundledFile | None (see bundle.py), filled lazily
+    _reach: Any = None  # reach.Reach, created by the first rule that asks (see reach.py)
 
     @property
     def lines(self) -> list[str]:
         return self.index.lines
+
+    @property
+    def mentioned(self) -> set[str]:
+        """Bundled files SKILL.md reaches, directly or through other bundled files (computed on first use)."""
+        from .reach import reached_paths
+
+        return reached_paths(self)
 
     @property
     def line_count(self) -> int:
