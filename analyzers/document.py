@@ -239,6 +239,8 @@ class SkillDocument:
     bundle_overrides: dict[str, str] = field(default_factory=dict)  # rel path -> open editor buffer text
     _bundle: dict | None = None  # rel path -> BundledFile | None (see bundle.py), filled lazily
     _reach: Any = None  # reach.Reach, created by the first rule that asks (see reach.py)
+    _mentions: list | None = None  # bundle paths mentioned outside links (rules/links/_mentions.py)
+    _listings: dict | None = None  # folder -> names on disk, for case checks (rules/links/_mentions.py)
 
     @property
     def lines(self) -> list[str]:
