@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from . import fastmd
+from . import codespan, fastmd
 from .document import (
     CodeBlock,
     Field,
@@ -41,8 +41,6 @@ MAX_REFERENCE_BYTES = 1_000_000
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_HTML_COMMENT = re.compile(r"<!--.*?-->")
 _PATH_MENTION = re.compile(
     r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
 )
@@ -276,11 +274,20 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
 
 
 def _blank_code_spans(text: str) -> str:
-    def blank(m: re.Match) -> str:
-        return " " * len(m.group(0))
-
-    text = _HTML_COMMENT.sub(blank, text)
-    return _CODE_SPAN.sub(blank, text)
+    """A prose line with its closed HTML comments, then its code spans, blanked (spaces; offsets kept)."""
+    start = text.find("<!--")
+    if start >= 0:
+        pieces: list[str] = []
+        last = 0
+        while start >= 0:
+            end = text.find("-->", start + 4)
+            if end < 0:
+                break  # no later comment can close either
+            pieces += [text[last:start], " " * (end + 3 - start)]
+            last = end + 3
+            start = text.find("<!--", last)
+        text = "".join(pieces) + text[last:]
+    return codespan.blank_code_spans(text) if "`" in text else text
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
