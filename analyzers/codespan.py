@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 
-
 _RUN = re.compile("`+")
 
 
