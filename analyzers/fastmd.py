@@ -18,6 +18,8 @@ import re
 from functools import lru_cache
 from types import SimpleNamespace
 
+from .codespan import blank_code_spans
+
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _BULLET = re.compile(r"[-+*](?: |$)")
 _ORDERED = re.compile(r"(\d{1,9})[.)](?: |$)")
@@ -185,41 +187,6 @@ class _Tok:
 _SIMPLE_LINK = re.compile(r'(!?)\[([^\[\]\n\0]*)\]\(([^\s()<>\\\0]+)(?: +"[^"\\\n\0]*")?\)')
 
 
-_BACKTICKS = re.compile(r"`+")
-
-
-def _blank_code_spans(content: str) -> str:
-    """The text with each code span's characters (backticks included) replaced by NUL, offsets kept.
-
-    As markdown-it reads them: a run of n backticks opens a span that the next run of exactly n
-    closes; a run with no closer is literal text.
-    """
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(content)]
-    by_size: dict[int, list[int]] = {}  # run length -> indices of the runs of that length, in order
-    for j, (a, b) in enumerate(runs):
-        by_size.setdefault(b - a, []).append(j)
-    seen: dict[int, int] = {}  # run length -> how far its index list has been consumed
-    pieces: list[str] = []
-    last = k = 0
-    while k < len(runs):
-        a, b = runs[k]
-        same = by_size[b - a]
-        t = seen.get(b - a, 0)
-        while t < len(same) and same[t] <= k:
-            t += 1
-        seen[b - a] = t
-        close = same[t] if t < len(same) else None
-        if close is None:
-            k += 1  # no closer: literal backticks
-            continue
-        end = runs[close][1]
-        pieces += [content[last:a], "\0" * (end - a)]
-        last = end
-        k = close + 1
-    pieces.append(content[last:])
-    return "".join(pieces)
-
-
 def simple_links(content: str) -> list | None:
     """The link tokens of inline text whose only brackets are plain `[text](dest)` links and images
     (code spans allowed outside them; no escapes, HTML, autolinks, nested or reference brackets);
@@ -227,7 +194,7 @@ def simple_links(content: str) -> list | None:
     if "\0" in content:
         return None
     if "`" in content:
-        content = _blank_code_spans(content)
+        content = blank_code_spans(content, "\0")
     if "\\" in content or "<" in content:
         return None
     out: list = []

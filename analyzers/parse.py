@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from . import fastmd
+from . import codespan, fastmd
 from .document import (
     CodeBlock,
     Field,
@@ -41,8 +41,6 @@ MAX_REFERENCE_BYTES = 1_000_000
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_HTML_COMMENT = re.compile(r"<!--.*?-->")
 _PATH_MENTION = re.compile(
     r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
 )
@@ -161,6 +159,20 @@ def decode(data: bytes) -> tuple[str, bool]:
 # ---------------------------------------------------------------- frontmatter
 
 
+def _count_key_lines(yaml_lines: list[str]) -> tuple[int, int]:
+    """(top-level key lines, where to cut): the cut is the line of key MAX_FRONTMATTER_KEYS + 2, so
+    composing stops there (PyYAML composes 10^5 keys in seconds) while the key count stays exact
+    enough to report. A top-level key line starts in column 0 and is no comment, list item or marker."""
+    count = 0
+    cut = len(yaml_lines)
+    for i, line in enumerate(yaml_lines):
+        if line and line[0] not in " \t#-." and ":" in line:
+            count += 1
+            if count == MAX_FRONTMATTER_KEYS + 2 and cut == len(yaml_lines):
+                cut = i
+    return count, cut
+
+
 def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
     lines = index.lines
     fm = Frontmatter()
@@ -183,7 +195,8 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
     body_start = close + 1
     yaml_lines = lines[first + 1 : close]
     offset = first + 1
-    source = "\n".join(yaml_lines)
+    keys_seen, cut = _count_key_lines(yaml_lines)
+    source = "\n".join(yaml_lines[:cut])  # past MAX_FRONTMATTER_KEYS keys: not composed at all
     if not source.strip():
         fm.root_kind = "empty"
         return fm, body_start
@@ -231,9 +244,9 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
     loader = _Loader("")
     seen: dict[str, Range] = {}
     pairs = root.value
-    if len(pairs) > MAX_FRONTMATTER_KEYS:
+    if len(pairs) > MAX_FRONTMATTER_KEYS or cut < len(yaml_lines):
         fm.problems.append(YamlProblem(
-            "too-large", f"Frontmatter has {len(pairs):,} top-level keys; only the first "
+            "too-large", f"Frontmatter has {max(len(pairs), keys_seen):,} top-level keys; only the first "
             f"{MAX_FRONTMATTER_KEYS:,} were checked", index.trimmed_line_range(fm.open_line)))
         pairs = pairs[:MAX_FRONTMATTER_KEYS]
     for key_node, value_node in pairs:
@@ -276,11 +289,20 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
 
 
 def _blank_code_spans(text: str) -> str:
-    def blank(m: re.Match) -> str:
-        return " " * len(m.group(0))
-
-    text = _HTML_COMMENT.sub(blank, text)
-    return _CODE_SPAN.sub(blank, text)
+    """A prose line with its closed HTML comments, then its code spans, blanked (spaces; offsets kept)."""
+    start = text.find("<!--")
+    if start >= 0:
+        pieces: list[str] = []
+        last = 0
+        while start >= 0:
+            end = text.find("-->", start + 4)
+            if end < 0:
+                break  # no later comment can close either
+            pieces += [text[last:start], " " * (end + 3 - start)]
+            last = end + 3
+            start = text.find("<!--", last)
+        text = "".join(pieces) + text[last:]
+    return codespan.blank_code_spans(text) if "`" in text else text
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -15,6 +15,7 @@ import pytest
 
 parse = importlib.import_module("skillgrade.analyzers.parse")
 fastmd = importlib.import_module("skillgrade.analyzers.fastmd")
+blank_code_spans = importlib.import_module("skillgrade.analyzers.codespan").blank_code_spans
 
 
 def _both(src: str):
@@ -160,4 +161,4 @@ def test_simple_links_agree_with_markdown_it(seed: int) -> None:
     ("[`a](b)`", "[" + "\0" * 7),
 ])
 def test_code_spans_are_blanked_as_markdown_it_reads_them(text: str, blanked: str) -> None:
-    assert fastmd._blank_code_spans(text) == blanked
+    assert blank_code_spans(text, "\0") == blanked
