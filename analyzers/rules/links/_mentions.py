@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...codespan import code_spans
 from ...document import SkillDocument
-from ...fastmd import _blank_code_spans
 from ...findings import Pos, Range
 from ...measures import exists_recorded, normalize
 
@@ -66,19 +66,12 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
         line = doc.lines[ln]
         if ln in skip or "`" not in line or "/" not in line:
             continue
-        blanked = _blank_code_spans(line)
-        i = blanked.find("\0")
-        while i >= 0:
-            j = i
-            while j < len(blanked) and blanked[j] == "\0":
-                j += 1
+        for i, j in code_spans(line):
             span = line[i:j]
             ticks = len(span) - len(span.lstrip("`"))
             inner_start, inner_end = i + ticks, j - ticks
             if inner_end > inner_start:
-                content = line[inner_start:inner_end]
-                _scan(content, ln, "code", (), out, offset=inner_start)
-            i = blanked.find("\0", j)
+                _scan(line[inner_start:inner_end], ln, "code", (), out, offset=inner_start)
     for block in doc.code_blocks:
         if not block.fenced:
             continue
