@@ -30,6 +30,7 @@ from .rules.input.file_too_large import file_too_large
 from .rules.input.utf8_bom import utf8_bom
 from .rules.links.dead_cross_ref import dead_cross_ref
 from .rules.links.dead_link import dead_link
+from .rules.links.link_case_mismatch import link_case_mismatch
 from .rules.links.link_escapes_workspace import link_escapes_workspace
 from .rules.links.missing_mentioned_file import missing_mentioned_file
 from .rules.links.orphan_reference import orphan_reference
@@ -74,6 +75,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             dead_cross_ref,
             dead_link,
             link_escapes_workspace,
+            link_case_mismatch,
             missing_mentioned_file,
             unreferenced_file,
             code_block_untagged,

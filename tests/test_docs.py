@@ -119,6 +119,7 @@ EXAMPLE_FILES = {
     "ORPHAN_REFERENCE": ["references/form-fields.md"],
     "DEAD_CROSS_REF": ["../chart-builder/SKILL.md"],
     "MISSING_MENTIONED_FILE": ["scripts/fetch_data.py"],
+    "LINK_CASE_MISMATCH": ["references/forms.md"],
 }
 
 

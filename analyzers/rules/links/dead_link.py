@@ -11,6 +11,7 @@ from ...measures import resolve
 from ...rule import RuleContext, rule
 from .._helpers import github_slug
 from ._classify import is_cross_ref, link_targets
+from ._mentions import case_variant
 
 
 def _squash(s: str) -> str:
@@ -25,7 +26,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Resolves relative links and images against the skill directory (`scripts/`, `assets/`, other
     files) and `#anchor` links against the document's headings. Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
-    workspace are `LINK_ESCAPES_WORKSPACE`. URLs, absolute paths and templated paths are not checked.
+    workspace are `LINK_ESCAPES_WORKSPACE`, and
+    targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked.
 
     ## Why is this bad?
     A script the skill tells the agent to run, or an asset it should copy, is missing: the
@@ -60,6 +62,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 continue
             if t.path.lstrip("./").startswith(("skills/", "agents/")):
                 continue  # repo-relative cross references: DEAD_CROSS_REF
+            if case_variant(doc, res.rel) is not None:
+                continue  # exists with another case: LINK_CASE_MISMATCH
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
-        elif res.exists is False and not is_cross_ref(res.rel):
+        elif res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
