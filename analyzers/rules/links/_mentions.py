@@ -160,6 +160,34 @@ def _command_args(line: str, ln: int, out: list[Mention]) -> None:
         return
 
 
+_PATHISH = re.compile(r"[\w./-]+")
+_BUNDLE_TOPS = frozenset({"references", "scripts", "assets"})
+
+
+def names_project_paths(doc: SkillDocument) -> bool:
+    """SKILL.md names relative paths of a host project (`src/app.ts`, `.claude/agents/x.md`, `db/schema.sql`)
+    that are not in the skill: a project skill, run from the repository root, whose `scripts/…` may be the
+    repository's own."""
+    lines = doc.lines
+    for ln in range(doc.body_start_line, len(lines)):
+        line = lines[ln]
+        if "/" not in line:
+            continue
+        for m in _PATHISH.finditer(line):
+            tok = m.group().rstrip(".")
+            s = m.start()
+            if "/" not in tok or tok.startswith(("/", "../", "./")) or s > 0 and line[s - 1] in "~:@$}%\\":
+                continue
+            first = tok.split("/", 1)[0]
+            if not first or first in _BUNDLE_TOPS or "." in first.lstrip("."):
+                continue  # a bundle folder, or a domain (github.com/…)
+            if first.strip(".") == "" or not tok.split("/", 1)[1]:
+                continue
+            if not doc.files.exists(normalize(tok)):
+                return True
+    return False
+
+
 # ---------------------------------------------------------------- case
 
 
