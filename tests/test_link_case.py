@@ -76,3 +76,31 @@ def test_same_findings_when_exists_ignores_case(tmp_path: Path, monkeypatch: pyt
     got = sorted((f.code, f.range.start.character) for f in _codes(path, text, tmp_path))
     assert got == want
     assert [c for c, _ in want].count("LINK_CASE_MISMATCH") == 2
+
+
+HOSTILE = {
+    "1e5 mentions in one code span": "`" + "scripts/a.py " * 100_000 + "`",
+    "1e5 chars of links and mentions": "[a](references/A.md) references/B.md " * 3_000,
+    "1e5 output flags": "`" + "-o scripts/x.py " * 100_000 + "`",
+    "1e6-char path": "`scripts/" + "a/" * 500_000 + "x.py`",
+    "1e5 command words": "```bash\npython " + "-v " * 100_000 + "scripts/x.py\n```",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_mention_rules_are_linear(name: str, tmp_path: Path) -> None:
+    """The link rules' own work on hostile lines (parsing is timed elsewhere)."""
+    import time
+
+    from skillgrade.analyzers.parse import parse
+    from skillgrade.analyzers.registry import by_code
+    from skillgrade.analyzers.rule import RuleContext
+
+    path, text = _skill(tmp_path, HOSTILE[name] + "\n", ["references/a.md", "scripts/b.py", "src/app.ts"])
+    doc = parse(text, path, workspace_root=tmp_path)
+    for code in ("MISSING_MENTIONED_FILE", "LINK_CASE_MISMATCH", "DEAD_LINK", "ORPHAN_REFERENCE", "UNREFERENCED_FILE"):
+        rule = by_code(code)
+        assert rule is not None
+        t0 = time.perf_counter()
+        list(rule.check(doc, RuleContext(rule, Config())))
+        assert time.perf_counter() - t0 < 1.5, (name, code)

@@ -26,6 +26,7 @@ _RUNNERS = frozenset({
     "head", "tail", "open", "chmod", "exec", "Rscript", "lua", "go",
 })
 _PROMPTS = ("$ ", "> ", "% ", "# ")
+MAX_MENTIONS = 2_000  # mentions collected per document; past that the text is data, not instructions
 _OUTPUT_FLAGS = frozenset({"-o", "--out", "--output", "--output-dir", "--out-dir", "--dest", "--destination",
                            ">", ">>", "--save", "--write", "--to"})
 
@@ -86,12 +87,18 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
 
 
 def _scan(text: str, line: int, where: str, exclude, out: list[Mention], offset: int = 0) -> None:
+    spans = sorted(exclude)  # link spans on this line, in order: one pointer walks them
+    k = 0
     for m in _MENTION.finditer(text):
+        if len(out) >= MAX_MENTIONS:
+            return
         s, e = m.start(), m.end()
         if s > 0 and (text[s - 1].isalnum() or text[s - 1] in "_" or text[s - 1] in _BEFORE):
             continue
-        if any(a <= s + offset < b for a, b in exclude):
-            continue
+        while k < len(spans) and spans[k][1] <= s + offset:
+            k += 1
+        if k < len(spans) and spans[k][0] <= s + offset:
+            continue  # inside a link
         if where == "code" and _is_output_arg(text, s):
             continue
         _add(text, s, e, line, where, out, offset)
@@ -117,7 +124,7 @@ def _add(text: str, s: int, e: int, line: int, where: str, out: list[Mention], o
 
 def _is_output_arg(text: str, s: int) -> bool:
     """The path follows an output flag or a redirection (`-o assets/out.png`, `> scripts/log.txt`)."""
-    before = text[:s].rstrip()
+    before = text[max(0, s - 64) : s].rstrip()  # a flag is a few characters before the path
     if before.endswith("="):
         before = before[:-1]
     word = before.rsplit(None, 1)[-1] if before.split() else ""
@@ -126,6 +133,8 @@ def _is_output_arg(text: str, s: int) -> bool:
 
 def _command_args(line: str, ln: int, out: list[Mention]) -> None:
     """The first bundle path argument of a command line run by a known interpreter or reader."""
+    if len(out) >= MAX_MENTIONS:
+        return
     stripped = line.lstrip()
     indent = len(line) - len(stripped)
     for p in _PROMPTS:
@@ -283,12 +292,26 @@ def exists_near(doc: SkillDocument, rel: str) -> bool:
     """`rel` exists relative to a folder above the skill, up to the workspace root (a plugin or repo root)."""
     if doc.skill_dir is None:
         return True  # nothing to check against: assume it exists
+    cache = _listing_cache(doc)
+    memo = cache.setdefault("\0near", {})
+    hit = memo.get(rel)
+    if hit is None:
+        anc = cache.get("\0ancestors")
+        if anc is None:
+            anc = cache["\0ancestors"] = _ancestors(doc)
+        hit = memo[rel] = any(exists_recorded(doc, a / rel) for a in anc)
+    return hit
+
+
+def _ancestors(doc: SkillDocument) -> list[Path]:
+    """Folders above the skill, up to the workspace root (at most three when there is none)."""
+    assert doc.skill_dir is not None
     root = doc.workspace_root
+    out = []
     for i, anc in enumerate(doc.skill_dir.parents):
         if root is not None and not _within(anc, root):
             break
         if root is None and i >= 3:
             break
-        if exists_recorded(doc, anc / rel):
-            return True
-    return False
+        out.append(anc)
+    return out

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Range, Severity
-from ...measures import link_path, normalize
+from ...measures import normalize
 from ...rule import FixAvailability, RuleContext, rule
 from ._classify import link_targets
 from ._mentions import case_variant, mentioned_files
@@ -67,11 +67,11 @@ def link_case_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         seen.add((t.range.start.line, t.range.start.character))
         fix = None
         written = link.path_part
-        new = _respelled(written, rel, variant) if link_path(link) == written else None
+        new = _respelled(written, rel, variant) if t.path == written else None  # no %-escapes
         if new is not None:
             text = new + link.target[len(written):]
             fix = Fix.safe(f"Change the path to `{new}`", Edit(Range(t.range.start, t.range.end), text))
-        shown = link.path_part or t.text
+        shown = written or t.text
         yield ctx.finding(t.range, f"`{shown}` exists only as `{variant}` (case differs; breaks on Linux)", fix)
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)

@@ -53,15 +53,16 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         return
     seen: set[tuple[int, int]] = set()
     project: bool | None = None
+    missing: dict[str, bool] = {}  # rel -> reported (decided once per path)
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
             continue
         seen.add(key)
-        res = resolve(doc, m.rel)
-        if res.exists is not False:
-            continue
-        if case_variant(doc, m.rel) is not None or exists_near(doc, m.rel):
+        hit = missing.get(m.rel)
+        if hit is None:
+            hit = missing[m.rel] = _missing(doc, m.rel)
+        if not hit:
             continue
         top = m.rel.split("/", 1)[0]
         if top != "references" and not doc.files.exists(top):
@@ -70,3 +71,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             if project:
                 continue  # a project skill's scripts/ or assets/ may be the repository's own
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")
+
+
+def _missing(doc: SkillDocument, rel: str) -> bool:
+    if resolve(doc, rel).exists is not False:
+        return False
+    return case_variant(doc, rel) is None and not exists_near(doc, rel)
