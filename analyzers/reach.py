@@ -170,6 +170,7 @@ class Reach:
 
     def _scan(self, text: str, folder: str, *, prose: bool) -> set[str]:
         out: set[str] = set()
+        dash_m = "-m" in text
         for m in _TOKEN.finditer(text):
             tok = m.group()
             if "/" not in tok and "." not in tok:
@@ -177,7 +178,7 @@ class Reach:
                 s = m.start()
                 if not prose and _is_quoted(text, s, m.end()):
                     out.update(self._lookup([tok], folder, anchored=True, dir_only=False))
-                elif _after_dash_m(text, s):
+                elif dash_m and _after_dash_m(text, s):
                     out.update(self._module(tok))
                 continue
             quoted = not prose and _is_quoted(text, m.start(), m.end())

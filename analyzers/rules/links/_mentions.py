@@ -50,8 +50,14 @@ def mentioned_files(doc: SkillDocument) -> list[Mention]:
     return doc._mentions
 
 
+def _has_mention(text: str) -> bool:
+    return "references/" in text or "scripts/" in text or "assets/" in text
+
+
 def _mentioned_files(doc: SkillDocument) -> list[Mention]:
     out: list[Mention] = []
+    if not _has_mention(doc.text):
+        return out
     link_spans: dict[int, list[tuple[int, int]]] = {}
     for link in doc.links:
         r = link.full_range
@@ -61,11 +67,11 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
             link_spans.setdefault(ln, []).append((a, b))
     skip = doc.code_lines | doc.html_comment_lines
     for pl in doc.prose:
-        if "/" in pl.text:
+        if _has_mention(pl.text):
             _scan(pl.text, pl.line, "prose", link_spans.get(pl.line, ()), out)
     for ln in range(doc.body_start_line, len(doc.lines)):
         line = doc.lines[ln]
-        if ln in skip or "`" not in line or "/" not in line:
+        if "`" not in line or not _has_mention(line) or ln in skip:
             continue
         for i, j in code_spans(line):
             span = line[i:j]
@@ -80,7 +86,7 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
             if ln >= len(doc.lines):
                 break
             line = doc.lines[ln]
-            if "/" in line:
+            if _has_mention(line):
                 _command_args(line, ln, out)
     out.sort(key=lambda m: (m.range.start, m.range.end))
     return out
