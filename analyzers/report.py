@@ -35,7 +35,7 @@ class Report:
 
     @property
     def anti_patterns(self) -> list[str]:
-        return [f.code for f in self.findings if f.anti_pattern]
+        return [f.code for f in self.findings if f.anti_pattern and f.file is None]
 
     @property
     def has_errors(self) -> bool:
@@ -91,7 +91,8 @@ def analyze(
     for layer, s in (layer_scores or {}).items():
         if layer != "static" and s:
             scores[layer] = s
-    comp = composite(scores, sum(1 for f in findings if f.anti_pattern))
+    # findings on bundled files (f.file) are reported and fail CI, but do not change the score
+    comp = composite(scores, sum(1 for f in findings if f.anti_pattern and f.file is None))
     name_field = doc.frontmatter.get("name")
     name = name_field.value if name_field is not None and isinstance(name_field.value, str) else None
     return Report(str(path) if path is not None else None, name, findings, static, comp, suppressed, doc)
