@@ -73,13 +73,17 @@ def analyze(
     binary: bool = False,
     layer_scores: dict[str, dict[str, float]] | None = None,
     incremental: bool = False,
+    bundle_overrides: dict[str, str] | None = None,
 ) -> Report:
     """Parse once, run every enabled rule, compute the static layer and the composite.
 
-    incremental=True caches markdown per section (for editors: an edit re-parses one section).
+    incremental=True caches markdown per section (for editors: an edit re-parses one section);
+    bundle_overrides are the editor's unsaved texts of bundled files (rel path -> text).
     """
     config = config or Config()
     doc = parse(text, path, files=files, workspace_root=workspace_root, binary=binary, incremental=incremental)
+    if bundle_overrides:  # open editor buffers of bundled files (rel path -> text) win over the disk
+        doc.bundle_overrides = dict(bundle_overrides)
     findings, suppressed = run_rules(doc, config, workspace)
     try:
         static = analyze_static(doc, findings)
