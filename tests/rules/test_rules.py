@@ -116,7 +116,8 @@ def run_case(case: Path, code: str, *, config: Config | None = None, text: str |
 
 
 def _fmt(f: Finding) -> str:
-    return f"{f.range.start.line + 1}:{f.range.start.character + 1} {f.code}"
+    where = f"{f.file}:" if f.file is not None else ""  # a finding on a bundled file names it
+    return f"{where}{f.range.start.line + 1}:{f.range.start.character + 1} {f.code}"
 
 
 def _parse_expected(path: Path) -> list[tuple[str, str]]:
