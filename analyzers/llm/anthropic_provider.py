@@ -125,6 +125,10 @@ class AnthropicProvider:
             self._loop = loop
         return self._client
 
+    def prepare(self) -> None:
+        """Import the SDK and build the client for the running loop (done before any deadline starts)."""
+        self._sdk_client()
+
     async def aclose(self) -> None:
         client, self._client, self._loop = self._client, None, None
         if client is not None:
@@ -189,6 +193,32 @@ class AnthropicProvider:
             kwargs["thinking"] = request.thinking
         return await self._sdk_client().messages.create(**kwargs)
 
+    async def count_tokens(self, request: Request, *, timeout_s: float) -> int:
+        """Input tokens of `request` by the endpoint's own count (POST /v1/messages/count_tokens; free of
+        charge on the Anthropic API, absent on most local servers: LLMError then)."""
+        self._sdk_client()
+        kwargs: dict[str, Any] = {"model": request.model, "messages": list(request.messages), "timeout": timeout_s}
+        system = list(request.system)
+        if request.json_schema is not None and self.prompt_only_json:
+            system.append({"type": "text", "text": json_instruction(request.json_schema)})
+        if system:
+            kwargs["system"] = system
+        if request.tools:
+            kwargs["tools"] = list(request.tools)
+        try:
+            async with asyncio.timeout(timeout_s):
+                result = await self._sdk_client().messages.count_tokens(**kwargs)
+        except TimeoutError:
+            raise LLMError(ErrorKind.TIMEOUT, f"No token count within {timeout_s:g} s.") from None
+        except (asyncio.CancelledError, LLMError):
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise self._map_error(exc) from None
+        tokens = _get(result, "input_tokens")
+        if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < 0:
+            raise LLMError(ErrorKind.MALFORMED, f"{self.base_url} returned a token count without input_tokens.")
+        return tokens
+
     def _map_error(self, exc: BaseException) -> LLMError:
         import anthropic
 
@@ -211,8 +241,11 @@ class AnthropicProvider:
             if status in (401, 403):
                 return LLMError(ErrorKind.API, f"{where} rejected the credentials (HTTP {status}){detail}.")
             return LLMError(ErrorKind.API, f"{where} answered HTTP {status}{detail}.")
-        if isinstance(exc, ValueError | TypeError | KeyError | AttributeError):  # incl. json.JSONDecodeError
-            return LLMError(ErrorKind.MALFORMED, f"{where} returned a body that is not a valid Messages API reply.")
+        if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):  # a 200 whose body is not JSON
+            return LLMError(ErrorKind.MALFORMED, f"{where} returned a body that is not JSON.")
+        if isinstance(exc, ValueError | TypeError | KeyError | AttributeError):  # a body the SDK cannot read
+            return LLMError(ErrorKind.MALFORMED,
+                            f"{where} returned a reply that could not be read ({type(exc).__name__}).")
         return LLMError(ErrorKind.API, f"Call to {where} failed: {self.redact(type(exc).__name__)}.")
 
     def _detail(self, exc: Any) -> str:

@@ -182,7 +182,11 @@ class Gateway:
         return estimate.cost_usd
 
     async def _complete(self, request: Request) -> Reply:
-        # the provider enforces timeout_s itself; this outer guard only catches a provider that does not
+        # the provider enforces timeout_s itself; this outer guard only catches a provider that does not.
+        # prepare() (e.g. the first `import anthropic`, seconds on a busy machine) runs outside the deadline.
+        prepare = getattr(self.provider, "prepare", None)
+        if prepare is not None:
+            prepare()
         try:
             async with asyncio.timeout(self.timeout_s + 5.0):
                 return await self.provider.complete(request, timeout_s=self.timeout_s)

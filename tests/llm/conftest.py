@@ -39,3 +39,27 @@ def _forget_prompt_only_endpoints() -> Iterator[None]:
     AnthropicProvider._prompt_only_endpoints.clear()
     yield
     AnthropicProvider._prompt_only_endpoints.clear()
+
+
+@pytest.fixture
+async def fake_gateway(fake_api: FakeAPI, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A Gateway on the real SDK pointed at `fake_api`, with a fresh on-disk cache and a 10 s deadline."""
+    from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider
+    from skillgrade.analyzers.llm.cache import Cache
+    from skillgrade.analyzers.llm.gateway import Gateway
+
+    gw = Gateway(AnthropicProvider(TEST_KEY, fake_api.url, max_retries=2),
+                 cache=Cache(tmp_path_factory.mktemp("llm-cache")), timeout_s=10.0, concurrency=4)
+    yield gw
+    await gw.aclose()
+
+
+async def wait_for_requests(fake: FakeAPI, n: int, timeout: float = 30.0) -> None:
+    """Wait until the fake has received `n` requests (so a cancel lands mid-call, not before sending)."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + timeout
+    while len(fake.requests) < n:
+        assert time.monotonic() < deadline, "the fake API never received the request"
+        await asyncio.sleep(0.01)

@@ -28,6 +28,7 @@ def test_static_analysis_never_imports_anthropic(tmp_path: Path) -> None:
         import sys
         import skillgrade.analyzers.report as report
         import skillgrade.analyzers.config, skillgrade.analyzers.llm.setup, skillgrade.analyzers.llm.gateway
+        import skillgrade.analyzers.llm.anthropic_provider
         r = report.analyze_file(__import__("pathlib").Path({str(skill)!r}))
         assert r is not None
         bad = sorted(m for m in sys.modules if m.split(".")[0] in ("anthropic", "httpx2", "httpx", "pydantic"))

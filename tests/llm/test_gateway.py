@@ -12,7 +12,7 @@ import pytest
 from fakeapi import FakeAPI, json_reply, slow, status, text_reply
 from test_provider import SCHEMA, req
 
-from conftest import TEST_KEY
+from conftest import TEST_KEY, wait_for_requests
 from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider
 from skillgrade.analyzers.llm.cache import Cache
 from skillgrade.analyzers.llm.config import LLMConfig
@@ -157,6 +157,7 @@ def test_estimate_is_pure_and_sensible() -> None:
 async def test_deadline_through_gateway(fake_api: FakeAPI, tmp_path: Path) -> None:
     fake_api.push(slow(3.0))
     gw = gateway(fake_api, tmp_path, timeout_s=0.5)
+    gw.provider.prepare()  # type: ignore[attr-defined]
     t0 = time.monotonic()
     with pytest.raises(LLMError) as err:
         await gw.call(req())
@@ -169,7 +170,7 @@ async def test_cancel_mid_call_does_not_poison_cache(fake_api: FakeAPI, tmp_path
     fake_api.push(slow(2.0, json_reply({"score": 2})), json_reply({"score": 3}))
     gw = gateway(fake_api, tmp_path)
     task = asyncio.create_task(gw.call(req(json_schema=SCHEMA)))
-    await asyncio.sleep(0.3)
+    await wait_for_requests(fake_api, 1)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -183,6 +184,7 @@ async def test_cancel_mid_call_does_not_poison_cache(fake_api: FakeAPI, tmp_path
 async def test_concurrency_is_bounded(fake_api: FakeAPI, tmp_path: Path) -> None:
     fake_api.push(*(slow(0.3) for _ in range(6)))
     gw = gateway(fake_api, tmp_path, concurrency=2)
+    gw.provider.prepare()  # type: ignore[attr-defined]
     t0 = time.monotonic()
     await asyncio.gather(*(gw.call(req(cache_salt=str(i))) for i in range(6)))
     assert time.monotonic() - t0 >= 0.85  # 3 waves of 0.3 s
@@ -273,3 +275,15 @@ async def test_dry_run_needs_no_key() -> None:
     with pytest.raises(LLMError) as err:
         await gw.call(req())
     assert err.value.kind is ErrorKind.DRY_RUN and gw.plan()["calls"] == 1
+
+
+async def test_fake_gateway_fixture_and_scripted_provider(fake_gateway: Gateway, fake_api: FakeAPI) -> None:
+    from scripted import ScriptedProvider, reply
+
+    fake_api.push(json_reply({"score": 5}))
+    assert (await fake_gateway.call(req(json_schema=SCHEMA))).parsed == {"score": 5}
+    sp = ScriptedProvider(lambda r: reply(text=r.kind, parsed={"ok": True}))
+    gw = Gateway(sp, cache=None)
+    got = await gw.call(req(kind="route"))
+    assert got.text == "route" and len(sp.requests) == 1 and gw.ledger.calls == 1
+    assert gw.ledger.cost_usd == pytest.approx((100 * 2 + 20 * 10) / 1e6)

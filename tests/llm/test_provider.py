@@ -19,7 +19,7 @@ from fakeapi import (
     tool_use,
 )
 
-from conftest import TEST_KEY
+from conftest import TEST_KEY, wait_for_requests
 from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider, parse_json_text, redact
 from skillgrade.analyzers.llm.types import ErrorKind, LLMError, Request
 
@@ -84,6 +84,7 @@ async def test_tool_use_reply_parses_into_tool_calls(fake_api: FakeAPI) -> None:
 async def test_429_with_retry_after_then_success(fake_api: FakeAPI) -> None:
     fake_api.push(status(429, {"retry-after": "1"}), json_reply({"score": 3}))
     p = provider(fake_api)
+    p.prepare()  # the first `import anthropic` is not what we time
     t0 = time.monotonic()
     reply = await p.complete(req(json_schema=SCHEMA), timeout_s=10)
     assert reply.parsed == {"score": 3}
@@ -192,6 +193,7 @@ async def test_unrelated_400_is_not_a_fallback(fake_api: FakeAPI) -> None:
 async def test_slower_than_deadline_is_timeout_within_deadline(fake_api: FakeAPI) -> None:
     fake_api.push(slow(3.0))
     p = provider(fake_api)
+    p.prepare()  # the first `import anthropic` is not what we time
     t0 = time.monotonic()
     with pytest.raises(LLMError) as err:
         await p.complete(req(), timeout_s=0.5)
@@ -204,6 +206,7 @@ async def test_slower_than_deadline_is_timeout_within_deadline(fake_api: FakeAPI
 async def test_long_retry_after_cannot_hang_us(fake_api: FakeAPI) -> None:
     fake_api.push(status(429, {"retry-after": "600"}), text_reply("never reached"))
     p = provider(fake_api)
+    p.prepare()  # the first `import anthropic` is not what we time
     t0 = time.monotonic()
     with pytest.raises(LLMError) as err:
         await p.complete(req(), timeout_s=0.5)
@@ -259,7 +262,7 @@ async def test_cancel_mid_call(fake_api: FakeAPI) -> None:
     fake_api.push(slow(2.0))
     p = provider(fake_api)
     task = asyncio.create_task(p.complete(req(), timeout_s=10))
-    await asyncio.sleep(0.3)
+    await wait_for_requests(fake_api, 1)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -285,3 +288,28 @@ def test_redact() -> None:
     t0 = time.monotonic()
     redact("bearer " * 20_000, TEST_KEY)
     assert time.monotonic() - t0 < 1.0
+
+
+async def test_count_tokens_and_thinking_passthrough(fake_api: FakeAPI) -> None:
+    p = provider(fake_api)
+    n = await p.count_tokens(req(), timeout_s=10)
+    assert n == fake_api._input_tokens(fake_api.requests[0].body) and n > 0
+    assert fake_api.requests[0].path == "/v1/messages/count_tokens"
+    await p.complete(req(thinking={"type": "between_tools"}), timeout_s=10)
+    assert fake_api.message_requests[0].body["thinking"] == {"type": "between_tools"}
+    assert "output_config" not in fake_api.message_requests[0].body  # nothing asked for it
+    await p.aclose()
+
+
+async def test_provider_across_event_loops(fake_api: FakeAPI) -> None:
+    """AsyncAnthropic binds to a loop: the provider makes a new client when the loop changes."""
+    p = provider(fake_api)
+    await p.complete(req(), timeout_s=10)
+    loop_client = p._client
+
+    def other_loop() -> str:
+        return asyncio.run(p.complete(req(), timeout_s=10)).text
+
+    text = await asyncio.to_thread(other_loop)
+    assert text == "fake reply" and p._client is not loop_client
+    await p.aclose()
