@@ -221,6 +221,10 @@ async def route(gateway: CallsModels, cards: Sequence[SkillCard], prompt: TestPr
         if tally is not None:
             tally.failures += 1
         return Decision(prompt, None, exc.reason)
+    except Exception as exc:  # noqa: BLE001 - a gateway bug is this prompt's failure, not the run's
+        if tally is not None:
+            tally.failures += 1
+        return Decision(prompt, None, f"internal error in the model gateway: {type(exc).__name__}")
     if tally is not None:
         tally.add("route", reply)
     return Decision(prompt, decision_of(reply))

@@ -107,6 +107,10 @@ async def ask(gateway: CallsModels, request: Request, validate: Callable[[Reply]
                 tally.failures += 1
             prefix = "" if attempt == 1 else f"invalid reply ({last_error}); the re-ask failed: "
             return Asked(None, prefix + exc.reason, attempt)
+        except Exception as exc:  # noqa: BLE001 - a gateway bug leaves the dimension unmeasured, not the run dead
+            if tally is not None:
+                tally.failures += 1
+            return Asked(None, f"internal error in the model gateway: {type(exc).__name__}", attempt)
         if tally is not None:
             tally.add(request.kind, reply)
         try:
