@@ -219,3 +219,44 @@ def test_normalize_is_linear_on_hostile_input():
     t = time.perf_counter()
     normalize(" \u2019*`" * 100_000)
     assert time.perf_counter() - t < 1.0
+
+
+async def test_standard_depth_blends_by_the_seed_table(tmp_path):
+    from skillgrade.analyzers.report import analyze, with_judge
+    from skillgrade.analyzers.scoring import layer_shares
+
+    doc = make_skill(tmp_path)
+    static = analyze(doc.text, doc.path)
+    assert static.composite.confidence == "Estimated"
+    res = await run_judge(doc, Scripted(verdicts={"robustness": [verdict(7.0, band="0.80-1.00")] * 2}))
+    rep = with_judge(static, res)
+    assert rep.composite.confidence == "Assessed" and rep.composite.layers_run == ("static", "judge")
+    dims = rep.composite.dimensions
+    s = static.composite.dimensions["orchestration_fitness"].score
+    # seed: static 0.10, judge 0.70 -> renormalised 0.125 / 0.875
+    assert layer_shares("orchestration_fitness", ["static", "judge"]) == pytest.approx(
+        {"static": 0.125, "judge": 0.875})
+    assert dims["orchestration_fitness"].score == pytest.approx(0.125 * s + 0.875 * 0.85)
+    assert dims["output_quality"].score == pytest.approx(0.7)  # judge only (static weight 0)
+    assert dims["robustness"].score is None and "robustness" in rep.composite.unmeasured  # failed: unmeasured
+    measured = [d for d in dims.values() if d.score is not None]
+    wsum = sum(d.weight for d in measured)
+    raw = sum(d.weight / wsum * d.score for d in measured)
+    assert rep.composite.score == pytest.approx(round(100 * rep.composite.penalty * raw, 2))
+    out = rep.to_dict()
+    assert out["layers"][0]["name"] == "static" and out["layers"][1]["name"] == "judge"
+    assert out["layers"][1]["unmeasured"]["robustness"].startswith("invalid reply after one re-ask")
+    json.dumps(out)
+
+
+async def test_a_judge_that_measured_nothing_leaves_the_label_estimated(tmp_path):
+    from skillgrade.analyzers.report import analyze, with_judge
+
+    doc = make_skill(tmp_path)
+    down = LLMError(ErrorKind.NO_KEY, "no API key: set ANTHROPIC_API_KEY")
+    gw = Scripted(verdicts={d: down for d in JUDGED}, prompts=down)
+    res = await run_judge(doc, gw)
+    assert res.scores() == {} and not res.measured
+    rep = with_judge(analyze(doc.text, doc.path), res)
+    assert rep.composite.confidence == "Estimated" and rep.composite.layers_run == ("static",)
+    assert rep.to_dict()["layers"][1]["unmeasured"]["robustness"] == "no API key: set ANTHROPIC_API_KEY"
