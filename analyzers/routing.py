@@ -17,8 +17,9 @@ import asyncio
 import hashlib
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from . import prompts
@@ -179,6 +180,30 @@ def skill_list(target: SkillCard, workspace: Sequence[SkillCard] = (), *, seed: 
     cards = [target, *others]
     random.Random(seed or target.name).shuffle(cards)
     return cards
+
+
+def cards_from_files(paths: Iterable[Path], *, exclude: Path | None = None,
+                     limit: int = MAX_SKILLS) -> list[SkillCard]:
+    """Skill cards (name, description) of SKILL.md files, e.g. the workspace's other skills; unreadable files
+    and files without a name are skipped; `exclude` (the skill being judged) is left out."""
+    from .parse import parse
+
+    out: list[SkillCard] = []
+    skip = exclude.resolve() if exclude is not None else None
+    for path in paths:
+        if len(out) >= limit:
+            break
+        try:
+            if skip is not None and path.resolve() == skip:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        doc = parse(text, path)
+        name = doc.field_text("name")
+        if name and name.strip():
+            out.append(SkillCard(name.strip(), " ".join((doc.field_text("description") or "").split())))
+    return out
 
 
 def _one_line(text: str) -> str:

@@ -26,6 +26,8 @@ from .. import prompts
 from ..document import SkillDocument
 from ..llm.types import Request
 from ..routing import (
+    N_NEGATIVE,
+    N_POSITIVE,
     Decision,
     Metrics,
     SkillCard,
@@ -327,7 +329,7 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
     cards = skill_list(me, _cards(workspace_skills), seed=seed_of(f"{me.name}\n{me.description}"))
     tally = Tally()
     rubric_dims = [d for d in JUDGED if d != ROUTED]
-    planned = 1 + judges * (10 + len(JUDGED))
+    planned = 1 + judges * (N_POSITIVE + N_NEGATIVE + len(JUDGED))
     done = 0
     models_seen: set[str] = set()
 
@@ -349,8 +351,10 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
     written = await write_prompts(gateway, material.system_blocks(), model=judge_model, tally=tally)
     if written.model:
         models_seen.add(written.model)
-    tick("wrote test prompts")
     test_prompts: list[TestPrompt] = written.value or []
+    if not test_prompts:  # no routing and no triggering critique
+        planned -= judges * (N_POSITIVE + N_NEGATIVE + 1)
+    tick("wrote test prompts")
 
     async def one_judge(j: int) -> tuple[dict[str, tuple[Verdict | None, str | None]], list[Decision], Metrics | None]:
         salt = f"judge-{j + 1}"
@@ -436,6 +440,30 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
         duration_s=round(time.perf_counter() - t0, 3), usage=tally, material=material,
         models_reported=tuple(sorted(models_seen)), skills_listed=tuple(c.name for c in cards), notes=notes,
     )
+
+
+def planned_requests(doc: SkillDocument, *, models: Mapping[str, str] | None = None, judges: int = 1,
+                     workspace_skills: Sequence[SkillCard | tuple[str, str]] = (),
+                     token_budget: int = DEFAULT_TOKEN_BUDGET) -> list[Request]:
+    """The requests a judge run will send when every reply is valid (for `--dry-run` estimates): the real
+    skill material, rubric and skills list; the router prompts are stand-ins of typical length (the real ones
+    are written by the first call). Re-asks are not included."""
+    from ..routing import prompts_request, router_request
+
+    judge_model, router_model = _models(models)
+    material = build_material(doc, token_budget=token_budget)
+    me = target_card(doc)
+    cards = skill_list(me, _cards(workspace_skills), seed=seed_of(f"{me.name}\n{me.description}"))
+    out = [prompts_request(material.system_blocks(), model=judge_model)]
+    stand_in = "Please help me with this task in my repository: " + "x" * 60
+    for j in range(judges):
+        salt = f"judge-{j + 1}"
+        out += [router_request(cards, stand_in, model=router_model, cache_salt=salt)
+                for _ in range(N_POSITIVE + N_NEGATIVE)]
+        out += [judge_request(material, d, model=judge_model, cache_salt=salt,
+                              routing_table="- " + stand_in + " | yes | " + me.name if d == ROUTED else "")
+                for d in JUDGED]
+    return out
 
 
 def _fmt(x: float | None) -> str:

@@ -260,3 +260,61 @@ async def test_a_judge_that_measured_nothing_leaves_the_label_estimated(tmp_path
     rep = with_judge(analyze(doc.text, doc.path), res)
     assert rep.composite.confidence == "Estimated" and rep.composite.layers_run == ("static",)
     assert rep.to_dict()["layers"][1]["unmeasured"]["robustness"] == "no API key: set ANTHROPIC_API_KEY"
+
+
+async def test_cancellation_propagates_and_leaves_no_tasks(tmp_path):
+    import asyncio
+
+    doc = make_skill(tmp_path)
+
+    started = []
+
+    class Slow(Scripted):
+        async def call(self, request):
+            started.append(request.kind)
+            if request.kind != "prompts":
+                await asyncio.sleep(30)
+            return await super().call(request)
+
+    gw = Slow()
+    task = asyncio.create_task(run_judge(doc, gw, judges=2))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert "route" in started and "judge" in started  # calls are in flight
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(0)
+    assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []
+
+
+def test_planned_requests_match_a_run(tmp_path):
+    from skillgrade.analyzers.layers.judge import planned_requests
+
+    doc = make_skill(tmp_path)
+    reqs = planned_requests(doc, judges=2)
+    kinds = [r.kind for r in reqs]
+    assert kinds.count("prompts") == 1 and kinds.count("route") == 20 and kinds.count("judge") == 20
+    assert reqs[0].system[1]["text"].startswith('<skill_data id="')
+
+
+async def test_progress_reaches_its_total_when_prompts_fail(tmp_path):
+    seen = []
+    down = LLMError(ErrorKind.RATE_LIMITED, "rate limited")
+    await run_judge(make_skill(tmp_path), Scripted(prompts=down),
+                    progress=lambda label, done, total: seen.append((label, done, total)))
+    assert seen[-1][1] == seen[-1][2] == 1 + len(JUDGED) - 1
+
+
+def test_cards_from_files(tmp_path):
+    from skillgrade.analyzers.routing import cards_from_files
+
+    me = make_skill(tmp_path).path
+    other = tmp_path / "docx" / "SKILL.md"
+    other.parent.mkdir()
+    other.write_text("---\nname: docx\ndescription: Edit   Word\n  documents.\n---\n# x\n")
+    noname = tmp_path / "n" / "SKILL.md"
+    noname.parent.mkdir()
+    noname.write_text("# no frontmatter\n")
+    cards = cards_from_files([me, other, noname, tmp_path / "missing" / "SKILL.md"], exclude=me)
+    assert [(c.name, c.description) for c in cards] == [("docx", "Edit Word documents.")]
