@@ -25,6 +25,10 @@ class CallsModels(Protocol):
     async def call(self, request: Request) -> Reply: ...
 
 
+# A gateway may also offer `forget(request)` (drop a cached reply); `ask` uses it for replies that fail
+# validation, so a re-run asks the model again instead of replaying an answer that was rejected.
+
+
 class Invalid(ValueError):
     """A reply that does not satisfy the validator; the message is sent back to the model once."""
 
@@ -117,6 +121,9 @@ async def ask(gateway: CallsModels, request: Request, validate: Callable[[Reply]
             return Asked(validate(reply), None, attempt, reply.model)
         except Invalid as exc:
             last_error = str(exc)
+            forget = getattr(gateway, "forget", None)
+            if forget is not None:
+                forget(current)  # an invalid reply is not kept: a re-run asks again
             echo = (reply.text or "").strip()[:MAX_ECHO] or "(an empty reply)"
             current = replace(request, messages=(
                 *request.messages,

@@ -318,3 +318,15 @@ def test_cards_from_files(tmp_path):
     noname.write_text("# no frontmatter\n")
     cards = cards_from_files([me, other, noname, tmp_path / "missing" / "SKILL.md"], exclude=me)
     assert [(c.name, c.description) for c in cards] == [("docx", "Edit Word documents.")]
+
+
+async def test_rejected_replies_are_forgotten_by_the_gateway(tmp_path):
+    forgotten = []
+
+    class Forgetful(Scripted):
+        def forget(self, request):
+            forgotten.append(request)
+
+    gw = Forgetful(verdicts={"robustness": [verdict(1.7, band="0.80-1.00"), verdict(0.4)]})
+    await run_judge(make_skill(tmp_path), gw)
+    assert len(forgotten) == 1 and dimension_of(forgotten[0]) == "robustness" and len(forgotten[0].messages) == 1
