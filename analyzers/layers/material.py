@@ -104,7 +104,7 @@ def clean_quote(quote: str) -> str:
 
 
 MIN_QUOTE = 4  # normalised characters
-MAX_QUOTE = 400
+MAX_QUOTE = 1000  # normalised characters; longer "quotes" are passages, not evidence
 
 
 @dataclass(slots=True)
