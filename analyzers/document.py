@@ -140,6 +140,7 @@ class CodeBlock:
     end_line: int  # exclusive
     open_range: Range  # the opening fence line (or first line)
     content_start_line: int  # first content line
+    closed: bool = True  # False: a fence that never closes runs to the end of its container
 
 
 @dataclass(slots=True)
@@ -227,6 +228,7 @@ class SkillDocument:
     code_lines: set[int] = field(default_factory=set)  # lines inside code blocks (body)
     table_lines: set[int] = field(default_factory=set)
     html_comment_lines: set[int] = field(default_factory=set)
+    html_blocks: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, CommonMark kind 1-7)
     too_large: bool = False
     bom: bool = False  # the text started with a UTF-8 byte order mark (removed before parsing)
     mentioned: set[str] = field(default_factory=set)  # bundled files referenced, transitively

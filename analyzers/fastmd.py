@@ -18,6 +18,8 @@ import re
 from functools import lru_cache
 from types import SimpleNamespace
 
+from .codespan import blank_code_spans
+
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 _BULLET = re.compile(r"[-+*](?: |$)")
 _ORDERED = re.compile(r"(\d{1,9})[.)](?: |$)")
@@ -53,6 +55,13 @@ def _html_sequences() -> list:
     from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
     return HTML_SEQUENCES
+
+
+def html_kind(line: str) -> int:
+    """The CommonMark kind (1-7) of the HTML block this line (indentation removed) would open, or 0."""
+    if not line.startswith("<"):
+        return 0
+    return next((k for k, q in enumerate(_html_sequences(), 1) if q[0].search(line)), 0)
 
 
 def cells(line: str) -> list[str]:
@@ -185,41 +194,6 @@ class _Tok:
 _SIMPLE_LINK = re.compile(r'(!?)\[([^\[\]\n\0]*)\]\(([^\s()<>\\\0]+)(?: +"[^"\\\n\0]*")?\)')
 
 
-_BACKTICKS = re.compile(r"`+")
-
-
-def _blank_code_spans(content: str) -> str:
-    """The text with each code span's characters (backticks included) replaced by NUL, offsets kept.
-
-    As markdown-it reads them: a run of n backticks opens a span that the next run of exactly n
-    closes; a run with no closer is literal text.
-    """
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(content)]
-    by_size: dict[int, list[int]] = {}  # run length -> indices of the runs of that length, in order
-    for j, (a, b) in enumerate(runs):
-        by_size.setdefault(b - a, []).append(j)
-    seen: dict[int, int] = {}  # run length -> how far its index list has been consumed
-    pieces: list[str] = []
-    last = k = 0
-    while k < len(runs):
-        a, b = runs[k]
-        same = by_size[b - a]
-        t = seen.get(b - a, 0)
-        while t < len(same) and same[t] <= k:
-            t += 1
-        seen[b - a] = t
-        close = same[t] if t < len(same) else None
-        if close is None:
-            k += 1  # no closer: literal backticks
-            continue
-        end = runs[close][1]
-        pieces += [content[last:a], "\0" * (end - a)]
-        last = end
-        k = close + 1
-    pieces.append(content[last:])
-    return "".join(pieces)
-
-
 def simple_links(content: str) -> list | None:
     """The link tokens of inline text whose only brackets are plain `[text](dest)` links and images
     (code spans allowed outside them; no escapes, HTML, autolinks, nested or reference brackets);
@@ -227,7 +201,7 @@ def simple_links(content: str) -> list | None:
     if "\0" in content:
         return None
     if "`" in content:
-        content = _blank_code_spans(content)
+        content = blank_code_spans(content, "\0")
     if "\\" in content or "<" in content:
         return None
     out: list = []
@@ -248,7 +222,7 @@ def simple_links(content: str) -> list | None:
 
 
 def scan(source: str, md, collect_links) -> tuple | None:
-    """(headings, blocks, tables, quoted, comments, links), or None where markdown-it must decide.
+    """(headings, blocks, tables, quoted, comments, links, html), or None where markdown-it must decide.
 
     `md` returns the markdown-it parser (called only when an inline needs it, so plain documents never
     import markdown-it); `collect_links` turns inline tokens into link facts (parse._collect_links).
@@ -261,6 +235,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
     blocks: list = []
     tables: list = []
     comments: list = []
+    html: list = []
     quoted: list = []
     links: list = []
     inlines: list[tuple[int, int, str]] = []  # (first line, end line, inline content)
@@ -323,7 +298,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
             info = info.strip()
             lang = info.split()[0].strip("{}.").lower() if info else ""
             b = close + 1 if close is not None else n
-            blocks.append((lang, info, content, True, i, b))
+            blocks.append((lang, info, content, True, i, b, close is not None))
             prev = "fence"
             list_open = False
             i = b
@@ -342,7 +317,8 @@ def scan(source: str, md, collect_links) -> tuple | None:
             i = j
             continue
         if s[0] == "<":
-            seq = next((q for q in _html_sequences() if q[0].search(s)), None)
+            kind = html_kind(s)
+            seq = _html_sequences()[kind - 1] if kind else None
             if seq is not None and not (prev == "para" and not seq[2]):  # else: paragraph text
                 if indent and list_open:
                     return None  # an HTML block in a list item ends where the item does
@@ -358,6 +334,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
                         j += 1
                 if s.startswith("<!--"):
                     comments.append((i, j))
+                html.append((i, j, kind))
                 prev = "html"
                 list_open = False
                 i = j
@@ -456,4 +433,5 @@ def scan(source: str, md, collect_links) -> tuple | None:
                 parser = md()
                 parser.inline.parse(content, parser, env, children)
             collect_links(SimpleNamespace(map=[a, b], children=children), lines, links)
-    return (tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links))
+    return (tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links),
+            tuple(html))

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from . import fastmd
+from . import codespan, fastmd
 from .document import (
     CodeBlock,
     Field,
@@ -41,8 +41,6 @@ MAX_REFERENCE_BYTES = 1_000_000
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_HTML_COMMENT = re.compile(r"<!--.*?-->")
 _PATH_MENTION = re.compile(
     r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
 )
@@ -161,6 +159,20 @@ def decode(data: bytes) -> tuple[str, bool]:
 # ---------------------------------------------------------------- frontmatter
 
 
+def _count_key_lines(yaml_lines: list[str]) -> tuple[int, int]:
+    """(top-level key lines, where to cut): the cut is the line of key MAX_FRONTMATTER_KEYS + 2, so
+    composing stops there (PyYAML composes 10^5 keys in seconds) while the key count stays exact
+    enough to report. A top-level key line starts in column 0 and is no comment, list item or marker."""
+    count = 0
+    cut = len(yaml_lines)
+    for i, line in enumerate(yaml_lines):
+        if line and line[0] not in " \t#-." and ":" in line:
+            count += 1
+            if count == MAX_FRONTMATTER_KEYS + 2 and cut == len(yaml_lines):
+                cut = i
+    return count, cut
+
+
 def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
     lines = index.lines
     fm = Frontmatter()
@@ -183,7 +195,8 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
     body_start = close + 1
     yaml_lines = lines[first + 1 : close]
     offset = first + 1
-    source = "\n".join(yaml_lines)
+    keys_seen, cut = _count_key_lines(yaml_lines)
+    source = "\n".join(yaml_lines[:cut])  # past MAX_FRONTMATTER_KEYS keys: not composed at all
     if not source.strip():
         fm.root_kind = "empty"
         return fm, body_start
@@ -231,9 +244,9 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
     loader = _Loader("")
     seen: dict[str, Range] = {}
     pairs = root.value
-    if len(pairs) > MAX_FRONTMATTER_KEYS:
+    if len(pairs) > MAX_FRONTMATTER_KEYS or cut < len(yaml_lines):
         fm.problems.append(YamlProblem(
-            "too-large", f"Frontmatter has {len(pairs):,} top-level keys; only the first "
+            "too-large", f"Frontmatter has {max(len(pairs), keys_seen):,} top-level keys; only the first "
             f"{MAX_FRONTMATTER_KEYS:,} were checked", index.trimmed_line_range(fm.open_line)))
         pairs = pairs[:MAX_FRONTMATTER_KEYS]
     for key_node, value_node in pairs:
@@ -276,11 +289,20 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
 
 
 def _blank_code_spans(text: str) -> str:
-    def blank(m: re.Match) -> str:
-        return " " * len(m.group(0))
-
-    text = _HTML_COMMENT.sub(blank, text)
-    return _CODE_SPAN.sub(blank, text)
+    """A prose line with its closed HTML comments, then its code spans, blanked (spaces; offsets kept)."""
+    start = text.find("<!--")
+    if start >= 0:
+        pieces: list[str] = []
+        last = 0
+        while start >= 0:
+            end = text.find("-->", start + 4)
+            if end < 0:
+                break  # no later comment can close either
+            pieces += [text[last:start], " " * (end + 3 - start)]
+            last = end + 3
+            start = text.find("<!--", last)
+        text = "".join(pieces) + text[last:]
+    return codespan.blank_code_spans(text) if "`" in text else text
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -338,11 +360,12 @@ class _Facts:
     """What the rules need from one markdown section, with lines relative to the section."""
 
     headings: tuple  # (level, text, line)
-    blocks: tuple  # (lang, info, content, fenced, a, b)
+    blocks: tuple  # (lang, info, content, fenced, a, b, closed)
     tables: tuple  # (a, b)
     quoted: tuple  # (a, b)
     comments: tuple  # (a, b)
     links: tuple  # (target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, is_image)
+    html: tuple = ()  # (a, b, kind): HTML blocks, kind 1-7 as CommonMark numbers them
 
 
 @lru_cache(maxsize=4096)
@@ -355,7 +378,7 @@ def markdown_facts(source: str) -> _Facts:
     """The facts from markdown-it's tokens (the reference fastmd.scan must agree with)."""
     tokens = markdown_tokens(source)
     lines = source.split("\n")
-    headings, blocks, tables, quoted, comments, links = [], [], [], [], [], []
+    headings, blocks, tables, quoted, comments, links, html = [], [], [], [], [], [], []
     n = len(tokens)
     for i, tok in enumerate(tokens):
         t = tok.type
@@ -366,7 +389,8 @@ def markdown_facts(source: str) -> _Facts:
             fenced = t == "fence"
             info = tok.info.strip() if fenced else ""
             lang = info.split()[0].strip("{}.").lower() if info else ""
-            blocks.append((lang, info, tok.content, fenced, tok.map[0], tok.map[1]))
+            closed = _fence_closed(tok) if fenced else True
+            blocks.append((lang, info, tok.content, fenced, tok.map[0], tok.map[1], closed))
         elif t == "table_open" and tok.map:
             tables.append((tok.map[0], tok.map[1]))
         elif t == "blockquote_open" and tok.map:
@@ -374,9 +398,23 @@ def markdown_facts(source: str) -> _Facts:
         elif t == "html_block" and tok.map:
             if tok.content.lstrip().startswith("<!--"):
                 comments.append((tok.map[0], tok.map[1]))
+            html.append((tok.map[0], tok.map[1], fastmd.html_kind(tok.content.split("\n", 1)[0].lstrip(" \t"))))
         elif t == "inline" and tok.map and tok.children:
             _collect_links(tok, lines, links)
-    return _Facts(tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links))
+    return _Facts(tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links),
+                  tuple(html))
+
+
+def _fence_closed(tok: Any) -> bool:
+    """Whether markdown-it found this fence's closing line (its token does not say).
+
+    A closed fence's map ends just after its closer, and every content line keeps its line feed. An
+    unclosed one runs to the end of its container: its map holds one more content line, and that line
+    lacks its line feed only at the end of a text without a final newline.
+    """
+    a, b = tok.map
+    content = tok.content
+    return b - a >= 2 and content.count("\n") == b - a - 2 and (not content or content[-1] == "\n")
 
 
 def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: dict,
@@ -387,6 +425,7 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
     tables: list[tuple[int, int]] = doc["tables"]
     code_lines: set[int] = doc["code_lines"]
     comment_lines: set[int] = doc["comment_lines"]
+    html_blocks: list[tuple[int, int, int]] = doc["html_blocks"]
     quoted: set[int] = set()
     body_at = index.starts[body_start] if body_start < len(index.starts) else len(index.text)
     has_defs = index.text.find("]:", body_at) >= 0 and fastmd.may_define(doc_lines[body_start:])
@@ -400,13 +439,14 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
             src = doc_lines[line]
             rng = Range(Pos(line, len(src) - len(src.lstrip())), Pos(line, len(src.rstrip())))
             headings.append(Heading(level, text, line, rng))
-        for lang, info, content, fenced, a, b in f.blocks:
+        for lang, info, content, fenced, a, b, closed in f.blocks:
             a += a0
             b += a0
             code_lines.update(range(a, b))
             src = doc_lines[a] if a < len(doc_lines) else ""
             rng = Range(Pos(a, len(src) - len(src.lstrip())), Pos(a, len(src.rstrip())))
-            blocks.append(CodeBlock(lang, info, content, fenced, a, b, rng, a + 1 if fenced else a))
+            blocks.append(CodeBlock(lang, info, content, fenced, a, b, rng, a + 1 if fenced else a, closed))
+        html_blocks.extend((a + a0, b + a0, kind) for a, b, kind in f.html)
         tables.extend((a + a0, b + a0) for a, b in f.tables)
         for a, b in f.quoted:
             quoted.update(range(a + a0, b + a0))
@@ -422,7 +462,7 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
         for ln in range(body_start, len(doc_lines)):
             if ln in code_lines:
                 continue
-            m = re.match(r"^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)", doc_lines[ln])
+            m = re.match(r"^ {0,3}\[[^\]^][^\]]*\]:\s*<?([^\s>]+)", doc_lines[ln])  # [^1]: a footnote
             if m:
                 rng = Range(Pos(ln, m.start(1)), Pos(ln, m.end(1)))
                 links.append(Link(m.group(1), "", rng, index.line_range(ln), kind="definition"))
@@ -469,6 +509,8 @@ def _collect_links(tok: Any, lines: list[str], links: list) -> None:
                 found += len(probe) - len(target)
                 break
         if found < 0:
+            if label.startswith("^"):
+                continue  # a footnote reference ([^1]) that markdown-it reads as a reference link
             found = text.find(target, cursor)
         if found < 0:
             # a reference-style link ([t][ref]): its destination is on the definition line, which is
@@ -635,6 +677,7 @@ def parse(
         "code_lines": set(),
         "comment_lines": set(),
         "quoted": set(),
+        "html_blocks": [],
     }
     too_large = len(text) > MAX_ANALYSED_CHARS
     if not binary and not too_large and body_start < len(lines):
@@ -675,6 +718,7 @@ def parse(
         code_lines=parts["code_lines"],
         table_lines=table_lines,
         html_comment_lines=parts["comment_lines"],
+        html_blocks=parts["html_blocks"],
         too_large=too_large,
         bom=bom,
     )

@@ -8,6 +8,8 @@ from .rules.body.body_over_budget import body_over_budget
 from .rules.body.over_constrained import over_constrained
 from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
+from .rules.code.fence_in_html_block import fence_in_html_block
+from .rules.code.unclosed_fence import unclosed_fence
 from .rules.content.hardcoded_secret import hardcoded_secret
 from .rules.description.description_too_long import description_too_long
 from .rules.description.description_xml_tag import description_xml_tag
@@ -74,6 +76,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             unreferenced_file,
             code_block_untagged,
             code_block_invalid,
+            unclosed_fence,
+            fence_in_html_block,
             hardcoded_secret,
         ),
         key=lambda r: r.code,

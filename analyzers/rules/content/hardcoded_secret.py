@@ -12,7 +12,9 @@ from ...rule import RuleContext, rule
 # (what it is, pattern); each pattern's group 0 is the secret. Only formats with a distinctive prefix.
 KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("an Anthropic API key", re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}")),
-    ("an OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}")),
+    # the part before the T3BlbkFJ marker is bounded (real keys: 20-160): unbounded, each `sk-` inside
+    # one long token re-scanned the rest of it (quadratic on `sk-ant-api01-` * 50,000)
+    ("an OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,300}T3BlbkFJ[A-Za-z0-9_-]{20,}")),
     ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
     ("a GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b")),
     ("a Slack token", re.compile(r"\bxox[abprs]-[0-9]{6,}-[A-Za-z0-9-]{10,}")),
@@ -81,6 +83,8 @@ def hardcoded_secret(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         seen.add(ln)
         line = lines[ln]
         for what, pattern in KINDS:
+            if what == "an OpenAI API key" and "T3BlbkFJ" not in line:
+                continue  # its marker: without it the pattern cannot match (and need not scan)
             for m in pattern.finditer(line):
                 if _placeholder(m.group(0)):
                     continue
