@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .config import Config
@@ -100,6 +100,25 @@ def analyze(
     name_field = doc.frontmatter.get("name")
     name = name_field.value if name_field is not None and isinstance(name_field.value, str) else None
     return Report(str(path) if path is not None else None, name, findings, static, comp, suppressed, doc)
+
+
+def with_judge(report: Report, result) -> Report:
+    """The report at depth `standard`: the judge layer (a layers.judge.JudgeResult) blended with the static
+    layer by the seed's table renormalised without Monte Carlo, and recorded as `layers[1]`.
+
+    Only dimensions the judge actually measured get a judge column; a dimension the judge could not measure
+    keeps its static value (or stays unmeasured) and the composite renormalises over what was measured. The
+    confidence label is "Assessed" only when the judge produced at least one number.
+    """
+    from .layers.judge import judge_layer  # the LLM layers load only when they are used
+
+    scores = {"static": report.static.dimension_scores()}
+    judged = result.scores()
+    if judged:
+        scores["judge"] = judged
+    comp = composite(scores, sum(1 for f in report.findings if f.anti_pattern))
+    layers = [la for la in report.extra_layers if la.get("name") != "judge"]
+    return replace(report, composite=comp, extra_layers=[judge_layer(result), *layers])
 
 
 def read_skill(path: Path) -> tuple[str, bool]:
