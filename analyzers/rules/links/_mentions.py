@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...codespan import blank_code_spans
 from ...document import SkillDocument
-from ...fastmd import _blank_code_spans
 from ...findings import Pos, Range
 from ...measures import exists_recorded, normalize
 
@@ -66,7 +66,7 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
         line = doc.lines[ln]
         if ln in skip or "`" not in line or "/" not in line:
             continue
-        blanked = _blank_code_spans(line)
+        blanked = blank_code_spans(line, "\0")
         i = blanked.find("\0")
         while i >= 0:
             j = i
