@@ -12,6 +12,7 @@ Every failure leaves as `LLMError`; the API key is never part of a message, a re
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import time
 from typing import Any, ClassVar
@@ -22,6 +23,32 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 # what a 400/422 says when an endpoint does not know output_config (checked only when we sent it)
 _REJECTION_HINTS = ("output_config", "output_format", "json_schema", "structured output", "response format",
                     "extra inputs are not permitted", "unknown field", "unrecognized", "not supported")
+
+
+# (status, retry-after header) of every HTTP attempt of the current call, filled by the SDK middleware below
+_ATTEMPTS: contextvars.ContextVar[list[tuple[int, str | None]] | None] = contextvars.ContextVar(
+    "skillgrade_llm_attempts", default=None)
+
+
+async def _record_attempt(request: Any, call_next: Any) -> Any:
+    """SDK middleware (runs once per attempt, inside the retry loop): remember each attempt's status."""
+    response = await call_next(request)
+    attempts = _ATTEMPTS.get()
+    if attempts is not None:
+        attempts.append((response.status_code, _retry_after(response.headers)))
+    return response
+
+
+def _retry_after(headers: Any) -> str | None:
+    """The server's requested wait in seconds as text (retry-after-ms, else retry-after), or None."""
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms:
+            return f"{float(ms) / 1000:g}"
+        value = headers.get("retry-after")
+        return str(value)[:40] if value else None
+    except (ValueError, TypeError, AttributeError):
+        return None
 
 
 def json_instruction(schema: dict[str, Any]) -> str:
@@ -121,7 +148,8 @@ class AnthropicProvider:
             from anthropic import AsyncAnthropic  # lazy: static work never imports the SDK
 
             self._client = AsyncAnthropic(api_key=self._api_key, base_url=self.base_url,
-                                          max_retries=self.max_retries, timeout=60.0)
+                                          max_retries=self.max_retries, timeout=60.0,
+                                          middleware=[_record_attempt])
             self._loop = loop
         return self._client
 
@@ -141,13 +169,28 @@ class AnthropicProvider:
         """One request, at most `timeout_s` seconds in all (the SDK's retries and `retry-after` included)."""
         self._sdk_client()  # the first `import anthropic` (seconds on a busy machine) is not part of the deadline
         start = time.monotonic()
+        attempts: list[tuple[int, str | None]] = []
+        token = _ATTEMPTS.set(attempts)
         try:
             async with asyncio.timeout(timeout_s):
                 native, msg = await self._send_with_fallback(request, timeout_s)
         except TimeoutError:
-            raise LLMError(ErrorKind.TIMEOUT,
-                           f"No reply within the {timeout_s:g} s deadline (retries included).") from None
+            raise self._deadline_error(attempts, timeout_s) from None
+        finally:
+            _ATTEMPTS.reset(token)
         return self._reply(request, msg, native, time.monotonic() - start)
+
+    def _deadline_error(self, attempts: list[tuple[int, str | None]], timeout_s: float) -> LLMError:
+        """The deadline passed: say why when the last attempt was refused and the SDK was waiting to retry."""
+        last = attempts[-1] if attempts else None
+        if last is None or last[0] < 400:
+            return LLMError(ErrorKind.TIMEOUT, f"No reply within the {timeout_s:g} s deadline (retries included).")
+        status, retry_after = last
+        wait = f"; it asked to retry after {retry_after} s" if retry_after else ""
+        kind = ErrorKind.RATE_LIMITED if status in (429, 529) else ErrorKind.API
+        what = {429: "Rate limited by", 529: "Overloaded:"}.get(status, "Error from")
+        return LLMError(kind, f"{what} {self.base_url} (HTTP {status}, {len(attempts)} attempt(s)){wait}, "
+                              f"and the {timeout_s:g} s deadline passed before a retry could succeed.")
 
     async def _send_with_fallback(self, request: Request, timeout_s: float) -> tuple[bool, Any]:
         """(native structured output used?, SDK message)."""

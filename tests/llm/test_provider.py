@@ -210,7 +210,18 @@ async def test_long_retry_after_cannot_hang_us(fake_api: FakeAPI) -> None:
     t0 = time.monotonic()
     with pytest.raises(LLMError) as err:
         await p.complete(req(), timeout_s=0.5)
-    assert err.value.kind is ErrorKind.TIMEOUT and time.monotonic() - t0 < 1.5
+    assert time.monotonic() - t0 < 1.5
+    assert err.value.kind is ErrorKind.RATE_LIMITED, err.value.reason
+    assert "retry after 600 s" in err.value.reason and "HTTP 429" in err.value.reason
+    await p.aclose()
+
+
+async def test_overloaded_past_deadline_says_why(fake_api: FakeAPI) -> None:
+    fake_api.push(status(529, {"retry-after-ms": "5000"}))
+    p = provider(fake_api)
+    with pytest.raises(LLMError) as err:
+        await p.complete(req(), timeout_s=0.5)
+    assert err.value.kind is ErrorKind.RATE_LIMITED and "retry after 5 s" in err.value.reason
     await p.aclose()
 
 
