@@ -25,17 +25,20 @@ _REJECTION_HINTS = ("output_config", "output_format", "json_schema", "structured
                     "extra inputs are not permitted", "unknown field", "unrecognized", "not supported")
 
 
-# (status, retry-after header) of every HTTP attempt of the current call, filled by the SDK middleware below
+# (status, retry-after) of every HTTP attempt of the current call (status 0: still in flight), filled by the
+# SDK middleware below
 _ATTEMPTS: contextvars.ContextVar[list[tuple[int, str | None]] | None] = contextvars.ContextVar(
     "skillgrade_llm_attempts", default=None)
 
 
 async def _record_attempt(request: Any, call_next: Any) -> Any:
     """SDK middleware (runs once per attempt, inside the retry loop): remember each attempt's status."""
-    response = await call_next(request)
     attempts = _ATTEMPTS.get()
     if attempts is not None:
-        attempts.append((response.status_code, _retry_after(response.headers)))
+        attempts.append((0, None))  # in flight
+    response = await call_next(request)
+    if attempts:
+        attempts[-1] = (response.status_code, _retry_after(response.headers))
     return response
 
 
@@ -183,7 +186,7 @@ class AnthropicProvider:
     def _deadline_error(self, attempts: list[tuple[int, str | None]], timeout_s: float) -> LLMError:
         """The deadline passed: say why when the last attempt was refused and the SDK was waiting to retry."""
         last = attempts[-1] if attempts else None
-        if last is None or last[0] < 400:
+        if last is None or not (last[0] in (408, 409, 429) or last[0] >= 500):  # not waiting to retry
             return LLMError(ErrorKind.TIMEOUT, f"No reply within the {timeout_s:g} s deadline (retries included).")
         status, retry_after = last
         wait = f"; it asked to retry after {retry_after} s" if retry_after else ""

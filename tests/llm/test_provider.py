@@ -324,3 +324,13 @@ async def test_provider_across_event_loops(fake_api: FakeAPI) -> None:
     text = await asyncio.to_thread(other_loop)
     assert text == "fake reply" and p._client is not loop_client
     await p.aclose()
+
+
+async def test_slow_retry_after_a_429_is_a_timeout(fake_api: FakeAPI) -> None:
+    """The retry itself is slow: the deadline passes while a reply is coming, so it is a timeout."""
+    fake_api.push(status(429, {"retry-after-ms": "5"}), slow(3.0))
+    p = provider(fake_api)
+    with pytest.raises(LLMError) as err:
+        await p.complete(req(), timeout_s=1.0)
+    assert err.value.kind is ErrorKind.TIMEOUT, err.value.reason
+    await p.aclose()
