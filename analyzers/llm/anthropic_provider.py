@@ -84,9 +84,14 @@ def parse_json_text(text: str) -> tuple[bool, Any]:
     return False, None
 
 
+# A placeholder key for a local server ("x", "ollama", "none") is no secret, and searching text for it would
+# redact ordinary words and keep replies out of the cache; real keys are far longer.
+MIN_SECRET_LEN = 12
+
+
 def redact(text: str, secret: str | None) -> str:
-    """`text` without the secret and without any bearer token."""
-    if secret:
+    """`text` without the secret (when it is long enough to be one) and without any bearer token."""
+    if secret and len(secret) >= MIN_SECRET_LEN:
         text = text.replace(secret, "[redacted]")
     out, pos = [], 0
     lower = text.lower()
@@ -143,7 +148,7 @@ class AnthropicProvider:
         return redact(text, self._api_key)
 
     def contains_secret(self, text: str) -> bool:
-        return self._api_key in text
+        return len(self._api_key) >= MIN_SECRET_LEN and self._api_key in text
 
     def _sdk_client(self) -> Any:
         loop = asyncio.get_running_loop()

@@ -301,3 +301,12 @@ def test_summary_lines() -> None:
     assert "cost unknown (1 call(s)" in led.summary() and led.to_json()["cost_usd"] is None
     assert format_plan({"calls": 3, "input_tokens": 12000, "output_tokens": 3000, "cost_usd": 0.5}) == (
         "Dry run: 3 call(s) would be made, about 12,000 input and at most 3,000 output tokens, up to $0.5000.")
+
+
+async def test_placeholder_key_for_local_server_does_not_block_the_cache(fake_api: FakeAPI, tmp_path: Path) -> None:
+    """ANTHROPIC_API_KEY=x for Ollama: replies containing the letter x are still cached."""
+    fake_api.push(text_reply("x marks the spot"))
+    gw = Gateway(AnthropicProvider("x", fake_api.url), cache=Cache(tmp_path))
+    await gw.call(req())
+    assert (await gw.call(req())).cached and len(fake_api.message_requests) == 1
+    await gw.aclose()
