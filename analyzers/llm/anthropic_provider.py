@@ -23,6 +23,8 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 # what a 400/422 says when an endpoint does not know output_config (checked only when we sent it)
 _REJECTION_HINTS = ("output_config", "output_format", "json_schema", "structured output", "response format",
                     "extra inputs are not permitted", "unknown field", "unrecognized", "not supported")
+_CAPABILITY_HINTS = ("extra inputs are not permitted", "unknown field", "unrecognized", "unexpected keyword",
+                     "not supported", "unsupported parameter")
 
 
 # (status, retry-after) of every HTTP attempt of the current call (status 0: still in flight), filled by the
@@ -210,13 +212,15 @@ class AnthropicProvider:
         except Exception as exc:  # noqa: BLE001 - every SDK/HTTP failure is mapped below
             if not (with_config and _rejects_structured_output(exc)):
                 raise self._map_error(exc) from None
+            remember = _lacks_structured_output(exc)
         try:
             msg = await self._send(request, False, timeout_s)
         except (asyncio.CancelledError, TimeoutError, LLMError):
             raise
         except Exception as exc:  # noqa: BLE001
             raise self._map_error(exc) from None
-        self._prompt_only_endpoints.add(self.base_url)  # remembered only once the fallback worked
+        if remember:  # remembered only once the fallback worked, and only for a missing capability
+            self._prompt_only_endpoints.add(self.base_url)
         return False, msg
 
     async def _send(self, request: Request, with_config: bool, timeout_s: float) -> Any:
@@ -346,9 +350,21 @@ class AnthropicProvider:
         )
 
 
+def _error_text(exc: BaseException) -> str:
+    return " ".join(str(x) for x in (getattr(exc, "api_message", None), getattr(exc, "message", None), exc)).lower()
+
+
 def _rejects_structured_output(exc: BaseException) -> bool:
-    status = getattr(exc, "status_code", None)
-    if status not in (400, 422):
+    """A 400/422 that names output_config / structured output (or an unknown field) — worth one retry
+    with prompt-only JSON."""
+    if getattr(exc, "status_code", None) not in (400, 422):
         return False
-    text = " ".join(str(x) for x in (getattr(exc, "api_message", None), getattr(exc, "message", None), exc)).lower()
+    text = _error_text(exc)
     return any(h in text for h in _REJECTION_HINTS)
+
+
+def _lacks_structured_output(exc: BaseException) -> bool:
+    """The endpoint does not know output_config at all (remember it), as opposed to disliking one schema
+    (an 'output_config.format.schema: …' complaint: fall back for that call only)."""
+    text = _error_text(exc)
+    return any(h in text for h in _CAPABILITY_HINTS) or ("schema" not in text.replace("json_schema", ""))

@@ -334,3 +334,14 @@ async def test_slow_retry_after_a_429_is_a_timeout(fake_api: FakeAPI) -> None:
         await p.complete(req(), timeout_s=1.0)
     assert err.value.kind is ErrorKind.TIMEOUT, err.value.reason
     await p.aclose()
+
+
+async def test_schema_specific_rejection_falls_back_once_without_remembering(fake_api: FakeAPI) -> None:
+    fake_api.push(status(400, message="output_config.format.schema: 'patternProperties' is not allowed here"),
+                  json_reply({"score": 2}), json_reply({"score": 3}))
+    p = provider(fake_api)
+    assert (await p.complete(req(json_schema=SCHEMA), timeout_s=10)).parsed == {"score": 2}
+    assert not p.prompt_only_json  # one schema's problem, not the endpoint's
+    assert (await p.complete(req(json_schema=SCHEMA), timeout_s=10)).parsed == {"score": 3}
+    assert "output_config" in fake_api.message_requests[2].body
+    await p.aclose()
