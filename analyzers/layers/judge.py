@@ -24,7 +24,7 @@ from typing import Any
 
 from .. import prompts
 from ..document import SkillDocument
-from ..llm.types import Request
+from ..llm.types import ErrorKind, LLMError, Reply, Request
 from ..routing import (
     N_NEGATIVE,
     N_POSITIVE,
@@ -440,6 +440,23 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
         duration_s=round(time.perf_counter() - t0, 3), usage=tally, material=material,
         models_reported=tuple(sorted(models_seen)), skills_listed=tuple(c.name for c in cards), notes=notes,
     )
+
+
+NOT_CACHED = "not in the cache (run the judge to measure it)"
+
+
+class CacheOnly:
+    """Wraps a Gateway so a judge run makes no call: cached replies only (e.g. hover when the editor opens a
+    skill judged before). A request not in the cache fails with NOT_CACHED, so its dimension is unmeasured."""
+
+    def __init__(self, gateway: Any) -> None:
+        self.gateway = gateway
+
+    async def call(self, request: Request) -> Reply:
+        reply = self.gateway.cached_reply(request)
+        if reply is None:
+            raise LLMError(ErrorKind.API, NOT_CACHED)
+        return reply
 
 
 def planned_requests(doc: SkillDocument, *, models: Mapping[str, str] | None = None, judges: int = 1,
