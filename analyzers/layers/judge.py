@@ -406,13 +406,13 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
         reason = "; ".join(dict.fromkeys(reasons)) or None
         if dim == ROUTED:
             ms = [m for _v, _d, m in per_judge if m is not None and m.f1 is not None]
-            rationale = first.rationale if first else ""
-            if ms and not first:
-                rationale = "; ".join(f"routing F1 {m.f1:.2f} (precision {_fmt(m.precision)}, recall "
-                                      f"{_fmt(m.recall)}, n={m.n})" for m in ms)
+            rationale = "; ".join(f"Routing simulation: F1 {m.f1:.2f} (precision {_fmt(m.precision)}, recall "
+                                  f"{_fmt(m.recall)}, n={m.n})" for m in ms)
+            if first is not None:
+                rationale = f"{rationale}. {first.rationale}" if rationale else first.rationale
             dimensions[dim] = DimensionResult(
                 dim, score, grade(score), rationale, first.evidence if first else (), tuple(scores), "routing",
-                reason, first.band if first else None, first.score if first else None)
+                reason, None, first.score if first else None)
         else:
             dimensions[dim] = DimensionResult(
                 dim, score, grade(score), first.rationale if first else "", first.evidence if first else (),

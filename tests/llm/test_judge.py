@@ -355,3 +355,10 @@ async def test_cache_only_runs_make_no_calls(tmp_path):
     assert partial.unmeasured == {"triggering_accuracy": "no routing decision on a prompt that should use the "
                                                          "skill (10 router calls failed)"}
     assert judge_layer(partial)["routing"][0]["errors"] == [NOT_CACHED]
+
+
+async def test_triggering_rationale_leads_with_the_measurement(tmp_path):
+    res = await run_judge(make_skill(tmp_path), Scripted())
+    d = res.dimensions["triggering_accuracy"]
+    assert d.rationale.startswith("Routing simulation: F1 1.00 (precision 1.00, recall 1.00, n=10). Clear steps")
+    assert d.band is None and d.rubric_score == 0.85 and "band" not in d.to_dict()
