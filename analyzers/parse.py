@@ -36,19 +36,10 @@ except AttributeError:  # pragma: no cover
 MAX_ANALYSED_CHARS = 2_000_000  # larger texts get frontmatter checks only (FILE_TOO_LARGE)
 MAX_FILES = 5_000
 MAX_FRONTMATTER_KEYS = 2_000  # more keys are reported (FILE_TOO_LARGE) and not checked
-MAX_REFERENCE_BYTES = 1_000_000
 
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
-_PATH_MENTION = re.compile(
-    r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
-)
-_LINK_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)")
-_FOLDER_MENTION = re.compile(r"(?<![\w./~@:-])((?:\./)?(?:references|scripts|assets)/(?:[\w.-]+/)*)(?![\w.-])")
-_MODULE_MENTION = re.compile(r"(?<![\w./])(scripts(?:\.[A-Za-z_]\w*)+)")
-_PY_FROM_IMPORT = re.compile(r"^\s*from\s+\.?([A-Za-z_][\w.]*)\s+import\s+\(?([\w, ]+)", re.M)
-_PY_IMPORT = re.compile(r"^\s*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
 
 
 @lru_cache(maxsize=1)
@@ -625,20 +616,6 @@ def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillF
     return SkillFiles(skill_dir, tuple(found), truncated, frozenset(empty))
 
 
-def mentions_in(text: str) -> set[str]:
-    """Relative paths a text points at, in links or plainly (code included): for reachability."""
-    out = set()
-    for m in _LINK_IN_TEXT.finditer(text):
-        out.add(m.group(1))
-    for m in _PATH_MENTION.finditer(text):
-        out.add(m.group(1))
-    for m in _MODULE_MENTION.finditer(text):  # python -m scripts.tool
-        out.add(m.group(1).replace(".", "/") + ".py")
-    for m in _FOLDER_MENTION.finditer(text):  # "the scripts/ folder": covers every file in it
-        out.add(m.group(1))
-    return out
-
-
 # ---------------------------------------------------------------- entry point
 
 
@@ -722,62 +699,4 @@ def parse(
         too_large=too_large,
         bom=bom,
     )
-    if not binary and files.root is not None and any(
-        f.startswith(("references/", "scripts/")) for f in files.files
-    ):
-        doc.mentioned = _reachable(doc)
     return doc
-
-
-def _norm(rel: str, base: str) -> str | None:
-    import posixpath
-
-    rel = rel.split("#", 1)[0].split("?", 1)[0].strip()
-    if not rel or rel.startswith(("/", "~")) or re.match(r"^[a-zA-Z][\w+.-]*:", rel):
-        return None
-    out = posixpath.normpath(posixpath.join(base, rel))
-    return None if out.startswith("..") else out
-
-
-def _reachable(doc: SkillDocument) -> set[str]:
-    """Files of the skill that SKILL.md mentions, directly or through mentioned markdown files."""
-    files = doc.files
-    seen: set[str] = set()
-    queue: list[tuple[str, str]] = [(doc.text, "")]
-    budget = 200
-    while queue and budget > 0:
-        text, base = queue.pop()
-        budget -= 1
-        for m in mentions_in(text):
-            for cand in {_norm(m, base), _norm(m, "")}:
-                if cand is None or cand in seen:
-                    continue
-                seen.add(cand)
-                if cand in files._set and cand.endswith((".md", ".markdown", ".txt", ".py", ".sh", ".js", ".ts")):
-                    try:
-                        path = files.root / cand  # type: ignore[operator]
-                        if path.stat().st_size <= MAX_REFERENCE_BYTES:
-                            body = path.read_text("utf-8", errors="replace")
-                            folder = cand.rsplit("/", 1)[0] if "/" in cand else ""
-                            for sib in files.under(folder) if folder else ():
-                                if sib not in seen and sib.rsplit("/", 1)[-1] in body:
-                                    seen.add(sib)  # a file its sibling names (a script's data file)
-                            if cand.endswith(".py"):  # sibling modules a mentioned script imports
-                                mods = [m.replace(".", "/") for m in _PY_IMPORT.findall(body)]
-                                for pkg, names in _PY_FROM_IMPORT.findall(body):
-                                    mods += [f"{pkg.replace('.', '/')}/{n.strip()}" for n in names.split(",")
-                                             if n.strip().isidentifier()]
-                                body = "\n".join(f"{folder}/{m}.py {m}.py" for m in mods)
-                                folder = ""
-                            queue.append((body, folder))
-                    except OSError:
-                        pass
-    # module-style mentions (python -m scripts.tool) and bare file names
-    for f in files.files:
-        if f in seen:
-            continue
-        stem = f.rsplit(".", 1)[0].replace("/", ".")
-        base = f.rsplit("/", 1)[-1]
-        if stem in doc.text or (len(base) > 3 and base in doc.text):
-            seen.add(f)
-    return seen

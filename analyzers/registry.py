@@ -31,6 +31,7 @@ from .rules.input.utf8_bom import utf8_bom
 from .rules.links.dead_cross_ref import dead_cross_ref
 from .rules.links.dead_link import dead_link
 from .rules.links.link_escapes_workspace import link_escapes_workspace
+from .rules.links.missing_mentioned_file import missing_mentioned_file
 from .rules.links.orphan_reference import orphan_reference
 from .rules.links.unreferenced_file import unreferenced_file
 from .rules.name.duplicate_skill_name import duplicate_skill_name
@@ -73,6 +74,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             dead_cross_ref,
             dead_link,
             link_escapes_workspace,
+            missing_mentioned_file,
             unreferenced_file,
             code_block_untagged,
             code_block_invalid,

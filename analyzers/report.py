@@ -35,7 +35,7 @@ class Report:
 
     @property
     def anti_patterns(self) -> list[str]:
-        return [f.code for f in self.findings if f.anti_pattern]
+        return [f.code for f in self.findings if f.anti_pattern and f.file is None]
 
     @property
     def has_errors(self) -> bool:
@@ -73,13 +73,17 @@ def analyze(
     binary: bool = False,
     layer_scores: dict[str, dict[str, float]] | None = None,
     incremental: bool = False,
+    bundle_overrides: dict[str, str] | None = None,
 ) -> Report:
     """Parse once, run every enabled rule, compute the static layer and the composite.
 
-    incremental=True caches markdown per section (for editors: an edit re-parses one section).
+    incremental=True caches markdown per section (for editors: an edit re-parses one section);
+    bundle_overrides are the editor's unsaved texts of bundled files (rel path -> text).
     """
     config = config or Config()
     doc = parse(text, path, files=files, workspace_root=workspace_root, binary=binary, incremental=incremental)
+    if bundle_overrides:  # open editor buffers of bundled files (rel path -> text) win over the disk
+        doc.bundle_overrides = dict(bundle_overrides)
     findings, suppressed = run_rules(doc, config, workspace)
     try:
         static = analyze_static(doc, findings)
@@ -91,7 +95,8 @@ def analyze(
     for layer, s in (layer_scores or {}).items():
         if layer != "static" and s:
             scores[layer] = s
-    comp = composite(scores, sum(1 for f in findings if f.anti_pattern))
+    # findings on bundled files (f.file) are reported and fail CI, but do not change the score
+    comp = composite(scores, sum(1 for f in findings if f.anti_pattern and f.file is None))
     name_field = doc.frontmatter.get("name")
     name = name_field.value if name_field is not None and isinstance(name_field.value, str) else None
     return Report(str(path) if path is not None else None, name, findings, static, comp, suppressed, doc)
