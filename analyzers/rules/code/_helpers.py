@@ -24,14 +24,12 @@ def fence_line(line: str) -> FenceLine | None:
     """The fence this line holds, ignoring block-quote, list and indentation context, or None."""
     if "```" not in line and "~~~" not in line:
         return None
-    col = _PREFIX.match(line).end()  # type: ignore[union-attr]  # the pattern matches the empty string
+    col = 0 if line[:1] in ("`", "~") else _PREFIX.match(line).end()  # type: ignore[union-attr]
     marker = line[col:col + 1]
     if marker not in ("`", "~") or not line.startswith(marker * 3, col):
         return None
-    end = col
-    while end < len(line) and line[end] == marker:
-        end += 1
-    info = line[end:]
+    info = line[col:].lstrip(marker)
+    end = len(line) - len(info)
     if marker == "`" and "`" in info:
         return None  # inline code at a line start, not a fence
     return FenceLine(col, marker, end - col, info.strip())

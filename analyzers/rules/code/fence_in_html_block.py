@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import FenceLine, author_pairing, closes_fence, fence_line
+from ._helpers import FenceLine, closes_fence, fence_line
 
 _SWALLOWING_KINDS = (6, 7)  # `<div>`-like block tags and any lone tag: they end at a blank line
 
@@ -92,8 +92,10 @@ def _restores_pairing(doc: SkillDocument, a: int, b: int, ln: int, fence: FenceL
                   if closes_fence(lines[j], fence.marker, fence.run)), None)
     if close is None:
         return False  # the code holds a blank line: what follows the HTML block changes
-    if author_pairing(lines, ln).closes.get(ln) != close:
-        return False
+    for j in range(ln + 1, close):  # the author's reading pairs the fence with the same line
+        f = fence_line(lines[j])
+        if f is not None and f.marker == fence.marker and f.run >= fence.run and not f.info:
+            return False
     for j in range(close + 1, min(b, len(lines))):
         s = lines[j].lstrip(" ")
         if len(lines[j]) - len(s) > 3 or not (s.startswith("</") or s[:1].isalpha()):
