@@ -189,3 +189,11 @@ def test_hostile_lines_stay_fast(line: str) -> None:
         start = time.perf_counter()
         _findings(text)
         assert time.perf_counter() - start < 1.0
+
+
+def test_fix_keeps_crlf_line_breaks() -> None:
+    text = "---\r\nname: t\r\ndescription: Use when x. Does y.\r\n---\r\n<Good>\r\n```py\r\nx\r\n```\r\n</Good>\r\n"
+    (f,) = _findings(text, ("FENCE_IN_HTML_BLOCK",))
+    assert f.fix.applicability is Applicability.SAFE
+    fixed, _ = fixes.apply_fixes(text, [f.fix])
+    assert fixed == text.replace("<Good>\r\n", "<Good>\r\n\r\n")

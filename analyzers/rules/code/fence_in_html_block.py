@@ -72,7 +72,9 @@ def fence_in_html_block(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         msg = (f"Fence is HTML, not code: `{shown}` on line {a + 1} opens an HTML block that runs to the"
                f" next blank line; a blank line {where} fixes it")
         quote = "".join(c for c in lines[ln][:fence.column] if c == ">")
-        edit = Edit(Range(Pos(ln, 0), Pos(ln, 0)), quote + "\n")
+        starts = doc.index.starts  # the file's own line break (CRLF files stay CRLF)
+        newline = doc.text[starts[ln - 1] + len(lines[ln - 1]):starts[ln]] or "\n"
+        edit = Edit(Range(Pos(ln, 0), Pos(ln, 0)), quote + newline)
         title = "Insert a blank line before the fence"
         if _restores_pairing(doc, a, b, ln, fence):
             fix = Fix.safe(title, edit)
