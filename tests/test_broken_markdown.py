@@ -197,3 +197,25 @@ def test_fix_keeps_crlf_line_breaks() -> None:
     assert f.fix.applicability is Applicability.SAFE
     fixed, _ = fixes.apply_fixes(text, [f.fix])
     assert fixed == text.replace("<Good>\r\n", "<Good>\r\n\r\n")
+
+
+@pytest.mark.parametrize("nl", ["\n", "\r\n"])
+def test_unclosed_fence_fix_closes_before_the_next_heading(nl: str) -> None:
+    body = ["```bash", "pip install pypdf", "", "", "## Next", "", "Read [the guide](guide.md)."]
+    text = HEAD.replace("\n", nl) + nl.join(body) + nl
+    (f,) = _findings(text, ("UNCLOSED_FENCE",))
+    assert f.fix.applicability is Applicability.UNSAFE and f.fix.title == "Close the code block after line 6"
+    fixed, _ = fixes.apply_fixes(text, [f.fix])
+    assert fixed == text.replace("pypdf" + nl, "pypdf" + nl + "```" + nl)
+    assert not _findings(fixed, ("UNCLOSED_FENCE",))
+    assert _commonmark_fences(fixed.replace("\r\n", "\n")) == [(4, 7)]
+
+
+@pytest.mark.parametrize("body", [
+    "```bash\nls\n## Next\n",  # no blank line before the heading: the author may mean it as code
+    "```python\n# comment\n\n# Next\n",  # a level-1 heading is a comment in too many languages
+    "- item\n  ```bash\n  ls\n\n## Next\n",  # a list item's fence ends with the item
+])
+def test_unclosed_fence_fix_is_offered_only_on_a_plain_guess(body: str) -> None:
+    fs = _findings(HEAD + body, ("UNCLOSED_FENCE",))
+    assert len(fs) == 1 and fs[0].fix is None

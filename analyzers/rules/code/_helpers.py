@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ...document import SkillDocument
 
 # container prefixes: spaces, tabs, quote markers and list markers, in any order (alternatives start
 # with different characters, so the scan is linear)
@@ -64,6 +68,14 @@ def author_pairing(lines: list[str], start: int) -> Pairing:
     if open_at is not None:
         closes[open_at] = None
     return Pairing(closes, frozenset(closers))
+
+
+def line_break(doc: SkillDocument, line: int) -> str:
+    """The line break that ends `line` in the file ("\\n" after the last line), so fixes keep CRLF files CRLF."""
+    starts = doc.index.starts
+    if line + 1 >= len(starts):
+        return "\n"
+    return doc.text[starts[line] + len(doc.lines[line]):starts[line + 1]] or "\n"
 
 
 def closes_fence(line: str, marker: str, run: int) -> bool:

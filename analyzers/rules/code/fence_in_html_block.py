@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import FenceLine, closes_fence, fence_line
+from ._helpers import FenceLine, closes_fence, fence_line, line_break
 
 _SWALLOWING_KINDS = (6, 7)  # `<div>`-like block tags and any lone tag: they end at a blank line
 
@@ -72,9 +72,7 @@ def fence_in_html_block(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         msg = (f"Fence is HTML, not code: `{shown}` on line {a + 1} opens an HTML block that runs to the"
                f" next blank line; a blank line {where} fixes it")
         quote = "".join(c for c in lines[ln][:fence.column] if c == ">")
-        starts = doc.index.starts  # the file's own line break (CRLF files stay CRLF)
-        newline = doc.text[starts[ln - 1] + len(lines[ln - 1]):starts[ln]] or "\n"
-        edit = Edit(Range(Pos(ln, 0), Pos(ln, 0)), quote + newline)
+        edit = Edit(Range(Pos(ln, 0), Pos(ln, 0)), quote + line_break(doc, ln - 1))
         title = "Insert a blank line before the fence"
         if _restores_pairing(doc, a, b, ln, fence):
             fix = Fix.safe(title, edit)
