@@ -219,3 +219,8 @@ def test_unclosed_fence_fix_closes_before_the_next_heading(nl: str) -> None:
 def test_unclosed_fence_fix_is_offered_only_on_a_plain_guess(body: str) -> None:
     fs = _findings(HEAD + body, ("UNCLOSED_FENCE",))
     assert len(fs) == 1 and fs[0].fix is None
+
+
+def test_fences_shown_in_indented_code_or_comments_do_not_shift_the_pairing() -> None:
+    text = HEAD + "Write a fence like this:\n\n    ```\n\n<!-- ```\n-->\n\n```\nls\n```\n"
+    assert [(f.code, f.range.start.line + 1) for f in _findings(text)] == [("CODE_BLOCK_UNTAGGED", 12)]

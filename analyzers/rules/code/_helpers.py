@@ -49,13 +49,15 @@ class Pairing:
     closers: frozenset[int]
 
 
-def author_pairing(lines: list[str], start: int) -> Pairing:
-    """Pair the fences of lines[start:] in one linear pass."""
+def author_pairing(lines: list[str], start: int, skip: set[int] | frozenset[int] = frozenset()) -> Pairing:
+    """Pair the fences of lines[start:] in one linear pass, ignoring the lines in `skip`."""
     closes: dict[int, int | None] = {}
     closers: set[int] = set()
     open_at: int | None = None
     marker, run = "", 0
     for ln in range(start, len(lines)):
+        if ln in skip:
+            continue
         f = fence_line(lines[ln])
         if f is None:
             continue
@@ -68,6 +70,16 @@ def author_pairing(lines: list[str], start: int) -> Pairing:
     if open_at is not None:
         closes[open_at] = None
     return Pairing(closes, frozenset(closers))
+
+
+def document_pairing(doc: SkillDocument) -> Pairing:
+    """The author's pairing of the body's fences; lines that are certainly no fence to anyone (indented
+    code blocks, HTML comments) are left out."""
+    skip = set(doc.html_comment_lines)
+    for b in doc.code_blocks:
+        if not b.fenced:
+            skip.update(range(b.start_line, b.end_line))
+    return author_pairing(doc.lines, doc.body_start_line, skip)
 
 
 def line_break(doc: SkillDocument, line: int) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import author_pairing, fence_line, line_break
+from ._helpers import document_pairing, fence_line, line_break
 
 _ATX_2_TO_6 = re.compile(r"#{2,6}(?: |$)")
 
@@ -60,7 +60,7 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     unclosed = [b for b in doc.code_blocks if b.fenced and not b.closed]
     if not unclosed:
         return
-    pairing = author_pairing(doc.lines, doc.body_start_line)
+    pairing = document_pairing(doc)
     for b in unclosed:
         if b.start_line in pairing.closers:
             continue  # the author's closing fence, read as an opener: the cause is further up
