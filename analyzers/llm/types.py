@@ -28,13 +28,22 @@ class Request:
     tool_choice: dict[str, Any] | None = None
     prompt_version: str = ""  # the versioned prompt file's id, part of the cache key
     cache_salt: str = ""  # e.g. "judge-2" so N independent judges are N cache entries
+    # Added with the provider: output_config.effort ("low" for judges) and the `thinking` parameter
+    # ({"type": "between_tools"} on Sonnet 5.5, {"type": "disabled"} on Haiku 5.5). None: not sent.
+    effort: str | None = None
+    thinking: dict[str, Any] | None = None
 
     def cache_payload(self) -> dict[str, Any]:
-        return {
+        payload = {
             "model": self.model, "system": list(self.system), "messages": list(self.messages),
             "max_tokens": self.max_tokens, "json_schema": self.json_schema, "tools": list(self.tools),
             "tool_choice": self.tool_choice, "prompt_version": self.prompt_version, "salt": self.cache_salt,
         }
+        if self.effort is not None:  # only when set, so keys of requests without them never change
+            payload["effort"] = self.effort
+        if self.thinking is not None:
+            payload["thinking"] = self.thinking
+        return payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +83,7 @@ class ErrorKind(StrEnum):
     REFUSAL = "refusal"  # stop_reason == "refusal"
     TRUNCATED = "truncated"  # stop_reason == "max_tokens" with structured output expected
     CANCELLED = "cancelled"
+    DRY_RUN = "dry_run"  # --dry-run: the call was estimated and recorded, not sent
 
 
 class LLMError(Exception):
@@ -99,6 +109,7 @@ class LedgerEntry:
     cost_usd: float
     cached: bool
     latency_s: float
+    priced: bool = True  # False: no price known for the model; cost_usd is 0.0 and means "unknown"
 
 
 @dataclass(slots=True)
@@ -118,6 +129,42 @@ class Ledger:
     @property
     def cost_usd(self) -> float:
         return sum(e.cost_usd for e in self.entries)
+
+    @property
+    def unpriced_calls(self) -> int:
+        return sum(1 for e in self.entries if not e.cached and not e.priced)
+
+    @property
+    def known_cost_usd(self) -> float | None:
+        """The run's cost, or None when a call went to a model without a known price (never a guess)."""
+        return None if self.unpriced_calls else self.cost_usd
+
+    def to_json(self) -> dict[str, Any]:
+        """The `ledger` object of a JSON report: calls, cached calls, token totals, dollars (null if unknown)."""
+        cost = self.known_cost_usd
+        by_kind: dict[str, dict[str, int]] = {}
+        for e in self.entries:
+            k = by_kind.setdefault(e.kind, {"calls": 0, "cached_calls": 0, "input_tokens": 0, "output_tokens": 0})
+            if e.cached:
+                k["cached_calls"] += 1
+                continue
+            k["calls"] += 1
+            k["input_tokens"] += e.usage.input_tokens + e.usage.cache_creation_input_tokens + e.usage.cache_read_input_tokens
+            k["output_tokens"] += e.usage.output_tokens
+        return {
+            "calls": self.calls, "cached_calls": self.cached_calls, **self.totals(),
+            "cost_usd": None if cost is None else round(cost, 6), "unpriced_calls": self.unpriced_calls,
+            "by_kind": by_kind,
+        }
+
+    def summary(self) -> str:
+        """One line for stderr after a text run."""
+        t = self.totals()
+        cost = self.known_cost_usd
+        money = f"${cost:.4f}" if cost is not None else f"cost unknown ({self.unpriced_calls} call(s) to unpriced models)"
+        return (f"LLM: {self.calls} call(s), {self.cached_calls} cached; tokens in {t['input_tokens']:,}, "
+                f"out {t['output_tokens']:,}, cache write {t['cache_creation_input_tokens']:,}, "
+                f"cache read {t['cache_read_input_tokens']:,}; {money}")
 
     def totals(self) -> dict[str, int]:
         t = {"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
