@@ -82,5 +82,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue
         if res.inside_skill and bt.link.target.lstrip("./").startswith(("skills/", "agents/")):
             continue  # repo-relative cross references
+        if case_variant(doc, res.rel) is not None:
+            continue  # exists with another case: LINK_CASE_MISMATCH
         if res.inside_skill or not is_cross_ref(res.rel):
             yield ctx.finding(bt.range, f"Link target `{bt.text}` does not exist", file=bt.file.rel)

@@ -8,6 +8,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Range, Severity
 from ...measures import normalize
 from ...rule import FixAvailability, RuleContext, rule
+from ._bundled import bundled_link_targets, resolve_bundled
 from ._classify import link_targets
 from ._mentions import case_variant, mentioned_files
 
@@ -31,6 +32,7 @@ def link_case_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     names in each folder's listing, byte for byte: `FORMS.md` when the file is `forms.md`,
     `Scripts/fill.py` when the folder is `scripts/`. The check reads directory listings, so it gives
     the same answer on case-insensitive disks (macOS, Windows), where the link happens to work.
+    Links in bundled markdown files (`references/*.md`) are checked too, on that file (no fix there).
     These links are reported here and not as `DEAD_LINK`, `ORPHAN_REFERENCE`, `DEAD_CROSS_REF` or
     `MISSING_MENTIONED_FILE`. Paths outside the workspace are not read.
 
@@ -84,3 +86,11 @@ def link_case_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         new = _respelled(m.text, m.rel, variant)
         fix = Fix.safe(f"Change the path to `{new}`", Edit(m.range, new)) if new is not None else None
         yield ctx.finding(m.range, f"`{m.text}` exists only as `{variant}` (case differs; breaks on Linux)", fix)
+    for bt in bundled_link_targets(doc):
+        res = resolve_bundled(doc, bt)
+        if res.rel == "SKILL.md":
+            continue
+        variant = case_variant(doc, res.rel)
+        if variant is not None:
+            yield ctx.finding(bt.range, f"`{bt.link.path_part or bt.text}` exists only as `{variant}` "
+                              "(case differs; breaks on Linux)", file=bt.file.rel)
