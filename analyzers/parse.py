@@ -40,15 +40,16 @@ MAX_REFERENCE_BYTES = 1_000_000
 
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
-_DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
+_DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])")  # then codes, then -->
 _PATH_MENTION = re.compile(
     r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
 )
 _LINK_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)")
 _FOLDER_MENTION = re.compile(r"(?<![\w./~@:-])((?:\./)?(?:references|scripts|assets)/(?:[\w.-]+/)*)(?![\w.-])")
 _MODULE_MENTION = re.compile(r"(?<![\w./])(scripts(?:\.[A-Za-z_]\w*)+)")
-_PY_FROM_IMPORT = re.compile(r"^\s*from\s+\.?([A-Za-z_][\w.]*)\s+import\s+\(?([\w, ]+)", re.M)
-_PY_IMPORT = re.compile(r"^\s*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
+# `^[^\S\n]*` (blanks but no newline), not `^\s*`: under re.M, \s* re-scanned a run of blank lines from each line in it
+_PY_FROM_IMPORT = re.compile(r"^[^\S\n]*from\s+\.?([A-Za-z_][\w.]*)\s+import\s+\(?([\w, ]+)", re.M)
+_PY_IMPORT = re.compile(r"^[^\S\n]*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
 
 
 @lru_cache(maxsize=1)
@@ -536,21 +537,42 @@ def _disabled(doc_lines: list[str], code_lines: set[int]) -> dict[str, set[int] 
     for ln, line in enumerate(doc_lines):
         if "skillgrade-" not in line or ln in code_lines:
             continue
-        for m in _DISABLE.finditer(line):
-            codes = [c for c in re.split(r"[\s,]+", m.group(2).strip()) if c] or ["ALL"]
+        for kind, listed in _directives(line):
+            codes = [c for c in re.split(r"[\s,]+", listed.strip()) if c] or ["ALL"]
+            nxt = ln + 1  # the next non-blank line after the comment
+            if kind != "disable":
+                while nxt < len(doc_lines) and not doc_lines[nxt].strip():
+                    nxt += 1
             for code in codes:
                 code = code.upper()
-                if m.group(1) == "disable":
+                if kind == "disable":
                     out[code] = None
                 else:
                     cur = out.setdefault(code, set())
                     if cur is not None:
-                        # the next non-blank line after the comment
-                        nxt = ln + 1
-                        while nxt < len(doc_lines) and not doc_lines[nxt].strip():
-                            nxt += 1
                         cur.add(nxt)
     return out
+
+
+def _directives(line: str):
+    """(kind, listed codes) of each `<!-- skillgrade-disable[-next-line] CODES -->` on a line: what
+    `<!--\\s*skillgrade-(disable-next-line|disable)(?![\\w-])([^>]*?)-->` finds, in linear time (that
+    regex re-scanned the rest of the line from every opener when no `>` closed it)."""
+    pos = 0
+    gt = -1  # the first `>` at or after the current directive
+    while True:
+        m = _DISABLE.search(line, pos)
+        if m is None:
+            return
+        if gt < m.end():
+            gt = line.find(">", m.end())
+            if gt < 0:
+                return  # nothing closes this directive or any later one
+        if gt - 2 >= m.end() and line[gt - 2:gt] == "--":
+            yield m.group(1), line[m.end():gt - 2]
+            pos = gt + 1
+        else:
+            pos = m.start() + 1
 
 
 # ---------------------------------------------------------------- files
