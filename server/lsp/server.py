@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,47 @@ from pygls.protocol.language_server import lsp_method
 
 from .convert import uri_to_path
 from .documents import UTF8, UTF16, UTF32, Codec, DocumentStore, OpenDoc
-from .engine import SKILL_FILE, Engine, Result, Snapshot, read_for_analysis
+from .engine import SKILL_FILE, Engine, Result, Snapshot, read_for_analysis, stopped_result
 from .render import RunRecord
 from .settings import Settings, parse_settings, unwrap
 
 log = logging.getLogger("skillgrade.server")
 SECTION = "skillgrade"
+
+
+class AnalysisStopped(BaseException):
+    """Raised inside the worker thread to stop an analysis that ran past `analysisTimeoutMs` (a
+    BaseException, like KeyboardInterrupt, so that the engine's per-rule `except Exception` lets it through)."""
+
+
+class _Job:
+    """One analysis on the worker: which thread runs it, and whether it still runs (under `lock`)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.thread: int | None = None
+        self.running = False
+        self.started: float | None = None  # time.monotonic() when the worker began it
+
+    def run(self, fn, *args):
+        with self.lock:
+            self.thread, self.running, self.started = threading.get_ident(), True, time.monotonic()
+        try:
+            return fn(*args)
+        finally:
+            with self.lock:
+                self.running = False
+
+    def stop(self) -> bool:
+        """Raise AnalysisStopped in the worker thread at its next Python instruction (code that holds
+        the interpreter, a C-level regex say, is stopped only when it returns)."""
+        import ctypes
+
+        with self.lock:
+            if not self.running or self.thread is None:
+                return False
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread), ctypes.py_object(AnalysisStopped))
+            return True
 
 try:  # the distribution's version; cheap, and never fatal
     from importlib.metadata import version as _dist_version
@@ -75,6 +111,8 @@ class SkillServer(LanguageServer):
         self.generation = 0
         self.results: dict[str, Result] = {}
         self.inflight: dict[tuple, asyncio.Future] = {}
+        self.jobs: dict[tuple, _Job] = {}
+        self.stopped: dict[tuple, Result] = {}  # (uri, version, generation) -> the "analysis stopped" result
         self.pending: dict[str, asyncio.Task] = {}
         self.published: dict[str, tuple[int | None, str]] = {}
         self.runs: dict[str, list[RunRecord]] = {}
@@ -216,13 +254,18 @@ class SkillServer(LanguageServer):
             if (res := self.current(uri)) is not None:
                 return res
             key = (uri, doc.version, self.generation)
+            if (res := self.stopped.get(key)) is not None:
+                self.results[uri] = res
+                return res
             fut = self.inflight.get(key)
             if fut is None:
                 snap = self.snapshot(doc)
-                fut = loop.run_in_executor(self.pool, self.engine.run, snap, self.open_lines())
+                job = _Job()
+                fut = loop.run_in_executor(self.pool, job.run, self.engine.run, snap, self.open_lines())
                 self.inflight[key] = fut
-                fut.add_done_callback(lambda _f, k=key: self.inflight.pop(k, None))
-            res = await asyncio.shield(fut)
+                self.jobs[key] = job
+                fut.add_done_callback(lambda _f, k=key: (self.inflight.pop(k, None), self.jobs.pop(k, None)))
+            res = await self._bounded(key, fut, doc)
             if res.name_changed:
                 res.name_changed = False
                 self.generation += 1
@@ -234,6 +277,43 @@ class SkillServer(LanguageServer):
                 self.results[uri] = res
                 return res
         return None
+
+    async def _bounded(self, key: tuple, fut: asyncio.Future, doc: OpenDoc) -> Result:
+        """The future's result, unless the analysis runs past analysisTimeoutMs (counted from when the
+        worker starts it, not from when it was queued): then the "analysis stopped" result."""
+        limit = self.settings.analysis_timeout_ms / 1000
+        wait = limit or None
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(fut), wait)
+            except AnalysisStopped:
+                return self.stop_analysis(key, doc, limit)
+            except TimeoutError:
+                job = self.jobs.get(key)
+                started = job.started if job is not None else None
+                left = limit - (time.monotonic() - started) if started is not None else limit
+                if left > 0:
+                    wait = left
+                    continue
+                return self.stop_analysis(key, doc, limit)
+
+    def stop_analysis(self, key: tuple, doc: OpenDoc, limit: float) -> Result:
+        """The analysis of this version ran past the limit: stop it, give the worker's queue a fresh
+        thread (later versions are analysed normally), and answer one diagnostic that says so."""
+        if (res := self.stopped.get(key)) is not None:
+            return res
+        job = self.jobs.pop(key, None)
+        stopped = job.stop() if job is not None else False
+        old, self.pool = self.pool, ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillgrade-analysis")
+        old.shutdown(wait=False)  # work already queued there still runs once the stopped analysis returns
+        log.warning("analysis of %s v%s stopped after %.1f s (%s)", doc.uri, doc.version, limit,
+                    "interrupted" if stopped else "left to finish on its own")
+        res = stopped_result(doc.uri, doc.version, self.generation, limit, doc.lines, self.protocol._converter)
+        self.stopped[key] = res
+        if len(self.stopped) > 64:
+            self.stopped.pop(next(iter(self.stopped)))
+        self.results[doc.uri] = res
+        return res
 
     def schedule(self, uri: str, delay_ms: int | None = None) -> None:
         """Debounced analysis + publish (push clients). The newest version always wins."""
