@@ -43,7 +43,7 @@ def engine_fingerprint() -> str:
 
 
 def _listing(skill_dir: str) -> str:
-    """A cheap fingerprint of the skill's bundled files (names and sizes); symlinked dirs not followed."""
+    """A cheap fingerprint of the skill's bundled files (names, sizes, mtimes, ctimes); symlinked dirs not followed."""
     h = blake2b(digest_size=12)
     stack = [skill_dir]
     n = 0
@@ -60,8 +60,9 @@ def _listing(skill_dir: str) -> str:
                     if e.name not in BUNDLE_SKIP_DIRS:
                         stack.append(e.path)
                 elif e.name != "SKILL.md" or d != skill_dir:  # SKILL.md itself is keyed by content
-                    n += 1
-                    h.update(f"{e.path}:{e.stat().st_size}\n".encode())
+                    n += 1  # bundled files are linted too: an edit (size, mtime or ctime) invalidates
+                    st = e.stat()
+                    h.update(f"{e.path}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}\n".encode())
             except OSError:
                 continue
     return h.hexdigest()

@@ -8,9 +8,12 @@ which win over the disk. Findings on a bundled file carry `Finding.file` = its r
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 
-from .document import LineIndex, SkillDocument
+from .document import LineIndex, SkillDocument, SkillFiles
+from .findings import Edit, Range
 
 MAX_BUNDLED_BYTES = 1_000_000  # larger bundled files are not read (data, not instructions)
 MAX_BUNDLED_FILES = 500  # at most this many bundled text files are read per skill
@@ -41,11 +44,19 @@ def is_text_name(rel: str) -> bool:
     return suffix(rel) in TEXT_SUFFIXES
 
 
+# an inline suppression anywhere in a non-markdown file (after `#`, `//`, `--`, inside `<!-- -->`, ...)
+_DISABLE_ANY = re.compile(r"skillgrade-(disable-next-line|disable)(?![\w-])([^\n]*)")
+_CODE_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*\*?")
+
+
 @dataclass(slots=True)
 class BundledFile:
     rel: str  # posix path relative to the skill folder
     text: str
     _index: LineIndex | None = field(default=None, repr=False)
+    _markdown: SkillDocument | None = field(default=None, repr=False)  # parsed once, on first use
+    _disabled: dict | None = field(default=None, repr=False)
+    _links: list | None = field(default=None, repr=False)  # link targets (see rules/links/_bundled.py)
 
     @property
     def index(self) -> LineIndex:
@@ -64,6 +75,92 @@ class BundledFile:
     @property
     def is_script(self) -> bool:
         return suffix(self.rel) in SCRIPT_SUFFIXES
+
+    @property
+    def folder(self) -> str:
+        """The file's folder relative to the skill ('' at the skill root)."""
+        return self.rel.rsplit("/", 1)[0] if "/" in self.rel else ""
+
+    @property
+    def markdown(self) -> SkillDocument | None:
+        """The file parsed as markdown (links, headings, code blocks, prose), once; None for other files.
+
+        The same parser as SKILL.md's, without a skill folder: nothing is resolved or read from disk here.
+        """
+        if self._markdown is None and self.is_markdown:
+            from .parse import parse  # YAML and markdown-it load only when a bundled markdown file is read
+
+            self._markdown = parse(self.text, None, files=SkillFiles(None))
+        return self._markdown
+
+    @property
+    def disabled(self) -> dict[str, set[int] | None]:
+        """Inline suppressions in this file: code -> None (whole file) or the set of suppressed lines.
+
+        Markdown files use SKILL.md's HTML comments (`<!-- skillgrade-disable CODE -->`, `-next-line`,
+        ignored inside code blocks); other text files accept the same words after any comment marker
+        (`# skillgrade-disable-next-line HARDCODED_SECRET`).
+        """
+        if self._disabled is None:
+            md = self.markdown
+            self._disabled = md.disabled if md is not None else _disabled_any(self.lines)
+        return self._disabled
+
+
+def _disabled_any(lines: list[str]) -> dict[str, set[int] | None]:
+    out: dict[str, set[int] | None] = {}
+    for ln, line in enumerate(lines):
+        if "skillgrade-" not in line:
+            continue
+        for m in _DISABLE_ANY.finditer(line):
+            codes = []
+            for word in m.group(2).replace(",", " ").split():
+                if not _CODE_WORD.fullmatch(word) or word != word.upper():
+                    break  # the end of the code list (`-->`, `*/`, prose)
+                codes.append(word.upper())
+            for code in codes or ["ALL"]:
+                if m.group(1) == "disable":
+                    out[code] = None
+                    continue
+                cur = out.setdefault(code, set())
+                if cur is not None:
+                    nxt = ln + 1
+                    while nxt < len(lines) and not lines[nxt].strip():
+                        nxt += 1
+                    cur.add(nxt)
+    return out
+
+
+def bundled_markdown_files(doc: SkillDocument) -> list[BundledFile]:
+    """The bundled markdown files (references/*.md, nested guides, ...), in path order."""
+    return [bf for bf in bundled_text_files(doc) if bf.is_markdown]
+
+
+def bundled_path(doc: SkillDocument, rel: str) -> str | None:
+    """The absolute path of a bundled file (None for a buffer with no skill folder)."""
+    if doc.skill_dir is None:
+        return None
+    return os.path.join(str(doc.skill_dir), *rel.split("/"))
+
+
+def bundled_edit(doc: SkillDocument, rel: str, rng: Range, new_text: str) -> Edit | None:
+    """An edit of a bundled file, for a finding with `file=rel` (None when the file has no path)."""
+    path = bundled_path(doc, rel)
+    return Edit(rng, new_text, path) if path is not None else None
+
+
+def suppressed_in(doc: SkillDocument, rel: str, code: str, line: int) -> bool:
+    """Whether `code` is disabled inline at `line` of the bundled file `rel`."""
+    bf = read_bundled(doc, rel)
+    if bf is None:
+        return False
+    disabled = bf.disabled
+    for key in (code, "ALL"):
+        if key in disabled:
+            lines = disabled[key]
+            if lines is None or line in lines:
+                return True
+    return False
 
 
 def read_bundled(doc: SkillDocument, rel: str) -> BundledFile | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .findings import Severity
+from .llm.config import LLMConfig, LLMConfigError
 
 DEFAULT_DOCS_BASE = "https://github.com/skillgrade/skillgrade/blob/main/docs/rules/"
 
@@ -30,6 +31,7 @@ class Config:
     body_token_budget: int = 5000
     known_fields: tuple[str, ...] = ()  # extra top-level frontmatter keys a project uses (UNKNOWN_FIELD)
     source: str | None = None  # the file the config came from
+    llm: LLMConfig = field(default_factory=LLMConfig)  # [tool.skillgrade.llm] (analyzers/llm/config.py)
 
     def enabled(self, code: str, path: str | None = None) -> bool:
         if self.select and not _matches(code, self.select):
@@ -44,7 +46,7 @@ class Config:
 
     def merged(self, data: dict[str, Any]) -> Config:
         """A new config with the (camelCase or snake_case) keys of `data` applied."""
-        return replace(self, **_fields_from(data))
+        return replace(self, **_fields_from(data, self.llm))
 
 
 def _matches(code: str, codes: tuple[str, ...]) -> bool:
@@ -85,15 +87,22 @@ _KEYS = {
     "known-fields": "known_fields",
     "known_fields": "known_fields",
     "knownFields": "known_fields",
+    "llm": "llm",
 }
 
 
-def _fields_from(data: dict[str, Any]) -> dict[str, Any]:
+def _fields_from(data: dict[str, Any], llm: LLMConfig | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for raw_key, value in data.items():
         key = _KEYS.get(raw_key)
         if key is None:
             continue  # unknown keys (e.g. editor-only settings) are ignored
+        if key == "llm":
+            try:
+                out[key] = (llm or LLMConfig()).merged(value)
+            except LLMConfigError as exc:
+                raise ConfigError(str(exc)) from None
+            continue
         if key in ("select", "ignore"):
             out[key] = _codes(value, raw_key)
         elif key == "severity":

@@ -140,6 +140,7 @@ class CodeBlock:
     end_line: int  # exclusive
     open_range: Range  # the opening fence line (or first line)
     content_start_line: int  # first content line
+    closed: bool = True  # False: a fence that never closes runs to the end of its container
 
 
 @dataclass(slots=True)
@@ -227,9 +228,9 @@ class SkillDocument:
     code_lines: set[int] = field(default_factory=set)  # lines inside code blocks (body)
     table_lines: set[int] = field(default_factory=set)
     html_comment_lines: set[int] = field(default_factory=set)
+    html_blocks: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, CommonMark kind 1-7)
     too_large: bool = False
     bom: bool = False  # the text started with a UTF-8 byte order mark (removed before parsing)
-    mentioned: set[str] = field(default_factory=set)  # bundled files referenced, transitively
     external: dict[str, bool] = field(default_factory=dict)
     _prose_text: str | None = None
     _prose_lower: str | None = None
@@ -239,10 +240,20 @@ class SkillDocument:
     _link_targets: list | None = None  # paths outside the skill checked on disk
     bundle_overrides: dict[str, str] = field(default_factory=dict)  # rel path -> open editor buffer text
     _bundle: dict | None = None  # rel path -> BundledFile | None (see bundle.py), filled lazily
+    _reach: Any = None  # reach.Reach, created by the first rule that asks (see reach.py)
+    _mentions: list | None = None  # bundle paths mentioned outside links (rules/links/_mentions.py)
+    _listings: dict | None = None  # folder -> names on disk, for case checks (rules/links/_mentions.py)
 
     @property
     def lines(self) -> list[str]:
         return self.index.lines
+
+    @property
+    def mentioned(self) -> set[str]:
+        """Bundled files SKILL.md reaches, directly or through other bundled files (computed on first use)."""
+        from .reach import reached_paths
+
+        return reached_paths(self)
 
     @property
     def line_count(self) -> int:

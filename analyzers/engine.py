@@ -13,6 +13,10 @@ from .workspace import Workspace
 
 
 def _suppressed(doc: SkillDocument, f: Finding) -> bool:
+    if f.file is not None:  # a bundled file: its own inline comments
+        from .bundle import suppressed_in
+
+        return suppressed_in(doc, f.file, f.code, f.range.start.line)
     for key in (f.code, "ALL"):
         if key in doc.disabled:
             lines = doc.disabled[key]
@@ -44,6 +48,9 @@ def run_rules(
             found = [Finding("INTERNAL_ERROR", Severity.ERROR, Range(Pos(0, 0), Pos(0, 0)),
                              f"rule {r.code} failed: {type(exc).__name__}: {exc}")]
         for f in found:
+            if f.file is not None and doc.skill_dir is not None and config.per_path_ignores and \
+                    not config.enabled(f.code, str(doc.skill_dir / f.file)):
+                continue  # per-path-ignores match the bundled file's own path
             if _suppressed(doc, f):
                 suppressed += 1
                 continue

@@ -57,6 +57,13 @@ def _html_sequences() -> list:
     return HTML_SEQUENCES
 
 
+def html_kind(line: str) -> int:
+    """The CommonMark kind (1-7) of the HTML block this line (indentation removed) would open, or 0."""
+    if not line.startswith("<"):
+        return 0
+    return next((k for k, q in enumerate(_html_sequences(), 1) if q[0].search(line)), 0)
+
+
 def cells(line: str) -> list[str]:
     """A table row's cells, as markdown-it splits them (unescaped pipes; outer empty cells dropped)."""
     cells = _UNESCAPED_PIPE.split(line.strip())
@@ -215,7 +222,7 @@ def simple_links(content: str) -> list | None:
 
 
 def scan(source: str, md, collect_links) -> tuple | None:
-    """(headings, blocks, tables, quoted, comments, links), or None where markdown-it must decide.
+    """(headings, blocks, tables, quoted, comments, links, html), or None where markdown-it must decide.
 
     `md` returns the markdown-it parser (called only when an inline needs it, so plain documents never
     import markdown-it); `collect_links` turns inline tokens into link facts (parse._collect_links).
@@ -228,6 +235,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
     blocks: list = []
     tables: list = []
     comments: list = []
+    html: list = []
     quoted: list = []
     links: list = []
     inlines: list[tuple[int, int, str]] = []  # (first line, end line, inline content)
@@ -290,7 +298,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
             info = info.strip()
             lang = info.split()[0].strip("{}.").lower() if info else ""
             b = close + 1 if close is not None else n
-            blocks.append((lang, info, content, True, i, b))
+            blocks.append((lang, info, content, True, i, b, close is not None))
             prev = "fence"
             list_open = False
             i = b
@@ -309,7 +317,8 @@ def scan(source: str, md, collect_links) -> tuple | None:
             i = j
             continue
         if s[0] == "<":
-            seq = next((q for q in _html_sequences() if q[0].search(s)), None)
+            kind = html_kind(s)
+            seq = _html_sequences()[kind - 1] if kind else None
             if seq is not None and not (prev == "para" and not seq[2]):  # else: paragraph text
                 if indent and list_open:
                     return None  # an HTML block in a list item ends where the item does
@@ -325,6 +334,7 @@ def scan(source: str, md, collect_links) -> tuple | None:
                         j += 1
                 if s.startswith("<!--"):
                     comments.append((i, j))
+                html.append((i, j, kind))
                 prev = "html"
                 list_open = False
                 i = j
@@ -423,4 +433,5 @@ def scan(source: str, md, collect_links) -> tuple | None:
                 parser = md()
                 parser.inline.parse(content, parser, env, children)
             collect_links(SimpleNamespace(map=[a, b], children=children), lines, links)
-    return (tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links))
+    return (tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links),
+            tuple(html))

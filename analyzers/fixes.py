@@ -45,3 +45,13 @@ def apply_fixes(text: str, fixes: Iterable[Fix]) -> tuple[str, int]:
     for f in fixes:
         edits.extend(e for e in f.edits if e.path is None)
     return apply_edits(text, edits)
+
+
+def edits_by_file(fixes: Iterable[Fix]) -> dict[str, list[Edit]]:
+    """The edits of whole fixes on other files than the SKILL.md (bundled files), by absolute path."""
+    out: dict[str, list[Edit]] = {}
+    for f in fixes:
+        for e in f.edits:
+            if e.path is not None:
+                out.setdefault(e.path, []).append(Edit(e.range, e.new_text))
+    return out

@@ -36,20 +36,10 @@ except AttributeError:  # pragma: no cover
 MAX_ANALYSED_CHARS = 2_000_000  # larger texts get frontmatter checks only (FILE_TOO_LARGE)
 MAX_FILES = 5_000
 MAX_FRONTMATTER_KEYS = 2_000  # more keys are reported (FILE_TOO_LARGE) and not checked
-MAX_REFERENCE_BYTES = 1_000_000
 
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])")  # then codes, then -->
-_PATH_MENTION = re.compile(
-    r"(?<![\w/~.@:-])((?:\.{1,2}/)*(?:references|scripts|assets|agents|skills|templates|examples)/[\w./-]*[\w-])"
-)
-_LINK_IN_TEXT = re.compile(r"\]\(\s*<?([^)\s>]+)")
-_FOLDER_MENTION = re.compile(r"(?<![\w./~@:-])((?:\./)?(?:references|scripts|assets)/(?:[\w.-]+/)*)(?![\w.-])")
-_MODULE_MENTION = re.compile(r"(?<![\w./])(scripts(?:\.[A-Za-z_]\w*)+)")
-# `^[^\S\n]*` (blanks but no newline), not `^\s*`: under re.M, \s* re-scanned a run of blank lines from each line in it
-_PY_FROM_IMPORT = re.compile(r"^[^\S\n]*from\s+\.?([A-Za-z_][\w.]*)\s+import\s+\(?([\w, ]+)", re.M)
-_PY_IMPORT = re.compile(r"^[^\S\n]*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
 
 
 @lru_cache(maxsize=1)
@@ -361,11 +351,12 @@ class _Facts:
     """What the rules need from one markdown section, with lines relative to the section."""
 
     headings: tuple  # (level, text, line)
-    blocks: tuple  # (lang, info, content, fenced, a, b)
+    blocks: tuple  # (lang, info, content, fenced, a, b, closed)
     tables: tuple  # (a, b)
     quoted: tuple  # (a, b)
     comments: tuple  # (a, b)
     links: tuple  # (target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, is_image)
+    html: tuple = ()  # (a, b, kind): HTML blocks, kind 1-7 as CommonMark numbers them
 
 
 @lru_cache(maxsize=4096)
@@ -378,7 +369,7 @@ def markdown_facts(source: str) -> _Facts:
     """The facts from markdown-it's tokens (the reference fastmd.scan must agree with)."""
     tokens = markdown_tokens(source)
     lines = source.split("\n")
-    headings, blocks, tables, quoted, comments, links = [], [], [], [], [], []
+    headings, blocks, tables, quoted, comments, links, html = [], [], [], [], [], [], []
     n = len(tokens)
     for i, tok in enumerate(tokens):
         t = tok.type
@@ -389,7 +380,8 @@ def markdown_facts(source: str) -> _Facts:
             fenced = t == "fence"
             info = tok.info.strip() if fenced else ""
             lang = info.split()[0].strip("{}.").lower() if info else ""
-            blocks.append((lang, info, tok.content, fenced, tok.map[0], tok.map[1]))
+            closed = _fence_closed(tok) if fenced else True
+            blocks.append((lang, info, tok.content, fenced, tok.map[0], tok.map[1], closed))
         elif t == "table_open" and tok.map:
             tables.append((tok.map[0], tok.map[1]))
         elif t == "blockquote_open" and tok.map:
@@ -397,9 +389,23 @@ def markdown_facts(source: str) -> _Facts:
         elif t == "html_block" and tok.map:
             if tok.content.lstrip().startswith("<!--"):
                 comments.append((tok.map[0], tok.map[1]))
+            html.append((tok.map[0], tok.map[1], fastmd.html_kind(tok.content.split("\n", 1)[0].lstrip(" \t"))))
         elif t == "inline" and tok.map and tok.children:
             _collect_links(tok, lines, links)
-    return _Facts(tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links))
+    return _Facts(tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links),
+                  tuple(html))
+
+
+def _fence_closed(tok: Any) -> bool:
+    """Whether markdown-it found this fence's closing line (its token does not say).
+
+    A closed fence's map ends just after its closer, and every content line keeps its line feed. An
+    unclosed one runs to the end of its container: its map holds one more content line, and that line
+    lacks its line feed only at the end of a text without a final newline.
+    """
+    a, b = tok.map
+    content = tok.content
+    return b - a >= 2 and content.count("\n") == b - a - 2 and (not content or content[-1] == "\n")
 
 
 def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: dict,
@@ -410,6 +416,7 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
     tables: list[tuple[int, int]] = doc["tables"]
     code_lines: set[int] = doc["code_lines"]
     comment_lines: set[int] = doc["comment_lines"]
+    html_blocks: list[tuple[int, int, int]] = doc["html_blocks"]
     quoted: set[int] = set()
     body_at = index.starts[body_start] if body_start < len(index.starts) else len(index.text)
     has_defs = index.text.find("]:", body_at) >= 0 and fastmd.may_define(doc_lines[body_start:])
@@ -423,13 +430,14 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
             src = doc_lines[line]
             rng = Range(Pos(line, len(src) - len(src.lstrip())), Pos(line, len(src.rstrip())))
             headings.append(Heading(level, text, line, rng))
-        for lang, info, content, fenced, a, b in f.blocks:
+        for lang, info, content, fenced, a, b, closed in f.blocks:
             a += a0
             b += a0
             code_lines.update(range(a, b))
             src = doc_lines[a] if a < len(doc_lines) else ""
             rng = Range(Pos(a, len(src) - len(src.lstrip())), Pos(a, len(src.rstrip())))
-            blocks.append(CodeBlock(lang, info, content, fenced, a, b, rng, a + 1 if fenced else a))
+            blocks.append(CodeBlock(lang, info, content, fenced, a, b, rng, a + 1 if fenced else a, closed))
+        html_blocks.extend((a + a0, b + a0, kind) for a, b, kind in f.html)
         tables.extend((a + a0, b + a0) for a, b in f.tables)
         for a, b in f.quoted:
             quoted.update(range(a + a0, b + a0))
@@ -445,7 +453,7 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
         for ln in range(body_start, len(doc_lines)):
             if ln in code_lines:
                 continue
-            m = re.match(r"^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)", doc_lines[ln])
+            m = re.match(r"^ {0,3}\[[^\]^][^\]]*\]:\s*<?([^\s>]+)", doc_lines[ln])  # [^1]: a footnote
             if m:
                 rng = Range(Pos(ln, m.start(1)), Pos(ln, m.end(1)))
                 links.append(Link(m.group(1), "", rng, index.line_range(ln), kind="definition"))
@@ -492,6 +500,8 @@ def _collect_links(tok: Any, lines: list[str], links: list) -> None:
                 found += len(probe) - len(target)
                 break
         if found < 0:
+            if label.startswith("^"):
+                continue  # a footnote reference ([^1]) that markdown-it reads as a reference link
             found = text.find(target, cursor)
         if found < 0:
             # a reference-style link ([t][ref]): its destination is on the definition line, which is
@@ -627,20 +637,6 @@ def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillF
     return SkillFiles(skill_dir, tuple(found), truncated, frozenset(empty))
 
 
-def mentions_in(text: str) -> set[str]:
-    """Relative paths a text points at, in links or plainly (code included): for reachability."""
-    out = set()
-    for m in _LINK_IN_TEXT.finditer(text):
-        out.add(m.group(1))
-    for m in _PATH_MENTION.finditer(text):
-        out.add(m.group(1))
-    for m in _MODULE_MENTION.finditer(text):  # python -m scripts.tool
-        out.add(m.group(1).replace(".", "/") + ".py")
-    for m in _FOLDER_MENTION.finditer(text):  # "the scripts/ folder": covers every file in it
-        out.add(m.group(1))
-    return out
-
-
 # ---------------------------------------------------------------- entry point
 
 
@@ -679,6 +675,7 @@ def parse(
         "code_lines": set(),
         "comment_lines": set(),
         "quoted": set(),
+        "html_blocks": [],
     }
     too_large = len(text) > MAX_ANALYSED_CHARS
     if not binary and not too_large and body_start < len(lines):
@@ -719,65 +716,8 @@ def parse(
         code_lines=parts["code_lines"],
         table_lines=table_lines,
         html_comment_lines=parts["comment_lines"],
+        html_blocks=parts["html_blocks"],
         too_large=too_large,
         bom=bom,
     )
-    if not binary and files.root is not None and any(
-        f.startswith(("references/", "scripts/")) for f in files.files
-    ):
-        doc.mentioned = _reachable(doc)
     return doc
-
-
-def _norm(rel: str, base: str) -> str | None:
-    import posixpath
-
-    rel = rel.split("#", 1)[0].split("?", 1)[0].strip()
-    if not rel or rel.startswith(("/", "~")) or re.match(r"^[a-zA-Z][\w+.-]*:", rel):
-        return None
-    out = posixpath.normpath(posixpath.join(base, rel))
-    return None if out.startswith("..") else out
-
-
-def _reachable(doc: SkillDocument) -> set[str]:
-    """Files of the skill that SKILL.md mentions, directly or through mentioned markdown files."""
-    files = doc.files
-    seen: set[str] = set()
-    queue: list[tuple[str, str]] = [(doc.text, "")]
-    budget = 200
-    while queue and budget > 0:
-        text, base = queue.pop()
-        budget -= 1
-        for m in mentions_in(text):
-            for cand in {_norm(m, base), _norm(m, "")}:
-                if cand is None or cand in seen:
-                    continue
-                seen.add(cand)
-                if cand in files._set and cand.endswith((".md", ".markdown", ".txt", ".py", ".sh", ".js", ".ts")):
-                    try:
-                        path = files.root / cand  # type: ignore[operator]
-                        if path.stat().st_size <= MAX_REFERENCE_BYTES:
-                            body = path.read_text("utf-8", errors="replace")
-                            folder = cand.rsplit("/", 1)[0] if "/" in cand else ""
-                            for sib in files.under(folder) if folder else ():
-                                if sib not in seen and sib.rsplit("/", 1)[-1] in body:
-                                    seen.add(sib)  # a file its sibling names (a script's data file)
-                            if cand.endswith(".py"):  # sibling modules a mentioned script imports
-                                mods = [m.replace(".", "/") for m in _PY_IMPORT.findall(body)]
-                                for pkg, names in _PY_FROM_IMPORT.findall(body):
-                                    mods += [f"{pkg.replace('.', '/')}/{n.strip()}" for n in names.split(",")
-                                             if n.strip().isidentifier()]
-                                body = "\n".join(f"{folder}/{m}.py {m}.py" for m in mods)
-                                folder = ""
-                            queue.append((body, folder))
-                    except OSError:
-                        pass
-    # module-style mentions (python -m scripts.tool) and bare file names
-    for f in files.files:
-        if f in seen:
-            continue
-        stem = f.rsplit(".", 1)[0].replace("/", ".")
-        base = f.rsplit("/", 1)[-1]
-        if stem in doc.text or (len(base) > 3 and base in doc.text):
-            seen.add(f)
-    return seen

@@ -8,6 +8,8 @@ from .rules.body.body_over_budget import body_over_budget
 from .rules.body.over_constrained import over_constrained
 from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
+from .rules.code.fence_in_html_block import fence_in_html_block
+from .rules.code.unclosed_fence import unclosed_fence
 from .rules.content.hardcoded_secret import hardcoded_secret
 from .rules.description.description_too_long import description_too_long
 from .rules.description.description_xml_tag import description_xml_tag
@@ -29,6 +31,7 @@ from .rules.input.utf8_bom import utf8_bom
 from .rules.links.dead_cross_ref import dead_cross_ref
 from .rules.links.dead_link import dead_link
 from .rules.links.link_escapes_workspace import link_escapes_workspace
+from .rules.links.missing_mentioned_file import missing_mentioned_file
 from .rules.links.orphan_reference import orphan_reference
 from .rules.links.unreferenced_file import unreferenced_file
 from .rules.name.duplicate_skill_name import duplicate_skill_name
@@ -71,9 +74,12 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             dead_cross_ref,
             dead_link,
             link_escapes_workspace,
+            missing_mentioned_file,
             unreferenced_file,
             code_block_untagged,
             code_block_invalid,
+            unclosed_fence,
+            fence_in_html_block,
             hardcoded_secret,
         ),
         key=lambda r: r.code,

@@ -69,6 +69,17 @@ def display_path(path: str | None, cwd: str | None = None) -> str:
     return path[len(base):] if path.startswith(base) else path
 
 
+def finding_path(skill_path: str | None, finding: dict) -> str:
+    """Where a finding is, as displayed: the SKILL.md, or the bundled file it names (`file`)."""
+    rel = finding.get("file")
+    if not rel:
+        return display_path(skill_path)
+    if not skill_path:
+        return rel
+    folder = os.path.dirname(skill_path)
+    return display_path(os.path.join(folder, *rel.split("/")) if folder else rel)
+
+
 def score_line(report: dict, style: Style) -> str:
     comp = report["composite"]
     score = comp["score"]
@@ -88,12 +99,13 @@ def to_text(reports: list[dict], style: Style, errors: list[str] | None = None) 
     out: list[str] = []
     total = 0
     for r in reports:
-        path = display_path(r["skill"]["path"])
+        skill_path = r["skill"]["path"]
+        path = display_path(skill_path)
         for f in r["findings"]:
             st = f["range"]["start"]
             fix = f.get("fix")
             mark = " [*]" if fix and fix.get("applicability") == "safe" else ""
-            out.append(f"{path}:{st['line'] + 1}:{st['character'] + 1}: "
+            out.append(f"{finding_path(skill_path, f) if f.get('file') else path}:{st['line'] + 1}:{st['character'] + 1}: "
                        f"{style.sev(f['severity'], f['code'])}{mark} {f['message']}")
             total += 1
     if reports:
@@ -151,8 +163,9 @@ def to_sarif(reports: list[dict], rules: list[dict], docs_base: str) -> str:
     results = []
     for rep in reports:
         path = rep["skill"]["path"] or "SKILL.md"
-        uri = Path(display_path(path)).as_posix()
+        skill_uri = Path(display_path(path)).as_posix()
         for f in rep["findings"]:
+            uri = Path(finding_path(path, f)).as_posix() if f.get("file") else skill_uri
             st, en = f["range"]["start"], f["range"]["end"]
             region = {"startLine": st["line"] + 1, "startColumn": st["character"] + 1,
                       "endLine": en["line"] + 1, "endColumn": max(en["character"], st["character"]) + 1}
@@ -213,7 +226,9 @@ def to_markdown(reports: list[dict]) -> str:
             out += ["| Line | Code | Severity | Message |", "|---|---|---|---|"]
             for f in r["findings"]:
                 msg = f["message"].replace("|", "\\|")
-                out.append(f"| {f['range']['start']['line'] + 1} | `{f['code']}` | {f['severity']} | {msg} |")
+                line = f["range"]["start"]["line"] + 1
+                where = f"`{f['file']}`:{line}" if f.get("file") else str(line)  # a bundled file: named
+                out.append(f"| {where} | `{f['code']}` | {f['severity']} | {msg} |")
         else:
             out.append("No findings.")
         out.append("")
@@ -233,10 +248,12 @@ def to_github(reports: list[dict]) -> str:
     the plain summary line of each skill for the log."""
     out = []
     for r in reports:
-        path = _gh_escape(display_path(r["skill"]["path"]), prop=True)
+        skill_path = r["skill"]["path"]
+        path = _gh_escape(display_path(skill_path), prop=True)
         for f in r["findings"]:
             a, b = f["range"]["start"], f["range"]["end"]
-            where = f"file={path},line={a['line'] + 1},col={a['character'] + 1}"
+            file = _gh_escape(finding_path(skill_path, f), prop=True) if f.get("file") else path
+            where = f"file={file},line={a['line'] + 1},col={a['character'] + 1}"
             if b["line"] == a["line"]:
                 where += f",endColumn={max(b['character'], a['character'] + 1)}"
             else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .config import Config
@@ -35,7 +35,7 @@ class Report:
 
     @property
     def anti_patterns(self) -> list[str]:
-        return [f.code for f in self.findings if f.anti_pattern]
+        return [f.code for f in self.findings if f.anti_pattern and f.file is None]
 
     @property
     def has_errors(self) -> bool:
@@ -73,13 +73,17 @@ def analyze(
     binary: bool = False,
     layer_scores: dict[str, dict[str, float]] | None = None,
     incremental: bool = False,
+    bundle_overrides: dict[str, str] | None = None,
 ) -> Report:
     """Parse once, run every enabled rule, compute the static layer and the composite.
 
-    incremental=True caches markdown per section (for editors: an edit re-parses one section).
+    incremental=True caches markdown per section (for editors: an edit re-parses one section);
+    bundle_overrides are the editor's unsaved texts of bundled files (rel path -> text).
     """
     config = config or Config()
     doc = parse(text, path, files=files, workspace_root=workspace_root, binary=binary, incremental=incremental)
+    if bundle_overrides:  # open editor buffers of bundled files (rel path -> text) win over the disk
+        doc.bundle_overrides = dict(bundle_overrides)
     findings, suppressed = run_rules(doc, config, workspace)
     try:
         static = analyze_static(doc, findings)
@@ -91,10 +95,30 @@ def analyze(
     for layer, s in (layer_scores or {}).items():
         if layer != "static" and s:
             scores[layer] = s
-    comp = composite(scores, sum(1 for f in findings if f.anti_pattern))
+    # findings on bundled files (f.file) are reported and fail CI, but do not change the score
+    comp = composite(scores, sum(1 for f in findings if f.anti_pattern and f.file is None))
     name_field = doc.frontmatter.get("name")
     name = name_field.value if name_field is not None and isinstance(name_field.value, str) else None
     return Report(str(path) if path is not None else None, name, findings, static, comp, suppressed, doc)
+
+
+def with_judge(report: Report, result) -> Report:
+    """The report at depth `standard`: the judge layer (a layers.judge.JudgeResult) blended with the static
+    layer by the seed's table renormalised without Monte Carlo, and recorded as `layers[1]`.
+
+    Only dimensions the judge actually measured get a judge column; a dimension the judge could not measure
+    keeps its static value (or stays unmeasured) and the composite renormalises over what was measured. The
+    confidence label is "Assessed" only when the judge produced at least one number.
+    """
+    from .layers.judge import judge_layer  # the LLM layers load only when they are used
+
+    scores = {"static": report.static.dimension_scores()}
+    judged = result.scores()
+    if judged:
+        scores["judge"] = judged
+    comp = composite(scores, sum(1 for f in report.findings if f.anti_pattern))
+    layers = [la for la in report.extra_layers if la.get("name") != "judge"]
+    return replace(report, composite=comp, extra_layers=[judge_layer(result), *layers])
 
 
 def read_skill(path: Path) -> tuple[str, bool]:

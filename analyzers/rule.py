@@ -49,7 +49,7 @@ class RuleContext:
             range=range,
             message=message,
             fix=fix,
-            anti_pattern=self.rule.anti_pattern,
+            anti_pattern=self.rule.anti_pattern and file is None,  # bundled files: not scored
             related=tuple(related),
             tags=tags,
             file=file,

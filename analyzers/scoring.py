@@ -115,6 +115,18 @@ class Composite:
         }
 
 
+def layer_shares(dim: str, layers) -> dict[str, float]:
+    """Each layer's share of `dim` when exactly `layers` measured it: the seed's blend weights renormalised
+    over those layers (standard depth: static + judge, no Monte Carlo). If only layers with weight 0 measured
+    it, they share equally (the reference's rule)."""
+    layers = list(layers)
+    weights = {layer: BLENDS[dim].get(layer, 0.0) for layer in layers}
+    total = sum(weights.values())
+    if total > 0:
+        return {layer: w / total for layer, w in weights.items()}
+    return {layer: 1.0 / len(layers) for layer in layers} if layers else {}
+
+
 def blend(layer_scores: dict[str, dict[str, float]]) -> dict[str, Dimension]:
     """layer_scores: layer -> {dimension: score in 0..1}. Renormalise over the layers that supplied a value."""
     out = {}
@@ -123,12 +135,8 @@ def blend(layer_scores: dict[str, dict[str, float]]) -> dict[str, Dimension]:
         if not supplied:
             out[dim] = Dimension(dim, WEIGHTS[dim], None, None, {})
             continue
-        weights = {layer: BLENDS[dim].get(layer, 0.0) for layer in supplied}
-        total = sum(weights.values())
-        if total > 0:
-            value = sum(weights[la] * supplied[la] for la in supplied) / total
-        else:  # only layers with blend weight 0 measured it: plain mean (the reference's rule)
-            value = sum(supplied.values()) / len(supplied)
+        shares = layer_shares(dim, supplied)
+        value = sum(shares[la] * supplied[la] for la in supplied)
         value = max(0.0, min(1.0, value))
         out[dim] = Dimension(dim, WEIGHTS[dim], value, grade(value), dict(supplied))
     return out

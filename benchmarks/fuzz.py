@@ -131,6 +131,57 @@ def _alarm(signum, frame):
     raise Hang()
 
 
+_STATE: dict = {}
+
+
+def _init(root: Path, seed: int, hang: float) -> None:
+    """Load the corpus once per process (and each skill's file listing, so documents share it)."""
+    from skillgrade.analyzers.parse import scan_skill_files
+    from skillgrade.analyzers.workspace import find_skill_files
+
+    paths = sorted(find_skill_files([root]))
+    _STATE.update(root=root, seed=seed, hang=hang,
+                  corpus=[(p, p.read_text("utf-8", errors="replace")) for p in paths],
+                  files={p: scan_skill_files(p.parent, root) for p in paths})
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _alarm)
+
+
+def _one(n: int) -> tuple[int, float, int, str | None, list[str], str]:
+    """Analyse document n: (n, seconds, bytes, problem or None, mutations, source skill)."""
+    from skillgrade.analyzers.report import analyze
+
+    corpus, hang = _STATE["corpus"], _STATE["hang"]
+    k, text, applied = mutate(_STATE["seed"], n, corpus)
+    path = corpus[k][0]
+    binary = "\x00" in text[:65536] or "\ufffd" in text
+    size = len(text.encode("utf-8", "surrogatepass"))
+    problem = None
+    alarm = hasattr(signal, "setitimer")
+    if alarm:
+        signal.setitimer(signal.ITIMER_REAL, hang)
+    t0 = time.perf_counter()
+    try:
+        rep = analyze(text, path, files=_STATE["files"][path], workspace_root=_STATE["root"], binary=binary)
+        dt = time.perf_counter() - t0
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        internal = [f.message for f in rep.findings if f.code == "INTERNAL_ERROR"]
+        if internal:
+            problem = "INTERNAL_ERROR: " + "; ".join(internal)
+        else:
+            json.dumps(rep.to_dict())
+    except Hang:
+        dt = time.perf_counter() - t0
+        problem = f"took longer than {hang} s"
+    except Exception:  # noqa: BLE001 - that is what we are looking for
+        dt = time.perf_counter() - t0
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        problem = traceback.format_exc()
+    return n, dt, size, problem, applied, str(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--docs", type=int, default=10_000)
@@ -140,11 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=float, default=1.0, help="seconds per MB (below 1 MB: per document)")
     ap.add_argument("--hang", type=float, default=30.0, help="seconds after which a document counts as a crash")
     ap.add_argument("--only", type=int, default=None, help="run document N alone (reproduce)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes (each analyses its documents in-process)")
     args = ap.parse_args(argv)
-
-    from skillgrade.analyzers.parse import scan_skill_files
-    from skillgrade.analyzers.report import analyze
-    from skillgrade.analyzers.workspace import find_skill_files
 
     root = args.corpus
     if root is None:
@@ -153,69 +201,51 @@ def main(argv: list[str] | None = None) -> int:
         if root is None:
             print("corpus not found: pass --corpus", file=sys.stderr)
             return 2
-    paths = sorted(find_skill_files([root]))
-    corpus = [(p, p.read_text("utf-8", errors="replace")) for p in paths]
-    files = {p: scan_skill_files(p.parent, root) for p in paths}
-    print(f"corpus: {len(corpus)} skills from {root}; seed {args.seed}", flush=True)
+    _init(root, args.seed, args.hang)
+    corpus = _STATE["corpus"]
+    print(f"corpus: {len(corpus)} skills from {root}; seed {args.seed}; {args.jobs} process(es)", flush=True)
 
-    use_alarm = hasattr(signal, "setitimer")
-    if use_alarm:
-        signal.signal(signal.SIGALRM, _alarm)
     docs = range(args.docs) if args.only is None else [args.only]
     times: list[float] = []
     total_bytes = 0
     crashes = 0
     worst = (0.0, -1, 0.0, 0, [])  # (seconds per MB floored at 1 MB, n, seconds, bytes, mutations)
-    worst_text = ""
     t_start = time.perf_counter()
-    for i, n in enumerate(docs):
-        k, text, applied = mutate(args.seed, n, corpus)
-        path = corpus[k][0]
-        binary = "\x00" in text[:65536] or "\ufffd" in text
-        size = len(text.encode("utf-8", "surrogatepass"))
-        problem = None
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, args.hang)
-        t0 = time.perf_counter()
-        try:
-            rep = analyze(text, path, files=files[path], workspace_root=root, binary=binary)
-            dt = time.perf_counter() - t0
-            if use_alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-            internal = [f.message for f in rep.findings if f.code == "INTERNAL_ERROR"]
-            if internal:
-                problem = "INTERNAL_ERROR: " + "; ".join(internal)
-            else:
-                json.dumps(rep.to_dict())
-        except Hang:
-            dt = time.perf_counter() - t0
-            problem = f"took longer than {args.hang} s"
-        except Exception:  # noqa: BLE001 - that is what we are looking for
-            dt = time.perf_counter() - t0
-            if use_alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-            problem = traceback.format_exc()
+    if args.jobs > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(args.jobs, _init, (root, args.seed, args.hang))
+        results = pool.imap_unordered(_one, docs, chunksize=64)
+    else:
+        pool = None
+        results = map(_one, docs)
+    for i, (n, dt, size, problem, applied, src) in enumerate(results):
         times.append(dt)
         total_bytes += size
         per_mb = dt / max(size / 1e6, 1.0)
         if per_mb > worst[0]:
             worst = (per_mb, n, dt, size, applied)
-            worst_text = text
         if problem is not None:
             crashes += 1
             args.crashes.mkdir(parents=True, exist_ok=True)
+            text = mutate(args.seed, n, corpus)[1]
             (args.crashes / f"{n}.md").write_bytes(text.encode("utf-8", "surrogatepass"))
             (args.crashes / f"{n}.txt").write_text(
-                f"document {n} (seed {args.seed}) from {path}\nmutations: {applied}\n"
+                f"document {n} (seed {args.seed}) from {src}\nmutations: {applied}\n"
                 f"reproduce: python benchmarks/fuzz.py --seed {args.seed} --only {n}\n\n{problem}\n", "utf-8")
-            print(f"CRASH document {n} ({path.parent.name}, {applied}): {problem.strip().splitlines()[-1]}", flush=True)
+            print(f"CRASH document {n} ({Path(src).parent.name}, {applied}): {problem.strip().splitlines()[-1]}",
+                  flush=True)
         if (i + 1) % 10_000 == 0:
             el = time.perf_counter() - t_start
-            print(f"  {i + 1} documents, {el:.0f} s, {(i + 1) / el:.0f} docs/s, {crashes} crashes", flush=True)
+            print(f"  {i + 1} documents, {el:.0f} s, {(i + 1) / el:.0f} docs/s, {crashes} crashes, "
+                  f"slowest so far {worst[0]:.3f} s/MB (document {worst[1]})", flush=True)
     wall = time.perf_counter() - t_start
+    if pool is not None:
+        pool.close()
     if worst[1] >= 0:
         args.crashes.mkdir(parents=True, exist_ok=True)
-        (args.crashes / "slowest.md").write_bytes(worst_text.encode("utf-8", "surrogatepass"))
+        text = mutate(args.seed, worst[1], corpus)[1]
+        (args.crashes / "slowest.md").write_bytes(text.encode("utf-8", "surrogatepass"))
     ordered = sorted(times)
     print(f"documents: {len(times)} in {wall:.1f} s: {len(times) / wall:.0f} documents/s, "
           f"{total_bytes / 1e6 / wall:.2f} MB/s ({total_bytes / 1e6:.1f} MB)")

@@ -34,7 +34,7 @@ def _source_link(rule: Rule) -> str:
     if not rule.source_file:
         return ""
     try:
-        rel = Path(os.path.relpath(rule.source_file, REPO)).as_posix()
+        rel = Path(os.path.relpath(os.path.realpath(rule.source_file), REPO)).as_posix()  # through shims
     except ValueError:
         return ""
     if rel.startswith(".."):

@@ -187,7 +187,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def _apply_fixes(paths: list[Path], config_for, unsafe: bool) -> int:
     """Apply fixes skill by skill, re-analysing until nothing more applies (at most 5 rounds)."""
     from skillgrade.analyzers.batch import workspace_root_for
-    from skillgrade.analyzers.fixes import applicable, apply_fixes
+    from skillgrade.analyzers.fixes import applicable, apply_fixes, edits_by_file
     from skillgrade.analyzers.report import UnreadableError, analyze, read_skill
     from skillgrade.analyzers.workspace import find_skill_files
 
@@ -220,10 +220,28 @@ def _apply_fixes(paths: list[Path], config_for, unsafe: bool) -> int:
             new_text, applied = apply_fixes(text, fixes)
             if new_text != text:
                 skill.write_text(new_text, "utf-8", newline="")
+            for target, edits in edits_by_file(fixes).items():  # fixes of findings on bundled files
+                applied += _edit_file(skill.parent, Path(target), edits)
             if applied + created == 0:
                 break
             total += applied + created
     return total
+
+
+def _edit_file(skill_dir: Path, target: Path, edits: list) -> int:
+    """Apply edits to a file of the skill (never outside its folder); the count applied."""
+    from skillgrade.analyzers.fixes import apply_edits
+
+    try:
+        target.resolve().relative_to(skill_dir.resolve())
+        data = target.read_bytes().decode("utf-8")
+    except (ValueError, OSError, UnicodeDecodeError):
+        return 0
+    bom = "\ufeff" if data.startswith("\ufeff") else ""  # positions count from after the BOM
+    new, applied = apply_edits(data[len(bom):], edits)
+    if applied and bom + new != data:
+        target.write_text(bom + new, "utf-8", newline="")
+    return applied
 
 
 def _one(path: Path) -> dict:

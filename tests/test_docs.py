@@ -118,6 +118,7 @@ EXAMPLE_FILES = {
     "DEAD_LINK": ["scripts/fill_form.py"],
     "ORPHAN_REFERENCE": ["references/form-fields.md"],
     "DEAD_CROSS_REF": ["../chart-builder/SKILL.md"],
+    "MISSING_MENTIONED_FILE": ["scripts/fetch_data.py"],
 }
 
 

@@ -21,7 +21,7 @@ blank_code_spans = importlib.import_module("skillgrade.analyzers.codespan").blan
 def _both(src: str):
     got = fastmd.scan(src, parse.markdown_parser, parse._collect_links)
     w = parse.markdown_facts(src)
-    return got, (w.headings, w.blocks, w.tables, w.quoted, w.comments, w.links)
+    return got, (w.headings, w.blocks, w.tables, w.quoted, w.comments, w.links, w.html)
 
 
 def test_corpus_sections_agree_and_most_take_the_fast_path(corpus) -> None:
@@ -57,6 +57,16 @@ EDGE = {
     "text\n<span>inline</span>\n": True,  # an inline tag line cannot interrupt a paragraph
     "    indented code\n": False,
     "[ref]: target.md\n": False,
+    "```\ncode\n```": True,  # closed at the end of a text without a final newline
+    "```\ncode\n    ```": True,  # indented four: content, so the fence never closes
+    "~~~\ncode\n": True,
+    "````md\n```\ninner\n```\n````\n": True,
+    "~~~\n```\n~~~\n": True,
+    "<Good>\n```ts\ncode\n\nmore\n```\n</Good>\n": True,  # the fence is HTML; the closer opens a block
+    "<Good>\n\n```ts\ncode\n```\n</Good>\n": True,
+    "text\n<Good>\n```\nx\n```\n": True,  # an HTML block of kind 7 cannot interrupt a paragraph
+    "text\n<details>\n```\nx\n```\n": True,  # kind 6 can
+    "<example>\n~~~\nx\n~~~\n\n~~~\n": True,
 }
 
 
@@ -81,7 +91,7 @@ LINES = [
     "[link](references/x.md)", "see [a](b.md) and [c](d.md)", "![img](assets/i.png)", "[multi", "line](x.md)",
     "text [ref][x]", "[x]: target.md", "see [a]: b.md", "{ [k]: v }", "- [d]: e.md", "[x]", "[y][x]", "`code ](x)`", "\\# escaped", "- [x](y.md)", "  [z](w.md)", "1986. year", "1. [o](o.md)",
     "term  ", "  | in list | b |", "  |---|---|", "code = 1", "[a](b.md)[c](d.md)", "- ```", "- # h", "-     code",
-    "\tcode", "-\titem", " \t text", "text\twith tab",
+    "\tcode", "-\titem", " \t text", "text\twith tab", "<Good>", "</Good>", "<example>", "```ts",
 ]
 
 
@@ -162,3 +172,35 @@ def test_simple_links_agree_with_markdown_it(seed: int) -> None:
 ])
 def test_code_spans_are_blanked_as_markdown_it_reads_them(text: str, blanked: str) -> None:
     assert blank_code_spans(text, "\0") == blanked
+
+
+@pytest.mark.parametrize(("src", "closed"), [
+    ("```\nx\n```\n", [True]),
+    ("```\nx\n```", [True]),
+    ("```\n```", [True]),
+    ("```\nx\n", [False]),
+    ("```\nx", [False]),
+    ("```", [False]),
+    ("```\nx\n    ```", [False]),
+    ("````\n```\nx\n```\n", [False]),
+    ("1. Step\n\n   ```bash\n   run\n   ```\n", [True]),
+    ("1. Step\n\n   ```bash\n   run\n- next\n", [False]),
+    ("- a\n  ```\n      ```\n", [False]),
+    ("- a\n  ```\n      ```", [False]),
+    ("> ```\n> x\n", [False]),
+    ("> ```\n> x\n> ```\n", [True]),
+    ("> ~~~\n> x\n> ~~~~", [True]),
+])
+def test_markdown_it_fences_know_whether_they_close(src: str, closed: list[bool]) -> None:
+    assert [b[6] for b in parse.markdown_facts(src).blocks] == closed
+    got = fastmd.scan(src, parse.markdown_parser, parse._collect_links)
+    if got is not None:
+        assert [b[6] for b in got[1]] == closed
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    ("<Good>", 7), ("</Good>", 7), ("<details>", 6), ("<div class='x'>", 6), ("<!-- c -->", 2), ("<pre>", 1),
+    ("<span>a</span>", 0), ("text", 0), ("<?php", 3), ("<!DOCTYPE html>", 4),
+])
+def test_html_kind(line: str, kind: int) -> None:
+    assert fastmd.html_kind(line) == kind

@@ -16,8 +16,6 @@ code_block_invalid = importlib.import_module("skillgrade.analyzers.rules.code.co
 
 OLD_DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
 OLD_OUTPUT_FORMAT = re.compile(r"\boutput\b.*\bformat\b|\bformat\b.*\boutput\b|\breturns?\b.*\bjson\b")
-OLD_PY_FROM = re.compile(r"^\s*from\s+\.?([A-Za-z_][\w.]*)\s+import\s+\(?([\w, ]+)", re.M)
-OLD_PY_IMPORT = re.compile(r"^\s*(?:from|import)\s+\.?([A-Za-z_][\w.]*)", re.M)
 OLD_PLACEHOLDER = re.compile(r"\.\.\.|…|<[A-Za-z_][\w -]*>|\{\{|\{%|\$\{|^\s*#\s*\.\.\.|\[\.\.\.\]|//", re.M)
 
 
@@ -40,13 +38,6 @@ def test_output_format_as_the_old_regex() -> None:
         assert static_layer._states_format(text) == bool(OLD_OUTPUT_FORMAT.search(text)), text
 
 
-def test_python_imports_as_the_old_regex() -> None:
-    pieces = ["from", "import", " ", "\n", "\t", "\r", "x", ".y", "(", "a, b", "#"]
-    for text in _random(pieces, 20_000, 3):
-        assert parse._PY_FROM_IMPORT.findall(text) == OLD_PY_FROM.findall(text), text
-        assert parse._PY_IMPORT.findall(text) == OLD_PY_IMPORT.findall(text), text
-
-
 def test_placeholder_as_the_old_regex() -> None:
     pieces = ["...", "#", " ", "\n", "x", "<a>", "//", "{{"]
     for text in _random(pieces, 20_000, 4):
@@ -58,8 +49,6 @@ HOSTILE = {  # name -> (function, input); each took seconds to minutes with the 
     "disable-openers": (lambda t: list(parse._directives(t)), "<!-- skillgrade-disable " * 20_000 + ">"),
     "output-without-format": (static_layer._states_format, "output " * 20_000 + "formats"),
     "returns-without-json": (static_layer._states_format, "returns " * 20_000),
-    "blank-lines-before-import": (parse._PY_IMPORT.findall, "\n" * 100_000 + "x"),
-    "blank-lines-before-from": (parse._PY_FROM_IMPORT.findall, "\n" * 100_000 + "from"),
     "blank-lines-in-code": (code_block_invalid._PLACEHOLDER.search, "\n" * 100_000 + "x"),
 }
 

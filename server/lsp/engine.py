@@ -37,11 +37,15 @@ class Snapshot:
     uri: str
     version: int | None  # None: a file on disk that is not open
     generation: int
-    text: str
+    text: str | None  # None: read the SKILL.md from disk (only a bundled file of it is open)
     path: Path | None
     codec: Codec
     settings: Settings
     binary: bool = False
+    stamp: int = 0  # the skill's edit counter (any open file of the skill): part of the result key
+    target: str | None = None  # a bundled file of the skill (rel path): its diagnostics, not SKILL.md's
+    target_lines: list[str] | None = None  # that file's open buffer
+    overrides: dict[str, str] = field(default_factory=dict)  # open bundled buffers: rel path -> text
 
 
 @dataclass(slots=True)
@@ -55,10 +59,12 @@ class Result:
     elapsed_ms: float
     lines: list[str] = field(repr=False, default_factory=list)
     name_changed: bool = False
+    stamp: int = 0
+    target: str | None = None  # the bundled file these diagnostics are for (None: the SKILL.md)
 
     @property
     def key(self) -> tuple:
-        return (self.version, self.generation)
+        return (self.version, self.generation, self.stamp)
 
 
 def result_id_for(diags: list[T.Diagnostic], converter) -> str:
@@ -208,30 +214,39 @@ class Engine:
             root = self.root_for(path)
             cfg = settings.config(self.config_for(skill_dir))
             files = self.files_for(skill_dir, root)
-            if snap.version is not None and path.name == SKILL_FILE:
-                name_changed = self.update_index(path, snap.text)
-            report = analyze(snap.text, path, config=cfg, workspace=self.workspace, workspace_root=root,
-                             files=files, binary=snap.binary, incremental=snap.version is not None)
+            text, binary = snap.text, snap.binary
+            if text is None:  # a bundled file is open, its SKILL.md is not: the SKILL.md on disk
+                got = read_for_analysis(path)
+                text, binary = got if got is not None else ("", False)
+            if snap.version is not None and path.name == SKILL_FILE and snap.target is None:
+                name_changed = self.update_index(path, text)
+            report = analyze(text, path, config=cfg, workspace=self.workspace, workspace_root=root,
+                             files=files, binary=binary, incremental=snap.version is not None,
+                             bundle_overrides=snap.overrides)
         doc = report.document
-        lines = doc.lines if doc is not None else LineIndex(snap.text).lines
+        skill_lines = doc.lines if doc is not None else LineIndex(snap.text or "").lines
+        lines = skill_lines if snap.target is None else (snap.target_lines or [])
         base = cfg.docs_base_url
         cache = dict(open_lines or {})
         if path is not None:
-            cache[str(path)] = lines
+            cache[str(path)] = skill_lines
 
         def lines_for(p: str) -> list[str] | None:
             return self.lines_of(p, cache)
 
+        # SKILL.md shows its own findings; a bundled file's buffer shows the findings on that file
+        mine = [f for f in report.findings if f.file == snap.target]
         diags = [to_lsp_diagnostic(f, snap.uri, snap.version if snap.version is not None else -1, lines,
-                                   snap.codec, base, lines_for) for f in report.findings]
+                                   snap.codec, base, lines_for) for f in mine]
         rid = result_id_for(diags, self.converter)
         ms = (time.perf_counter() - t0) * 1000
         log.debug("analysed %s v%s in %.1f ms: %d findings", snap.uri, snap.version, ms, len(diags))
-        return Result(snap.uri, snap.version, snap.generation, report, diags, rid, ms, lines, name_changed)
+        return Result(snap.uri, snap.version, snap.generation, report, diags, rid, ms, lines, name_changed,
+                      snap.stamp, snap.target)
 
 
-def stopped_result(uri: str, version: int | None, generation: int, limit: float, lines: list[str],
-                   converter) -> Result:
+def stopped_result(uri: str, version: int | None, generation: int, stamp: int, target: str | None, limit: float,
+                   lines: list[str], converter) -> Result:
     """The result for a version whose analysis ran past the time limit: no findings, no scores, one
     diagnostic that says analysis stopped (so the editor shows why this version has no findings)."""
     from skillgrade.analyzers.scoring import composite
@@ -246,7 +261,7 @@ def stopped_result(uri: str, version: int | None, generation: int, limit: float,
                  "setting); its findings are not shown. The next edit is analysed again."),
         severity=T.DiagnosticSeverity.Warning, source="skillgrade", code="ANALYSIS_STOPPED")
     rid = result_id_for([diag], converter)
-    return Result(uri, version, generation, report, [diag], rid, limit * 1000, lines)
+    return Result(uri, version, generation, report, [diag], rid, limit * 1000, lines, stamp=stamp, target=target)
 
 
 def read_for_analysis(path: Path) -> tuple[str, bool] | None:

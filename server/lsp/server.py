@@ -19,6 +19,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
+from skillgrade.analyzers.bundle import MARKDOWN_SUFFIXES, suffix
+from skillgrade.analyzers.workspace import BUNDLE_SKIP_DIRS
+
 from .convert import uri_to_path
 from .documents import UTF8, UTF16, UTF32, Codec, DocumentStore, OpenDoc
 from .engine import SKILL_FILE, Engine, Result, Snapshot, read_for_analysis, stopped_result
@@ -27,6 +30,7 @@ from .settings import Settings, parse_settings, unwrap
 
 log = logging.getLogger("skillgrade.server")
 SECTION = "skillgrade"
+MAX_BUNDLE_DEPTH = 8  # folders between a bundled markdown file and its SKILL.md
 
 
 class AnalysisStopped(BaseException):
@@ -37,7 +41,8 @@ class AnalysisStopped(BaseException):
 class _Job:
     """One analysis on the worker: which thread runs it, and whether it still runs (under `lock`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, target: str | None = None) -> None:
+        self.target = target  # the bundled file the analysis is for (None: the SKILL.md)
         self.lock = threading.Lock()
         self.thread: int | None = None
         self.running = False
@@ -118,6 +123,7 @@ class SkillServer(LanguageServer):
         self.runs: dict[str, list[RunRecord]] = {}
         self.cancel_events: dict[Any, threading.Event] = {}
         self.disk_results: dict[Path, tuple[tuple, Result]] = {}
+        self.stamps: dict[Path, int] = {}  # skill folder -> edits of any of its open files
         # client capabilities, filled in initialize
         self.use_pull = False
         self.supports_progress = False
@@ -225,9 +231,90 @@ class SkillServer(LanguageServer):
             return not uri.startswith("file:")
         return Path(p).name == SKILL_FILE
 
+    def bundle_owner(self, uri: str) -> tuple[Path, str] | None:
+        """(its SKILL.md, rel path) for a markdown file bundled with a skill (references/forms.md);
+        None for any other file: markdown outside a skill folder gets no diagnostics."""
+        p = uri_to_path(uri)
+        if p is None:
+            return None
+        path = Path(p)
+        if path.name == SKILL_FILE or suffix(path.name) not in MARKDOWN_SUFFIXES:
+            return None
+        d = path.parent
+        for _ in range(MAX_BUNDLE_DEPTH):
+            try:
+                if (d / SKILL_FILE).is_file():
+                    rel = path.relative_to(d).as_posix()
+                    if any(part in BUNDLE_SKIP_DIRS for part in rel.split("/")[:-1]):
+                        return None  # node_modules, .git, ...: not part of the skill
+                    return d / SKILL_FILE, rel
+            except OSError:
+                return None
+            if d in self.engine.roots or d.parent == d:
+                break
+            d = d.parent
+        return None
+
+    def is_ours(self, uri: str) -> bool:
+        """A skill (SKILL.md, untitled buffer) or a markdown file bundled with one."""
+        return self.is_skill(uri) or self.bundle_owner(uri) is not None
+
+    def skill_dir_of(self, uri: str) -> Path | None:
+        p = uri_to_path(uri)
+        if p is None:
+            return None
+        if Path(p).name == SKILL_FILE:
+            return Path(p).parent
+        owner = self.bundle_owner(uri)
+        return owner[0].parent if owner is not None else None
+
+    def key_of(self, doc: OpenDoc) -> tuple:
+        d = self.skill_dir_of(doc.uri)
+        return (doc.version, self.generation, self.stamps.get(d, 0) if d is not None else 0)
+
+    def _overrides(self, skill_dir: Path | None, except_uri: str | None = None) -> dict[str, str]:
+        """Open buffers of the skill's bundled markdown files (rel path -> text)."""
+        if skill_dir is None:
+            return {}
+        out = {}
+        for d in self.docs:
+            owner = self.bundle_owner(d.uri) if d.uri != except_uri else None
+            if owner is not None and owner[0].parent == skill_dir:
+                out[owner[1]] = d.text
+        return out
+
     def snapshot(self, doc: OpenDoc) -> Snapshot:
-        return Snapshot(doc.uri, doc.version, self.generation, doc.text, self.path_of(doc), self.codec,
-                        self.settings)
+        key = self.key_of(doc)
+        owner = None if self.is_skill(doc.uri) else self.bundle_owner(doc.uri)
+        if owner is None:
+            path = self.path_of(doc)
+            overrides = self._overrides(path.parent if path is not None else None)
+            return Snapshot(doc.uri, doc.version, self.generation, doc.text, path, self.codec, self.settings,
+                            stamp=key[2], overrides=overrides)
+        skill_md, rel = owner
+        overrides = self._overrides(skill_md.parent)
+        overrides[rel] = doc.text
+        from .convert import path_to_uri
+
+        skill_doc = self.docs.get(path_to_uri(str(skill_md)))
+        return Snapshot(doc.uri, doc.version, self.generation, skill_doc.text if skill_doc is not None else None,
+                        skill_md, self.codec, self.settings, stamp=key[2], target=rel, target_lines=doc.lines,
+                        overrides=overrides)
+
+    def touch_skill(self, uri: str) -> None:
+        """A file of a skill changed (or opened, or closed): its other open files are analysed again."""
+        d = self.skill_dir_of(uri)
+        if d is None:
+            return
+        others = [x.uri for x in self.docs if x.uri != uri and self.skill_dir_of(x.uri) == d]
+        if not others and self.bundle_owner(uri) is None:
+            return  # a SKILL.md alone: nothing else depends on its buffer
+        self.stamps[d] = self.stamps.get(d, 0) + 1
+        for o in others:
+            self.results.pop(o, None)
+            self.schedule(o)
+        if others:
+            self.refresh_clients()
 
     def open_lines(self) -> dict[str, list[str]]:
         out = {}
@@ -240,27 +327,31 @@ class SkillServer(LanguageServer):
     def current(self, uri: str) -> Result | None:
         doc = self.docs.get(uri)
         res = self.results.get(uri)
-        if doc is None or res is None or res.key != (doc.version, self.generation):
+        if doc is None or res is None or res.key != self.key_of(doc):
             return None
         return res
 
-    async def result_for(self, uri: str) -> Result | None:
-        """The analysis of the document's current version (computed on the worker if needed)."""
+    async def result_for(self, uri: str, bundled: bool = False) -> Result | None:
+        """The analysis of the document's current version (computed on the worker if needed).
+
+        bundled=True (diagnostics and quick fixes only) also answers for a markdown file bundled with a
+        skill: its skill is analysed and the result holds that file's findings (`Result.target`).
+        """
         loop = asyncio.get_running_loop()
         for _ in range(8):
             doc = self.docs.get(uri)
-            if doc is None or not self.is_skill(uri):
+            if doc is None or not (self.is_skill(uri) or bundled and self.bundle_owner(uri) is not None):
                 return None
             if (res := self.current(uri)) is not None:
                 return res
-            key = (uri, doc.version, self.generation)
+            key = (uri, *self.key_of(doc))
             if (res := self.stopped.get(key)) is not None:
                 self.results[uri] = res
                 return res
             fut = self.inflight.get(key)
             if fut is None:
                 snap = self.snapshot(doc)
-                job = _Job()
+                job = _Job(snap.target)
                 fut = loop.run_in_executor(self.pool, job.run, self.engine.run, snap, self.open_lines())
                 self.inflight[key] = fut
                 self.jobs[key] = job
@@ -273,7 +364,7 @@ class SkillServer(LanguageServer):
                 self.results[uri] = res
                 self.recheck_others(uri)
             doc = self.docs.get(uri)
-            if doc is not None and res.key == (doc.version, self.generation):
+            if doc is not None and res.key == self.key_of(doc):
                 self.results[uri] = res
                 return res
         return None
@@ -308,7 +399,8 @@ class SkillServer(LanguageServer):
         old.shutdown(wait=False)  # work already queued there still runs once the stopped analysis returns
         log.warning("analysis of %s v%s stopped after %.1f s (%s)", doc.uri, doc.version, limit,
                     "interrupted" if stopped else "left to finish on its own")
-        res = stopped_result(doc.uri, doc.version, self.generation, limit, doc.lines, self.protocol._converter)
+        target = job.target if job is not None else None
+        res = stopped_result(doc.uri, key[1], key[2], key[3], target, limit, doc.lines, self.protocol._converter)
         self.stopped[key] = res
         if len(self.stopped) > 64:
             self.stopped.pop(next(iter(self.stopped)))
@@ -317,7 +409,7 @@ class SkillServer(LanguageServer):
 
     def schedule(self, uri: str, delay_ms: int | None = None) -> None:
         """Debounced analysis + publish (push clients). The newest version always wins."""
-        if self.use_pull or not self.is_skill(uri):
+        if self.use_pull or not self.is_ours(uri):
             return
         if (t := self.pending.pop(uri, None)) is not None:
             t.cancel()
@@ -327,7 +419,7 @@ class SkillServer(LanguageServer):
             try:
                 if delay > 0:
                     await asyncio.sleep(delay)
-                res = await self.result_for(uri)
+                res = await self.result_for(uri, bundled=True)
                 if res is not None:
                     self.publish(res)
             except asyncio.CancelledError:
@@ -343,7 +435,7 @@ class SkillServer(LanguageServer):
 
     def publish(self, res: Result) -> None:
         doc = self.docs.get(res.uri)
-        if doc is None or res.key != (doc.version, self.generation):
+        if doc is None or res.key != self.key_of(doc):
             return  # stale: never published
         if self.published.get(res.uri) == (res.version, res.result_id):
             return

@@ -77,9 +77,9 @@ def test_invalid_utf8_in_a_change_keeps_the_document_in_step(tmp_path: Path) -> 
         c.message("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "markdown", "version": 1,
                                                             "text": text}})
         c.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")
-        # v2: a line holding a byte that is not UTF-8, then an untagged (unclosed) code fence
+        # v2: a line holding a byte that is not UTF-8, then an untagged (empty) code block
         change = {"range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 0}},
-                  "text": "@@@\n```\n"}
+                  "text": "@@@\n```\n```\n"}
         body = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
             "textDocument": {"uri": u, "version": 2}, "contentChanges": [change]}}).encode()
         c.send(body.replace(b"@@@", b"\xe9\xff x"))

@@ -5,6 +5,7 @@ Layout::
     tests/rules/<CODE>/<case>/SKILL.md      the case folder doubles as the skill folder
     tests/rules/<CODE>/<case>/references/…  bundled files the rule looks at (optional)
     tests/rules/<CODE>/fail-*/expected.txt   `LINE:COL CODE [message substring]`, 1-based, this code only
+                                             (`references/x.md:LINE:COL CODE …` for a bundled file's finding)
     tests/rules/<CODE>/<case>/case.toml      optional: `filler_chars = N` (append N filler characters),
                                              `workspace_files = [...]` (files created at the workspace
                                              root), `[config]` (skillgrade settings for this case)
@@ -116,7 +117,8 @@ def run_case(case: Path, code: str, *, config: Config | None = None, text: str |
 
 
 def _fmt(f: Finding) -> str:
-    return f"{f.range.start.line + 1}:{f.range.start.character + 1} {f.code}"
+    where = f"{f.file}:" if f.file is not None else ""  # a finding on a bundled file names it
+    return f"{where}{f.range.start.line + 1}:{f.range.start.character + 1} {f.code}"
 
 
 def _parse_expected(path: Path) -> list[tuple[str, str]]:

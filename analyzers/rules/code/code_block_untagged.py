@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
+from ._helpers import author_pairing
 
 
 def guess_language(block: CodeBlock) -> str:
@@ -41,6 +42,11 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     Flags fenced code blocks (```` ``` ```` or `~~~`) whose info string is empty. Indented code blocks
     cannot carry a tag and are not flagged.
 
+    Not flagged either: a fence that is never closed (`UNCLOSED_FENCE` reports it: tagging it would
+    lock the bug in), and a fence that CommonMark reads as an opener but that closes an earlier fence
+    in reading order, as happens after a fence swallowed by an HTML block (`FENCE_IN_HTML_BLOCK`).
+    A tag on such a line would stop it from ever closing anything.
+
     ## Why is this bad?
     The tag tells the model (and the reader's renderer) what the code is: a shell command to run, a
     Python file to write, or sample output. It also lets skillgrade check that the code parses
@@ -62,11 +68,15 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
 
     ## Fix
     Adds a tag guessed from the content (`json`, `bash`, `python`, else `text`); safe, since a tag
-    does not change the code.
+    on a fence that opens a closed block, and closes nothing, does not change what is code.
     """
-    for b in doc.code_blocks:
-        if not b.fenced or b.info:
-            continue
+    untagged = [b for b in doc.code_blocks if b.fenced and not b.info and b.closed]
+    if not untagged:
+        return
+    closers = author_pairing(doc.lines, doc.body_start_line).closers
+    for b in untagged:
+        if b.start_line in closers:
+            continue  # the author's closing fence, read as an opener: the cause is further up
         line = doc.lines[b.start_line]
         fence_end = len(line.rstrip())
         lang = guess_language(b)

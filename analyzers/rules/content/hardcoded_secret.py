@@ -1,55 +1,103 @@
-"""HARDCODED_SECRET: an API key, token or private key written into SKILL.md."""
+"""HARDCODED_SECRET: an API key, token or private key written into SKILL.md or a bundled text file."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
+from ...bundle import BundledFile, bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...rule import RuleContext, rule
 
-# (what it is, pattern); each pattern's group 0 is the secret. Only formats with a distinctive prefix.
-KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("an Anthropic API key", re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}")),
-    # the part before the T3BlbkFJ marker is bounded (real keys: 20-160): unbounded, each `sk-` inside
-    # one long token re-scanned the rest of it (quadratic on `sk-ant-api01-` * 50,000)
-    ("an OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,300}T3BlbkFJ[A-Za-z0-9_-]{20,}")),
-    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("a GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b")),
-    ("a Slack token", re.compile(r"\bxox[abprs]-[0-9]{6,}-[A-Za-z0-9-]{10,}")),
-    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("a Stripe live key", re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
-    ("a private key", re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY( BLOCK)?-----")),
+# (what it is, the prefixes it cannot occur without, pattern); each pattern's group 0 is the secret. Only
+# formats with a distinctive prefix. A pattern runs only on lines holding one of its prefixes (a regex
+# costs ~50 ns a character even when nothing matches; `in` costs ~1).
+KINDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("an Anthropic API key", ("sk-ant-",), re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}")),
+    # the whole token; _openai() then looks for the T3BlbkFJ marker inside it (a regex with the marker
+    # between two runs of the same class backtracks quadratically on a line of `sk-sk-sk-…`)
+    ("an OpenAI API key", ("sk-",), re.compile(r"\bsk-[A-Za-z0-9_-]{20,}")),
+    ("an AWS access key id", ("AKIA", "ASIA"), re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("a GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+     re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b")),
+    ("a Slack token", ("xox",), re.compile(r"\bxox[abprs]-[0-9]{6,}-[A-Za-z0-9-]{10,}")),
+    ("a Google API key", ("AIza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("a Stripe live key", ("_live_",), re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
+    ("a private key", ("PRIVATE KEY-",),
+     re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY( BLOCK)?-----")),
 )
 _PLACEHOLDER = re.compile(r"x{4,}|X{4,}|\*{3,}|\.\.\.|0{8,}|1234|example|sample|dummy|fake|your|test|redacted|placeholder",
                           re.I)
-# where a credential can be: each is one str.find pass (~1 ns a character; a regex alternation costs
-# ~30 ns a character), so as few and as distinctive as the formats allow
-# (one per format in KINDS, so every format is looked for)
-_PREFIXES = ("sk-", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
-             "PRIVATE KEY-")
+MAX_SECRET = 400  # the longest formats (OpenAI project keys, GitHub fine-grained tokens) are under 200
+# where a credential can be: each is one str.find pass per line (~1 ns a character), so as few and as
+# distinctive as the formats allow (every format's prefixes, so every format is looked for)
+_PREFIXES = tuple(dict.fromkeys(p for _, prefixes, _ in KINDS for p in prefixes if p != "sk-ant-"))
 
 
 def _candidate_offsets(text: str) -> Iterator[int]:
+    """The first offset of each prefix on each line that has it (one str.find pass per prefix)."""
+    cr = "\r" in text
     for prefix in _PREFIXES:
         i = text.find(prefix)
         while i >= 0:
             yield i
-            i = text.find(prefix, i + 1)
+            nl = text.find("\n", i)
+            if cr:
+                r = text.find("\r", i)
+                nl = r if nl < 0 or 0 <= r < nl else nl
+            if nl < 0:
+                break
+            i = text.find(prefix, nl + 1)
 
 
 def _placeholder(secret: str) -> bool:
-    return "PRIVATE KEY" not in secret and bool(_PLACEHOLDER.search(secret))
+    """A placeholder, or a run far longer than any credential format (a blob, not a key)."""
+    return "PRIVATE KEY" not in secret and (len(secret) > MAX_SECRET or bool(_PLACEHOLDER.search(secret)))
+
+
+def _openai(token: str) -> bool:
+    """An OpenAI key: `sk-` (`proj-`, `svcacct-` included), 20+ characters, `T3BlbkFJ`, 20+ characters."""
+    i = token.find("T3BlbkFJ", 23)
+    while i >= 0:
+        if len(token) - i - 8 >= 20:
+            return True
+        i = token.find("T3BlbkFJ", i + 1)
+    return False
+
+
+def scan_secrets(source: SkillDocument | BundledFile) -> Iterator[tuple[Range, str, str]]:
+    """(range, what it is, the secret) for every credential in a file's text."""
+    text = source.text
+    offsets = sorted(_candidate_offsets(text))
+    if not offsets:
+        return  # the line index of a bundled file is built only when needed
+    index = source.index
+    lines, starts = index.lines, index.starts
+    k = 0
+    while k < len(offsets):  # the formats only on lines with a prefix, each such line once
+        ln = index.pos(offsets[k]).line
+        k = bisect_left(offsets, starts[ln + 1] if ln + 1 < len(starts) else len(text) + 1, k)
+        line = lines[ln]
+        for what, prefixes, pattern in KINDS:
+            if not any(p in line for p in prefixes):
+                continue
+            for m in pattern.finditer(line):
+                secret = m.group(0)
+                if _placeholder(secret) or what == "an OpenAI API key" and not _openai(secret):
+                    continue
+                yield Range(Pos(ln, m.start()), Pos(ln, m.end())), what, secret
 
 
 @rule("HARDCODED_SECRET", family="content", severity=Severity.ERROR)
 def hardcoded_secret(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """A credential (API key, access token, private key) is written into SKILL.md.
+    """A credential (API key, access token, private key) is written into SKILL.md or a bundled file.
 
     ## What it does
-    Looks through the whole file, code blocks included, for credentials with a distinctive format:
-    Anthropic, OpenAI, GitHub, Slack, Google and Stripe keys, AWS access key ids and PEM private
+    Looks through the whole of SKILL.md and of every bundled text file (scripts, references,
+    configs; a finding in a bundled file is reported on that file), code blocks included, for
+    credentials with a distinctive format: Anthropic, OpenAI, GitHub, Slack, Google and Stripe keys, AWS access key ids and PEM private
     keys. Placeholders (`sk-ant-api03-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, values with `your`, `example`,
     `test`, `...`) are not reported.
 
@@ -74,20 +122,12 @@ def hardcoded_secret(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## Fix
     Remove the value, rotate the key (it has been exposed), and read it from the environment.
     """
-    lines = doc.lines
-    seen: set[int] = set()
-    for offset in sorted(_candidate_offsets(doc.text)):  # the formats only on lines with a prefix
-        ln = doc.index.pos(offset).line
-        if ln in seen:
-            continue
-        seen.add(ln)
-        line = lines[ln]
-        for what, pattern in KINDS:
-            if what == "an OpenAI API key" and "T3BlbkFJ" not in line:
-                continue  # its marker: without it the pattern cannot match (and need not scan)
-            for m in pattern.finditer(line):
-                if _placeholder(m.group(0)):
-                    continue
-                shown = m.group(0)[:10] + "…"
-                yield ctx.finding(Range(Pos(ln, m.start()), Pos(ln, m.end())),
-                                  f"This looks like {what} (`{shown}`); never ship credentials in a skill")
+    for rng, what, secret in scan_secrets(doc):
+        yield ctx.finding(rng, _message(what, secret))
+    for bf in bundled_text_files(doc):
+        for rng, what, secret in scan_secrets(bf):
+            yield ctx.finding(rng, _message(what, secret), file=bf.rel)
+
+
+def _message(what: str, secret: str) -> str:
+    return f"This looks like {what} (`{secret[:10]}…`); never ship credentials in a skill"

@@ -10,6 +10,7 @@ from ...findings import Finding, Severity
 from ...measures import resolve
 from ...rule import RuleContext, rule
 from .._helpers import github_slug
+from ._bundled import bad_anchors, bundled_link_targets, from_skill_root, resolve_bundled
 from ._classify import is_cross_ref, link_targets
 
 
@@ -26,6 +27,12 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     files) and `#anchor` links against the document's headings. Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`. URLs, absolute paths and templated paths are not checked.
+
+    Links in the skill's other markdown files (`references/*.md`, nested guides) are checked too,
+    resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
+    that file. There a missing `references/…` target is a `DEAD_LINK` too, a path that exists when
+    read from the skill folder (`scripts/fill.py` written in `references/forms.md`) is accepted, and
+    links to other skills or agents are not checked. These findings do not change the score.
 
     ## Why is this bad?
     A script the skill tells the agent to run, or an asset it should copy, is missing: the
@@ -63,3 +70,13 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
         elif res.exists is False and not is_cross_ref(res.rel):
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
+    for bf, link in bad_anchors(doc):
+        yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
+    for bt in bundled_link_targets(doc):
+        res = resolve_bundled(doc, bt)
+        if res.exists is not False or from_skill_root(doc, bt):
+            continue
+        if res.inside_skill and bt.link.target.lstrip("./").startswith(("skills/", "agents/")):
+            continue  # repo-relative cross references
+        if res.inside_skill or not is_cross_ref(res.rel):
+            yield ctx.finding(bt.range, f"Link target `{bt.text}` does not exist", file=bt.file.rel)

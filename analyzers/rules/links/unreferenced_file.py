@@ -1,4 +1,4 @@
-"""UNREFERENCED_FILE: a file in references/ or scripts/ that nothing links to."""
+"""UNREFERENCED_FILE: a file in references/ or scripts/ that SKILL.md does not reach."""
 
 from __future__ import annotations
 
@@ -6,36 +6,49 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
 
 _IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "requirements.txt", ".gitkeep"}
 
 
 def unreferenced(doc: SkillDocument) -> list[str]:
-    if doc.files.root is None or doc.binary or doc.too_large:
+    """Bundled files under references/ and scripts/ that SKILL.md does not reach (sorted)."""
+    if doc.files.root is None or doc.files.truncated or doc.binary or doc.too_large:
         return []
-    out = []
+    targets = []
     for f in doc.files.files:
         if not f.startswith(("references/", "scripts/")):
             continue
         base = f.rsplit("/", 1)[-1]
         if base.startswith(".") or base in _IGNORED_NAMES or base.endswith((".pyc", ".pyo")):
             continue
-        if f in doc.mentioned or any(f.startswith(m.rstrip("/") + "/") for m in doc.mentioned if m):
-            continue
-        out.append(f)
-    return out
+        targets.append(f)
+    if not targets:
+        return []
+    r = reach(doc)
+    out = r.unreached(targets)
+    return out if r.complete else []  # too many files to follow: not sure, say nothing
 
 
 @rule("UNREFERENCED_FILE", family="links", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
 def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """A file under `references/` or `scripts/` that SKILL.md never mentions, directly or indirectly.
+    """A file under `references/` or `scripts/` that SKILL.md never reaches, directly or indirectly.
 
     ## What it does
-    Collects every path SKILL.md mentions (links, inline code, code blocks, prose), follows mentioned
-    markdown files transitively, and reports bundled files under `references/` and `scripts/` that
-    are never reached. A mention of a folder (`scripts/`) covers its files; `python -m
-    scripts.tool` covers `scripts/tool.py`. The finding is placed on the first line of SKILL.md.
+    Follows what SKILL.md points to, through every bundled text file it reaches, and reports the files
+    under `references/` and `scripts/` that are never reached. Counted as pointing to a file:
+    a link, or its path anywhere in the text (prose, inline code, code blocks), also written
+    `{baseDir}/…`, `${CLAUDE_PLUGIN_ROOT}/…`, `$SKILL_DIR/…` or from a plugin or repository root
+    (a path that ends in the file's path); a bare file name (`fields.json`); a mention of a folder
+    (`scripts/`, `scripts/validators`, `schemas/{name}.json`), which covers every file under it;
+    `python -m scripts.tool`; in a reached script, Python imports (`import x`, `from pkg import y`,
+    `from .mod import z`; a package covers its folder), JS `require('./z')` and `import … from './z'`,
+    shell `source lib.sh`, and any quoted name of a bundled file or folder (`open("templates/x.html")`,
+    `Path(__file__).parent / "schemas"`). A file mentioned only by files SKILL.md never reaches is
+    still reported. The result does not depend on the order files are found in. Skills with more
+    files than it can follow get no finding. `__init__.py`, `README.md`, `LICENSE`, `requirements.txt`
+    and dot-files are never reported. The finding is placed on the first line of SKILL.md.
 
     ## Why is this bad?
     The agent only opens bundled files that SKILL.md points to. An unmentioned file is dead weight in

@@ -20,7 +20,15 @@ import {
 
 export const CLIENT_ID = "skillgrade";
 export const SECTION = "skillgrade";
-export const DOCUMENT_SELECTOR = [{ scheme: "file", pattern: "**/SKILL.md" }];
+/**
+ * SKILL.md, and every markdown file: the server reports on those bundled with a skill (references/forms.md,
+ * any markdown file under a folder holding a SKILL.md) and answers nothing for the rest. A selector cannot
+ * say "inside a skill folder", and patterns (not a language id) also cover VS Code's `skill` id.
+ */
+export const DOCUMENT_SELECTOR = [
+  { scheme: "file", pattern: "**/SKILL.md" },
+  { scheme: "file", pattern: "**/*.{md,markdown,mdx}" },
+];
 export const REPORT_SCHEME = "skillgrade-report";
 const REQUEST_CANCELLED = -32800;
 /** Settings whose change needs a new server process (the rest reach it via didChangeConfiguration). */

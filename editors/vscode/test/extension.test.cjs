@@ -62,7 +62,10 @@ test("activate: palette commands, selector, client options, bundled server comma
   assert.equal(c.id, "skillgrade"); // so `skillgrade.trace.server` works
   assert.ok(c.started);
   const o = c.clientOptions;
-  assert.deepEqual(o.documentSelector, [{ scheme: "file", pattern: "**/SKILL.md" }]);
+  assert.deepEqual(o.documentSelector, [
+    { scheme: "file", pattern: "**/SKILL.md" },
+    { scheme: "file", pattern: "**/*.{md,markdown,mdx}" }, // bundled references; the server filters
+  ]);
   assert.ok(!o.documentSelector.some((s) => s.language), "a language selector misses VS Code's `skill` id");
   assert.deepEqual(o.synchronize, { configurationSection: "skillgrade" });
   assert.deepEqual(o.initializationOptions, {

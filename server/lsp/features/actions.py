@@ -37,9 +37,10 @@ def _overlaps(a: T.Range, b: T.Range) -> bool:
 async def code_actions(ls: SkillServer, params: T.CodeActionParams) -> list[T.CodeAction] | None:
     uri = params.text_document.uri
     doc = ls.docs.get(uri)
-    res = await ls.result_for(uri)
+    res = await ls.result_for(uri, bundled=True)
     if doc is None or res is None:
         return None
+    skill = res.target is None  # a bundled file (references/x.md): quick fixes only
     only = params.context.only
     versions = {uri: doc.version}
     actions: list[T.CodeAction] = []
@@ -76,6 +77,8 @@ async def code_actions(ls: SkillServer, params: T.CodeActionParams) -> list[T.Co
                                  and d.data["fix"].get("applicability") == Applicability.SAFE.value])
         if safe and (edit := to_lsp_workspace_edit(safe, versions, ls.document_changes, ls.can_create)):
             actions.append(T.CodeAction(title=f"skillgrade: apply {len(safe)} safe fix(es)", kind=FIX_ALL, edit=edit))
+    if not skill:
+        return actions
     if _wanted(T.CodeActionKind.RefactorExtract, only) and \
             (act := _extract_action(ls, uri, params.range.start, res)) is not None:
         actions.append(act)

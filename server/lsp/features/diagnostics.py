@@ -13,7 +13,7 @@ IDENTIFIER = "skillgrade"
 @server.feature(T.TEXT_DOCUMENT_DIAGNOSTIC, T.DiagnosticOptions(
     identifier=IDENTIFIER, inter_file_dependencies=True, workspace_diagnostics=True))
 async def document_diagnostic(ls: SkillServer, params: T.DocumentDiagnosticParams):
-    res = await ls.result_for(params.text_document.uri)
+    res = await ls.result_for(params.text_document.uri, bundled=True)
     if res is None:
         return T.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
     if params.previous_result_id == res.result_id:
@@ -27,9 +27,9 @@ async def workspace_diagnostic(ls: SkillServer, params: T.WorkspaceDiagnosticPar
     items: list = []
     open_uris = {d.uri for d in ls.docs}
     for d in ls.docs:
-        if not ls.is_skill(d.uri):
+        if not ls.is_ours(d.uri):
             continue
-        res = await ls.result_for(d.uri)
+        res = await ls.result_for(d.uri, bundled=True)
         if res is not None:
             items.append(_report(res.uri, res.version, res, previous))
     for path in list(ls.engine.skill_paths()):

@@ -35,7 +35,7 @@ async def hover(ls: SkillServer, params: T.HoverParams) -> T.Hover | None:
             if fld.key_range.start.line == at.line and fld.key_range.contains(at) and \
                     (text := field_help(fld.key)) is not None:
                 parts.append(text)
-        for f, d in zip(report.findings, res.diagnostics, strict=False):
+        for f, d in zip([f for f in report.findings if f.file is None], res.diagnostics, strict=False):
             if f.range.contains(at) or (f.range.start.line == at.line and f.range.start == f.range.end):
                 fx = d.data.get("fix") if isinstance(d.data, dict) else None
                 parts.append(rule_help(f.code, f.message, fix_title(fx) if fx else None))

@@ -20,6 +20,7 @@ def did_open(ls: SkillServer, params: T.DidOpenTextDocumentParams) -> None:
     td = params.text_document
     ls.docs.open(td.uri, td.version, td.text, td.language_id)
     ls.schedule(td.uri, 0)
+    ls.touch_skill(td.uri)  # a bundled buffer now overrides the disk for its skill
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
@@ -40,6 +41,7 @@ def did_change(ls: SkillServer, params: T.DidChangeTextDocumentParams) -> None:
         doc.version = params.text_document.version
     ls.results.pop(uri, None)
     ls.schedule(uri)
+    ls.touch_skill(uri)  # editing references/x.md re-analyses its skill (and the other way round)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE, T.SaveOptions(include_text=False))
@@ -54,6 +56,7 @@ def did_close(ls: SkillServer, params: T.DidCloseTextDocumentParams) -> None:
     ls.docs.close(uri)
     ls.clear(uri)
     ls.runs.pop(uri, None)
+    ls.touch_skill(uri)
     _file_changed(ls, uri)
 
 

@@ -55,6 +55,42 @@ function M.is_skill_file(path)
   return path ~= nil and path ~= '' and basename(path) == 'SKILL.md'
 end
 
+-- Folders that are never part of a skill (the server's skip list, abridged): markdown under them is not linted.
+local SKIP_DIRS = { ['node_modules'] = true, ['.git'] = true, ['.venv'] = true, ['venv'] = true,
+  ['__pycache__'] = true, ['.hg'] = true, ['.svn'] = true }
+local MAX_BUNDLE_DEPTH = 8
+
+--- The SKILL.md a file belongs to: itself for a SKILL.md; for another markdown file (references/forms.md)
+--- the SKILL.md of the nearest ancestor folder that has one (at most 8 levels up); nil otherwise.
+function M.skill_file_for(path)
+  if path == nil or path == '' then
+    return nil
+  end
+  if M.is_skill_file(path) then
+    return path
+  end
+  local ext = (path:match('%.([%w]+)$') or ''):lower()
+  if ext ~= 'md' and ext ~= 'markdown' and ext ~= 'mdx' then
+    return nil
+  end
+  local cur = dirname(vim.fn.fnamemodify(path, ':p'))
+  for _ = 1, MAX_BUNDLE_DEPTH do
+    if SKIP_DIRS[basename(cur)] then
+      return nil
+    end
+    local candidate = cur .. '/SKILL.md'
+    if vim.fn.filereadable(candidate) == 1 then
+      return candidate
+    end
+    local parent = dirname(cur)
+    if parent == cur then
+      break
+    end
+    cur = parent
+  end
+  return nil
+end
+
 --- Workspace root for a SKILL.md: the nearest ancestor holding one of `markers`,
 --- else the parent of the skill's directory.
 function M.find_root(path, markers)
@@ -78,11 +114,12 @@ function M.find_root(path, markers)
   return dirname(dir)
 end
 
---- `root_dir` for vim.lsp.config (Neovim >= 0.11): only SKILL.md buffers get a client.
+--- `root_dir` for vim.lsp.config (Neovim >= 0.11): only SKILL.md buffers and markdown files bundled
+--- with a skill get a client, rooted where their SKILL.md is (so they share its client).
 function M.root_dir_0_11(bufnr, on_dir)
-  local name = vim.api.nvim_buf_get_name(bufnr)
-  if M.is_skill_file(name) then
-    on_dir(M.find_root(name))
+  local skill = M.skill_file_for(vim.api.nvim_buf_get_name(bufnr))
+  if skill then
+    on_dir(M.find_root(skill))
   end
 end
 
@@ -225,7 +262,8 @@ end
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local name = vim.api.nvim_buf_get_name(bufnr)
-  if not M.is_skill_file(name) or vim.bo[bufnr].buftype ~= '' then
+  local skill = M.skill_file_for(name)  -- a SKILL.md, or a markdown file bundled with one
+  if not skill or vim.bo[bufnr].buftype ~= '' then
     return nil
   end
   if vim.fn.executable(M.config.cmd[1]) ~= 1 then
@@ -233,7 +271,7 @@ function M.attach(bufnr)
       vim.log.levels.WARN)
     return nil
   end
-  local root = M.find_root(name)
+  local root = M.find_root(skill)
   if vim.lsp.start then
     -- Neovim >= 0.8: vim.lsp.start reuses a client with the same name and root_dir.
     local id
@@ -411,9 +449,9 @@ function M.setup(opts)
     end
     if opts and opts.root_markers then
       overrides.root_dir = function(bufnr, on_dir)
-        local name = vim.api.nvim_buf_get_name(bufnr)
-        if M.is_skill_file(name) then
-          on_dir(M.find_root(name, opts.root_markers))
+        local skill = M.skill_file_for(vim.api.nvim_buf_get_name(bufnr))
+        if skill then
+          on_dir(M.find_root(skill, opts.root_markers))
         end
       end
     end
@@ -429,15 +467,17 @@ function M.setup(opts)
 
   vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
     group = group,
-    pattern = 'SKILL.md',
+    -- markdown files too: those bundled with a skill (references/forms.md) get its client; M.attach
+    -- leaves every other markdown file alone
+    pattern = { 'SKILL.md', '*.md', '*.markdown', '*.mdx' },
     callback = function(ev)
       M.attach(ev.buf)
     end,
-    desc = 'skillgrade: start the language server for SKILL.md',
+    desc = 'skillgrade: start the language server for SKILL.md and the markdown files bundled with it',
   })
   -- Buffers opened before setup() ran (e.g. lazy-loaded plugin).
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf) and M.is_skill_file(vim.api.nvim_buf_get_name(buf)) then
+    if vim.api.nvim_buf_is_loaded(buf) and M.skill_file_for(vim.api.nvim_buf_get_name(buf)) then
       M.attach(buf)
     end
   end

@@ -1,0 +1,366 @@
+"""Which bundled files an agent can reach from SKILL.md, deterministically and only as far as asked.
+
+Reach starts at SKILL.md and follows, through every reached bundled text file:
+
+- paths written anywhere in the text (links, prose, inline code, code blocks, string literals), resolved
+  from the file's own folder and from the skill root; `{baseDir}/…`, `${CLAUDE_PLUGIN_ROOT}/…`,
+  `$SKILL_DIR/…`, `~/…` and absolute or plugin-root-relative paths count when their static tail ends
+  in a bundled path (`plugins/x/skills/y/scripts/a.py` reaches `scripts/a.py`), and a path shorter
+  than a bundled one reaches it when it is that path's tail (`validators/x.py`, or a bare `fields.json`);
+- a folder (`references/`, `scripts/validators`, a path cut short by a placeholder such as
+  `schemas/{name}.json` or `templates/*.html`): every file under it;
+- dotted module names (`python -m scripts.tool`, `importlib.import_module("pkg.mod")`) and Python
+  imports (`import x`, `from pkg import y`, `from .mod import z`), resolved from the script's folder,
+  its package and the skill root; importing a package reaches the whole package folder;
+- in scripts, quoted bare names of bundled files or folders (`Path(__file__).parent / "schemas"`,
+  `open('fields.json')`), JS `require('./z')` / `import … from './z'` (extensions completed) and shell
+  `source lib.sh` / `. ./lib.sh`.
+
+Where it cannot be sure it prefers "reached": dynamic paths reach the folder they start in, and when
+the bundle is too big to follow (`complete` is False) rules should say nothing. The result never
+depends on set or hash order: the worklist is processed in a fixed order and every reached text file is
+read exactly once. Files are read lazily: `Reach.unreached(targets)` stops as soon as every target is
+reached.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from .bundle import MARKDOWN_SUFFIXES, is_text_name, read_bundled, suffix
+from .document import SkillDocument
+
+MAX_READ = 400  # reached text files read per skill; past that, reachability is uncertain
+
+# a path-like token: one character class, so the scan is linear on any input
+_TOKEN = re.compile(r"[\w.$~%{}/-]+")
+_ANGLE_LINK = re.compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_DYNAMIC = frozenset("${}%~")
+_COMPLETIONS = (".py", ".sh", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".json", ".md")
+_PROSE_SUFFIXES = MARKDOWN_SUFFIXES | {".txt", ".rst"}
+_QUOTES = frozenset("\"'`")
+
+
+@dataclass(slots=True)
+class _Index:
+    """The bundle's files and folders, and every path by each of its segment tails."""
+
+    files: frozenset[str]
+    dirs: frozenset[str]
+    by_tail: dict[str, tuple[str, ...]]
+    under: dict[str, tuple[str, ...]]  # folder -> files under it (sorted)
+    depth: int  # the most segments a bundled path has
+
+
+def _index(doc: SkillDocument) -> _Index:
+    files = doc.files.files
+    dirs = doc.files._dirs
+    tails: dict[str, list[str]] = {}
+    under: dict[str, list[str]] = {}
+    for path in sorted(set(files) | set(dirs)):
+        parts = path.split("/")
+        for i in range(len(parts)):
+            tails.setdefault("/".join(parts[i:]), []).append(path)
+    for f in files:
+        parts = f.split("/")
+        for i in range(1, len(parts)):
+            under.setdefault("/".join(parts[:i]), []).append(f)
+    depth = max((f.count("/") + 1 for f in files), default=1)
+    return _Index(frozenset(files), frozenset(dirs), {k: tuple(v) for k, v in tails.items()},
+                  {k: tuple(v) for k, v in under.items()}, depth)
+
+
+@dataclass(slots=True)
+class Reach:
+    """Reachability state for one document; grows lazily (see `unreached`)."""
+
+    doc: SkillDocument
+    idx: _Index
+    files: set[str] = field(default_factory=set)  # reached files
+    dirs: set[str] = field(default_factory=set)  # reached folders (every file under them is reached)
+    queue: deque[str] = field(default_factory=deque)  # reached files not read yet ("" is SKILL.md)
+    read: int = 0
+    complete: bool = True  # False: the read budget ran out before the worklist did
+    spaced: tuple[str, ...] = ()  # bundled paths with a space (tokens cannot hold them)
+    via: dict[str, str] = field(default_factory=dict)  # reached path -> the file that reached it ("" SKILL.md)
+    _current: str = ""
+
+    def is_reached(self, rel: str) -> bool:
+        if rel in self.files:
+            return True
+        i = rel.rfind("/")
+        while i > 0:
+            if rel[:i] in self.dirs:
+                return True
+            i = rel.rfind("/", 0, i)
+        return False
+
+    # -------------------------------------------------------------- growth
+
+    def _reach_file(self, rel: str) -> None:
+        if rel in self.files:
+            return
+        self.files.add(rel)
+        self.via.setdefault(rel, self._current)
+        if is_text_name(rel) or rel in self.doc.bundle_overrides:
+            self.queue.append(rel)
+
+    def _reach_dir(self, rel: str) -> None:
+        if rel in self.dirs or rel == "":
+            return
+        self.dirs.add(rel)
+        self.via.setdefault(rel + "/", self._current)
+        for f in self.idx.under.get(rel, ()):
+            self._reach_file(f)
+
+    def _reach(self, paths: Iterable[str]) -> None:
+        for p in sorted(set(paths)):
+            if p in self.idx.dirs:
+                self._reach_dir(p)
+            else:
+                self._reach_file(p)
+
+    def _step(self) -> bool:
+        """Read the next queued file and reach what it names; False when the worklist is empty."""
+        if not self.queue:
+            return False
+        if self.read >= MAX_READ:
+            self.complete = False
+            self.queue.clear()
+            return False
+        rel = self.queue.popleft()
+        self.read += 1
+        self._current = rel
+        if rel == "":
+            self._reach(self._scan(self.doc.text, "", prose=True))
+            return True
+        bf = read_bundled(self.doc, rel)
+        if bf is None:
+            return True
+        folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        sfx = suffix(rel)
+        found = self._scan(bf.text, folder, prose=sfx in _PROSE_SUFFIXES)
+        if sfx in (".py", ".pyw"):
+            found |= self._python_imports(bf.text, folder)
+        self._reach(found)
+        return True
+
+    def run(self) -> Reach:
+        while self._step():
+            pass
+        return self
+
+    def unreached(self, targets: Iterable[str]) -> list[str]:
+        """The targets SKILL.md does not reach (sorted); reads only as many files as it takes to decide."""
+        pending = sorted(t for t in targets if not self.is_reached(t))
+        while pending and self._step():
+            pending = [t for t in pending if not self.is_reached(t)]
+        return pending
+
+    # -------------------------------------------------------------- scanning one text
+
+    def _scan(self, text: str, folder: str, *, prose: bool) -> set[str]:
+        out: set[str] = set()
+        for m in _TOKEN.finditer(text):
+            tok = m.group()
+            if "/" not in tok and "." not in tok:
+                # a bare word counts only as a quoted name in code ("schemas") or after `python -m`
+                s = m.start()
+                if not prose and _is_quoted(text, s, m.end()):
+                    out.update(self._lookup([tok], folder, anchored=True, dir_only=False))
+                elif _after_dash_m(text, s):
+                    out.update(self._module(tok))
+                continue
+            self._token(tok, folder, out, quoted=not prose and _is_quoted(text, m.start(), m.end()))
+        if prose and "](<" in text:
+            for m in _ANGLE_LINK.finditer(text):
+                self._token(m.group(1), folder, out, quoted=True)
+        for p in self.spaced:
+            if p.rsplit("/", 1)[-1] in text:
+                out.add(p)
+        return out
+
+    def _token(self, tok: str, folder: str, out: set[str], *, quoted: bool) -> None:
+        if "%" in tok and _PERCENT.search(tok):
+            tok = unquote(tok)
+        tok = tok.rstrip(".")  # a full stop after the path
+        if len(tok) > 2 and tok[0] == "_" == tok[-1] and "/" in tok:
+            tok = tok[1:-1]  # _emphasis_
+        if not tok:
+            return
+        slash = "/" in tok
+        if not slash:
+            if _is_module(tok):
+                out.update(self._module(tok))
+            if not _has_ext(tok) and not quoted:
+                return
+        segs = tok.split("/")
+        anchored = segs[0] not in ("", "~") and not (set(segs[0]) & _DYNAMIC)
+        run: list[str] = []
+        for i, seg in enumerate(segs):
+            dynamic = not seg or bool(set(seg) & _DYNAMIC) or (seg.strip(".") == "" and len(seg) > 2)
+            if dynamic:
+                if run:
+                    # a static run cut short by a placeholder or `//`: the folder it names; a trailing
+                    # `/` (`references/`) names a folder or a file
+                    trailing = not seg and i == len(segs) - 1
+                    out.update(self._lookup(run, folder, anchored=anchored, dir_only=not trailing))
+                run = []
+                anchored = False
+                continue
+            run.append(seg)
+        if run:
+            out.update(self._lookup(run, folder, anchored=anchored, dir_only=False))
+
+    def _lookup(self, run: list[str], folder: str, *, anchored: bool, dir_only: bool) -> list[str]:
+        """Bundled paths a run of static segments names (see the module docstring)."""
+        idx = self.idx
+        out: list[str] = []
+        if all(seg in (".", "..") for seg in run):
+            return out  # `./`, `../`: the current or parent folder is not a mention
+        rel = "/".join(run)
+        cands = [rel]
+        if not dir_only and "." not in run[-1]:
+            cands += [rel + ext for ext in _COMPLETIONS]
+        for c in cands:
+            if anchored:
+                for base in (folder, ""):
+                    p = posixpath.normpath(posixpath.join(base, c)) if base else posixpath.normpath(c)
+                    if p in idx.files or p in idx.dirs:
+                        out.append(p)
+            tail = posixpath.normpath(c)
+            while tail.startswith("../"):
+                tail = tail[3:]
+            if tail in (".", "..", ""):
+                continue
+            out.extend(idx.by_tail.get(tail, ()))  # the run is the tail of a bundled path
+            if "/" in tail:  # a bundled path is the tail of the run (plugin-root or absolute paths)
+                tsegs = tail.split("/")
+                for j in range(max(1, len(tsegs) - idx.depth), len(tsegs)):
+                    rest = "/".join(tsegs[j:])
+                    if rest in idx.files or rest in idx.dirs:
+                        out.append(rest)
+        if dir_only:
+            out = [p for p in out if p in idx.dirs]
+        return out
+
+    def _module(self, dotted: str) -> list[str]:
+        """`scripts.tool` -> scripts/tool.py, scripts/tool/ (a package folder), wherever it is bundled."""
+        path = dotted.replace(".", "/")
+        out = list(self.idx.by_tail.get(path + ".py", ()))
+        out += [d for d in self.idx.by_tail.get(path, ()) if d in self.idx.dirs]
+        return out
+
+    def _python_imports(self, text: str, folder: str) -> set[str]:
+        out: set[str] = set()
+        for level, module, names in python_imports(text):
+            out.update(self._resolve_import(level, module, names, folder))
+        return out
+
+    def _resolve_import(self, level: int, module: str, names: list[str], folder: str) -> list[str]:
+        idx = self.idx
+        mod = module.replace(".", "/")
+        if level:
+            base = folder
+            for _ in range(level - 1):
+                base = base.rsplit("/", 1)[0] if "/" in base else ""
+            bases = [base]
+        else:
+            bases = [folder]
+            b = folder
+            while b:
+                b = b.rsplit("/", 1)[0] if "/" in b else ""
+                bases.append(b)
+        wanted = [mod] if mod else []
+        wanted += [f"{mod}/{n}" if mod else n for n in names]
+        out: list[str] = []
+        for base in bases:
+            for w in wanted:
+                p = posixpath.join(base, w) if base else w
+                if p + ".py" in idx.files:
+                    out.append(p + ".py")
+                elif p in idx.dirs:
+                    out.append(p)  # a package: its whole folder
+            if out:
+                return out
+        if not level:  # sys.path set up at run time: any bundled module with that dotted path
+            for w in wanted:
+                out.extend(idx.by_tail.get(w + ".py", ()))
+                out.extend(d for d in idx.by_tail.get(w, ()) if d in idx.dirs)
+        return out
+
+
+def _has_ext(tok: str) -> bool:
+    i = tok.rfind(".")
+    return 0 < i < len(tok) - 1
+
+
+def _is_module(tok: str) -> bool:
+    parts = tok.split(".")
+    return len(parts) > 1 and all(p.isidentifier() for p in parts)
+
+
+def _is_quoted(text: str, s: int, e: int) -> bool:
+    return s > 0 and e < len(text) and text[s - 1] in _QUOTES and text[e] == text[s - 1]
+
+
+def _after_dash_m(text: str, s: int) -> bool:
+    """The token follows `-m ` (`python -m tool`)."""
+    j = s
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    return j < s and j >= 2 and text[j - 2 : j] == "-m" and (j == 2 or text[j - 3] in " \t")
+
+
+def python_imports(text: str) -> list[tuple[int, str, list[str]]]:
+    """(relative level, module, imported names) of every import statement, read line by line."""
+    out: list[tuple[int, str, list[str]]] = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        if line.startswith("import "):
+            for part in line[7:].split("#", 1)[0].split(","):
+                name = part.strip().split(" ", 1)[0]
+                if name:
+                    out.append((0, name.strip("."), []))
+        elif line.startswith("from ") and " import" in line:
+            head, _, rest = line[5:].partition(" import")
+            head = head.strip()
+            level = len(head) - len(head.lstrip("."))
+            rest = rest.split("#", 1)[0]
+            if "(" in rest and ")" not in rest:
+                k = 0
+                while i < len(lines) and k < 200:
+                    nxt = lines[i].split("#", 1)[0]
+                    i += 1
+                    k += 1
+                    rest += " " + nxt
+                    if ")" in nxt:
+                        break
+            names = [p.strip().split(" ", 1)[0] for p in rest.replace("(", " ").replace(")", " ").split(",")]
+            out.append((level, head.lstrip("."), [n for n in names if n.isidentifier()]))
+    return out
+
+
+def reach(doc: SkillDocument) -> Reach:
+    """The document's reach state (created once; grows as rules ask)."""
+    r = doc._reach
+    if r is None:
+        idx = _index(doc)
+        r = doc._reach = Reach(doc, idx, spaced=tuple(f for f in sorted(idx.files) if " " in f))
+        r.queue.append("")
+    return r
+
+
+def reached_paths(doc: SkillDocument) -> set[str]:
+    """Every bundled file SKILL.md reaches (the whole worklist is run)."""
+    r = reach(doc).run()
+    return {f for f in doc.files.files if r.is_reached(f)}

@@ -1,0 +1,76 @@
+"""Fences as the author paired them: the reading the code rules compare CommonMark's with."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# container prefixes: spaces, tabs, quote markers and list markers, in any order (alternatives start
+# with different characters, so the scan is linear)
+_PREFIX = re.compile(r"(?:[ \t>]|(?:[-+*]|\d{1,9}[.)])[ \t])*")
+
+
+@dataclass(frozen=True, slots=True)
+class FenceLine:
+    """A line that looks like a code fence once container prefixes are removed."""
+
+    column: int  # where the fence characters start
+    marker: str  # "`" or "~"
+    run: int  # how many fence characters
+    info: str  # the info string, stripped
+
+
+def fence_line(line: str) -> FenceLine | None:
+    """The fence this line holds, ignoring block-quote, list and indentation context, or None."""
+    if "```" not in line and "~~~" not in line:
+        return None
+    col = _PREFIX.match(line).end()  # type: ignore[union-attr]  # the pattern matches the empty string
+    marker = line[col:col + 1]
+    if marker not in ("`", "~") or not line.startswith(marker * 3, col):
+        return None
+    end = col
+    while end < len(line) and line[end] == marker:
+        end += 1
+    info = line[end:]
+    if marker == "`" and "`" in info:
+        return None  # inline code at a line start, not a fence
+    return FenceLine(col, marker, end - col, info.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Fences paired in reading order, as an author writes them: each opener with the next line that
+    can close it (same character, at least as long, no info string), whatever HTML blocks, list items
+    or quotes CommonMark sees around them."""
+
+    closes: dict[int, int | None]  # opener line -> its closer line (None: no closer follows)
+    closers: frozenset[int]
+
+
+def author_pairing(lines: list[str], start: int) -> Pairing:
+    """Pair the fences of lines[start:] in one linear pass."""
+    closes: dict[int, int | None] = {}
+    closers: set[int] = set()
+    open_at: int | None = None
+    marker, run = "", 0
+    for ln in range(start, len(lines)):
+        f = fence_line(lines[ln])
+        if f is None:
+            continue
+        if open_at is None:
+            open_at, marker, run = ln, f.marker, f.run
+        elif f.marker == marker and f.run >= run and not f.info:
+            closes[open_at] = ln
+            closers.add(ln)
+            open_at = None
+    if open_at is not None:
+        closes[open_at] = None
+    return Pairing(closes, frozenset(closers))
+
+
+def closes_fence(line: str, marker: str, run: int) -> bool:
+    """Whether a top-level line closes a fence of `run` `marker`s (CommonMark: indented at most 3)."""
+    s = line.lstrip(" ")
+    if len(line) - len(s) > 3 or not s.startswith(marker * run):
+        return False
+    return not s.rstrip(" \t").strip(marker)

@@ -1,0 +1,77 @@
+"""Links inside the skill's bundled markdown files (references/*.md, ...), resolved from each file's folder."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ...bundle import BundledFile, bundled_markdown_files
+from ...document import Link, SkillDocument
+from ...findings import Range
+from ...measures import Resolution, link_path, normalize, resolve
+from .._helpers import github_slug
+
+
+@dataclass(frozen=True, slots=True)
+class BundledTarget:
+    file: BundledFile
+    text: str  # as written
+    path: str  # joined with the file's folder: relative to the skill folder (may start with ../)
+    range: Range  # in the bundled file
+    link: Link
+
+
+def bundled_link_targets(doc: SkillDocument) -> Iterator[BundledTarget]:
+    """Links with a checkable relative path in every bundled markdown file (each file parsed once)."""
+    for bf in bundled_markdown_files(doc):
+        if bf._links is None:
+            md = bf.markdown
+            out = []
+            for link in md.links if md is not None else ():
+                p = link_path(link)
+                if p is not None:
+                    out.append(BundledTarget(bf, link.target, normalize(p, bf.folder), link.range, link))
+            bf._links = out
+        yield from bf._links
+
+
+def resolve_bundled(doc: SkillDocument, t: BundledTarget) -> Resolution:
+    """Resolve from the file's folder; SKILL.md (not among the bundled files) exists."""
+    if t.path == "SKILL.md":
+        return Resolution("SKILL.md", True, True, doc.skill_dir / "SKILL.md" if doc.skill_dir else None)
+    return resolve(doc, t.path)
+
+
+def from_skill_root(doc: SkillDocument, t: BundledTarget) -> bool:
+    """The link's path exists when read from the skill folder instead (`scripts/x.py` written in
+    references/guide.md): agents read such paths from the skill folder, so this is not reported."""
+    if not t.file.folder:
+        return False
+    raw = link_path(t.link)
+    if raw is None:
+        return False
+    rel = normalize(raw)
+    return bool(rel) and not rel.startswith("..") and (rel == "SKILL.md" or resolve(doc, rel).exists is True)
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", s.lower())
+
+
+def bad_anchors(doc: SkillDocument) -> Iterator[tuple[BundledFile, Link]]:
+    """`#anchor` links in bundled markdown files that match no heading of the same file."""
+    for bf in bundled_markdown_files(doc):
+        md = bf.markdown
+        if md is None:
+            continue
+        slugs = None
+        for link in md.links:
+            t = link.target.strip()
+            if not t.startswith("#") or len(t) < 2:
+                continue
+            if slugs is None:
+                slugs = {_squash(github_slug(h.text)) for h in md.headings}
+            anchor = _squash(t[1:])
+            if anchor and anchor not in slugs and not re.search(r"-\d+$", t):
+                yield bf, link

@@ -1,0 +1,273 @@
+"""Bundled-file paths SKILL.md mentions outside links, and on-disk spellings of paths whose case is wrong.
+
+Shared by MISSING_MENTIONED_FILE, LINK_CASE_MISMATCH, DEAD_LINK and ORPHAN_REFERENCE.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...codespan import blank_code_spans
+from ...document import SkillDocument
+from ...findings import Pos, Range
+from ...measures import exists_recorded, normalize
+
+# a path into one of the standard bundle folders; one character class after a fixed prefix: linear
+_MENTION = re.compile(r"(?:\./)?(?:references|scripts|assets)/[\w./-]*")
+_BEFORE = frozenset("./-$}~@:%\\")  # a path that continues a longer path, a URL or a variable
+_PLACEHOLDER_AFTER = frozenset("<{*[$%")  # references/<name>.md, scripts/{tool}.py, assets/*.png
+# commands whose first path argument is a file they run or read (in fenced code blocks)
+_RUNNERS = frozenset({
+    "python", "python3", "py", "uv", "uvx", "pipx", "poetry", "bash", "sh", "zsh", "source", ".", "node",
+    "deno", "bun", "npx", "tsx", "ts-node", "ruby", "perl", "php", "pwsh", "powershell", "cat", "less",
+    "head", "tail", "open", "chmod", "exec", "Rscript", "lua", "go",
+})
+_PROMPTS = ("$ ", "> ", "% ", "# ")
+_OUTPUT_FLAGS = frozenset({"-o", "--out", "--output", "--output-dir", "--out-dir", "--dest", "--destination",
+                           ">", ">>", "--save", "--write", "--to"})
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    text: str  # the path as written
+    rel: str  # normalised, relative to the skill folder
+    range: Range
+    where: str  # "prose" | "code" (an inline code span) | "command" (a command line in a code block)
+
+
+def mentioned_files(doc: SkillDocument) -> list[Mention]:
+    """`references/…`, `scripts/…`, `assets/…` file paths in SKILL.md's prose, inline code and command lines.
+
+    Links (checked as links), folders (`scripts/`), paths with placeholders, paths that continue a
+    longer path (`{baseDir}/scripts/x.py`, URLs) and fenced code other than command lines are left out.
+    """
+    if doc._mentions is None:
+        doc._mentions = [] if doc.binary or doc.too_large else _mentioned_files(doc)
+    return doc._mentions
+
+
+def _mentioned_files(doc: SkillDocument) -> list[Mention]:
+    out: list[Mention] = []
+    link_spans: dict[int, list[tuple[int, int]]] = {}
+    for link in doc.links:
+        r = link.full_range
+        for ln in range(r.start.line, r.end.line + 1):
+            a = r.start.character if ln == r.start.line else 0
+            b = r.end.character if ln == r.end.line else 1 << 30
+            link_spans.setdefault(ln, []).append((a, b))
+    skip = doc.code_lines | doc.html_comment_lines
+    for pl in doc.prose:
+        if "/" in pl.text:
+            _scan(pl.text, pl.line, "prose", link_spans.get(pl.line, ()), out)
+    for ln in range(doc.body_start_line, len(doc.lines)):
+        line = doc.lines[ln]
+        if ln in skip or "`" not in line or "/" not in line:
+            continue
+        blanked = blank_code_spans(line, "\0")
+        i = blanked.find("\0")
+        while i >= 0:
+            j = i
+            while j < len(blanked) and blanked[j] == "\0":
+                j += 1
+            span = line[i:j]
+            ticks = len(span) - len(span.lstrip("`"))
+            inner_start, inner_end = i + ticks, j - ticks
+            if inner_end > inner_start:
+                content = line[inner_start:inner_end]
+                _scan(content, ln, "code", (), out, offset=inner_start)
+            i = blanked.find("\0", j)
+    for block in doc.code_blocks:
+        if not block.fenced:
+            continue
+        for ln in range(block.content_start_line, block.end_line):
+            if ln >= len(doc.lines):
+                break
+            line = doc.lines[ln]
+            if "/" in line:
+                _command_args(line, ln, out)
+    out.sort(key=lambda m: (m.range.start, m.range.end))
+    return out
+
+
+def _scan(text: str, line: int, where: str, exclude, out: list[Mention], offset: int = 0) -> None:
+    for m in _MENTION.finditer(text):
+        s, e = m.start(), m.end()
+        if s > 0 and (text[s - 1].isalnum() or text[s - 1] in "_" or text[s - 1] in _BEFORE):
+            continue
+        if any(a <= s + offset < b for a, b in exclude):
+            continue
+        if where == "code" and _is_output_arg(text, s):
+            continue
+        _add(text, s, e, line, where, out, offset)
+
+
+def _add(text: str, s: int, e: int, line: int, where: str, out: list[Mention], offset: int) -> None:
+    tok = text[s:e]
+    if e < len(text) and text[e] in _PLACEHOLDER_AFTER:
+        return
+    while tok.endswith("."):  # a full stop after the path
+        tok = tok[:-1]
+    if not tok or tok.endswith("/") or "..." in tok or "//" in tok:
+        return
+    last = tok.rsplit("/", 1)[-1]
+    dot = last.rfind(".")
+    if dot <= 0 or dot == len(last) - 1:
+        return  # no file extension: a folder, or a name too vague to check
+    rel = normalize(tok)
+    if rel.startswith(".."):
+        return
+    out.append(Mention(tok, rel, Range(Pos(line, offset + s), Pos(line, offset + s + len(tok))), where))
+
+
+def _is_output_arg(text: str, s: int) -> bool:
+    """The path follows an output flag or a redirection (`-o assets/out.png`, `> scripts/log.txt`)."""
+    before = text[:s].rstrip()
+    if before.endswith("="):
+        before = before[:-1]
+    word = before.rsplit(None, 1)[-1] if before.split() else ""
+    return word in _OUTPUT_FLAGS or word.endswith(">")
+
+
+def _command_args(line: str, ln: int, out: list[Mention]) -> None:
+    """The first bundle path argument of a command line run by a known interpreter or reader."""
+    stripped = line.lstrip()
+    indent = len(line) - len(stripped)
+    for p in _PROMPTS:
+        if stripped.startswith(p):
+            stripped = stripped[len(p):]
+            indent += len(p)
+            break
+    words = stripped.split()
+    if not words:
+        return
+    k = 0
+    while k < len(words) and "=" in words[k] and not words[k].startswith("-"):
+        k += 1  # VAR=value before the command
+    if k >= len(words) or words[k] not in _RUNNERS:
+        return
+    pos = indent
+    for w in words[: k + 1]:
+        pos = line.index(w, pos) + len(w)
+    for w in words[k + 1 :]:
+        at = line.index(w, pos)
+        pos = at + len(w)
+        if w.startswith("-") or w in ("run", "exec", "-m"):
+            continue
+        w_clean = w.strip("\"'")
+        start = at + (len(w) - len(w.lstrip("\"'")))
+        m = _MENTION.match(w_clean)
+        if m is None:
+            if w.startswith(("references/", "scripts/", "assets/", "./")) or "/" in w_clean:
+                return  # another path first: the rest are its arguments
+            continue
+        _add(line, start, start + m.end(), ln, "command", out, 0)
+        return
+
+
+# ---------------------------------------------------------------- case
+
+
+def case_variant(doc: SkillDocument, rel: str) -> str | None:
+    """The on-disk spelling of `rel` (relative to the skill folder) when it exists only with another case.
+
+    Read from directory listings (`exists()` says yes on case-insensitive disks). None when the path
+    exists exactly, does not exist in any case, or cannot be checked (outside the workspace).
+    """
+    if doc.skill_dir is None or not rel or rel == ".":
+        return None
+    cache = _listing_cache(doc)
+    parts = rel.split("/")
+    inside = parts[0] != ".."
+    if inside and doc.files.root is not None and not doc.files.truncated:
+        if doc.files.exists(rel):
+            return None
+        folded = _folded_bundle(doc).get(rel.casefold())
+        return folded
+    base = doc.skill_dir
+    root = doc.workspace_root
+    got: list[str] = []
+    cur = base
+    for p in parts:
+        if p in ("", "."):
+            continue
+        if p == "..":
+            cur = cur.parent
+            got.append("..")
+            continue
+        names = cache.get(str(cur))
+        if names is None:
+            if root is not None and not _within(cur, root):
+                return None
+            try:
+                names = sorted(os.listdir(cur))
+            except OSError:
+                names = []
+            cache[str(cur)] = names
+        if p in names:
+            got.append(p)
+            cur = cur / p
+            continue
+        alts = [n for n in names if n.casefold() == p.casefold()]
+        if len(alts) != 1:
+            return None
+        got.append(alts[0])
+        cur = cur / alts[0]
+    spelled = "/".join(got)
+    return spelled if spelled != "/".join(x for x in parts if x not in ("", ".")) else None
+
+
+def case_collision(doc: SkillDocument, rel: str) -> str | None:
+    """An existing bundled path that `rel` or one of its folders would duplicate up to case (or None)."""
+    if doc.files.root is None:
+        return None
+    folded = _folded_bundle(doc)
+    parts = rel.split("/")
+    for i in range(1, len(parts) + 1):
+        sub = "/".join(parts[:i])
+        hit = folded.get(sub.casefold())
+        if hit is not None and hit != sub:
+            return hit
+    return None
+
+
+def _folded_bundle(doc: SkillDocument) -> dict[str, str]:
+    cache = _listing_cache(doc)
+    got = cache.get("\0folded")
+    if got is None:
+        folded: dict[str, str] = {}
+        for p in sorted(set(doc.files.files) | doc.files._dirs):
+            folded.setdefault(p.casefold(), p)
+        cache["\0folded"] = got = folded  # type: ignore[assignment]
+    return got  # type: ignore[return-value]
+
+
+def _listing_cache(doc: SkillDocument) -> dict:
+    if doc._listings is None:
+        doc._listings = {}
+    return doc._listings
+
+
+def _within(p: Path, root: Path) -> bool:
+    try:
+        p.resolve(strict=False).relative_to(root.resolve(strict=False))
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def exists_near(doc: SkillDocument, rel: str) -> bool:
+    """`rel` exists relative to a folder above the skill, up to the workspace root (a plugin or repo root)."""
+    if doc.skill_dir is None:
+        return True  # nothing to check against: assume it exists
+    root = doc.workspace_root
+    for i, anc in enumerate(doc.skill_dir.parents):
+        if root is not None and not _within(anc, root):
+            break
+        if root is None and i >= 3:
+            break
+        if exists_recorded(doc, anc / rel):
+            return True
+    return False

@@ -1,0 +1,61 @@
+"""MISSING_MENTIONED_FILE: a `references/…`, `scripts/…` or `assets/…` path in prose or code that does not exist."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Finding, Severity
+from ...measures import resolve
+from ...rule import RuleContext, rule
+from ._mentions import case_variant, exists_near, mentioned_files
+
+
+@rule("MISSING_MENTIONED_FILE", family="links", severity=Severity.WARNING)
+def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A `references/…`, `scripts/…` or `assets/…` file named outside a link that does not exist.
+
+    ## What it does
+    Checks file paths under the standard bundle folders written in SKILL.md's prose
+    (`See references/setup.md`), in inline code (`` run `scripts/fetch.py` ``), and as the file a
+    command runs or reads in a fenced code block (`python scripts/fetch.py`, `bash scripts/x.sh`,
+    `cat references/a.md`). Not checked: links (`DEAD_LINK`, `ORPHAN_REFERENCE`), folders
+    (`scripts/`), names without an extension, paths with placeholders (`references/<topic>.md`,
+    `scripts/{name}.py`, `assets/*.png`, `...`), paths that continue a longer path or URL
+    (`{baseDir}/scripts/x.py`, `https://…/scripts/x.py`), output arguments in inline code
+    (`-o assets/out.png`, `> scripts/log.txt`), other lines of code blocks (examples of other
+    projects), and paths that exist relative to a folder above the skill up to the workspace root (a
+    plugin or repository root). A path that exists with a different case is `LINK_CASE_MISMATCH`.
+
+    ## Why is this bad?
+    The agent is told to read or run a file that is not there: the step fails, or the agent improvises
+    without the instructions the file was meant to hold.
+
+    ## Example
+    ```markdown
+    Run `scripts/fetch.py` to download the data.   <!-- no scripts/fetch.py in the skill -->
+    ```
+
+    Use instead:
+    ```markdown
+    Run `scripts/fetch_data.py` to download the data.
+    ```
+
+    ## Fix
+    Correct the path, or add the missing file to the skill. No automatic fix: which one is right
+    cannot be told from the text.
+    """
+    if doc.skill_dir is None or doc.files.root is None:
+        return
+    seen: set[tuple[int, int]] = set()
+    for m in mentioned_files(doc):
+        key = (m.range.start.line, m.range.start.character)
+        if key in seen:
+            continue
+        seen.add(key)
+        res = resolve(doc, m.rel)
+        if res.exists is not False:
+            continue
+        if case_variant(doc, m.rel) is not None or exists_near(doc, m.rel):
+            continue
+        yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")

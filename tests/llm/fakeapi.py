@@ -1,0 +1,281 @@
+"""A fake of the Anthropic Messages API for offline tests: the real SDK talks to it through `base_url`.
+
+    with FakeAPI() as fake:                       # http://127.0.0.1:<port>
+        fake.push(json_reply({"score": 4}))       # scripted replies, consumed in order
+        fake.push(status(429, {"retry-after-ms": "10"}))
+        ...
+        fake.requests   # every request: path, headers, body (parsed JSON) and the usage reported
+        fake.reported   # usage dicts of every 200 it sent (for ledger checks)
+
+Endpoints: POST /v1/messages (scripted; a default text reply when the queue is empty) and
+POST /v1/messages/count_tokens ({"input_tokens": N}). Contract checks: 401 without credentials; 400 for
+temperature/top_p/top_k; 400 for output_config when `reject_output_config=True` (a local server without
+structured output). Usage is deterministic: input = ceil(chars/4) of the request's text; system blocks up
+to the last one carrying cache_control are a cache write the first time that prefix is seen and a cache
+read afterwards.
+
+Stdlib only; bound to 127.0.0.1, port 0; can also run standalone: `python tests/llm/fakeapi.py 8765`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Scripted:
+    """One scripted answer. status 200 with `content` → a Message built around it (usage computed);
+    `raw` → that exact body; otherwise an error body for `status`."""
+
+    status: int = 200
+    content: list[dict[str, Any]] | None = None
+    stop_reason: str = "end_turn"
+    headers: dict[str, str] = field(default_factory=dict)
+    raw: bytes | None = None
+    delay: float = 0.0
+    model: str | None = None
+    message: str = ""  # error message for an error status
+    usage: dict[str, int] | None = None  # override the computed usage
+
+
+def text_reply(text: str, **kw: Any) -> Scripted:
+    return Scripted(content=[{"type": "text", "text": text}], **kw)
+
+
+def json_reply(value: Any, **kw: Any) -> Scripted:
+    return text_reply(json.dumps(value), **kw)
+
+
+def tool_use(name: str, input: dict[str, Any], text: str = "", **kw: Any) -> Scripted:
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    blocks.append({"type": "tool_use", "id": "toolu_fake", "name": name, "input": input})
+    return Scripted(content=blocks, stop_reason="tool_use", **kw)
+
+
+def status(code: int, headers: dict[str, str] | None = None, message: str = "", **kw: Any) -> Scripted:
+    return Scripted(status=code, headers=headers or {}, message=message or f"fake error {code}", **kw)
+
+
+def malformed(body: bytes = b"{not json", **kw: Any) -> Scripted:
+    return Scripted(raw=body, **kw)
+
+
+def slow(delay: float, then: Scripted | None = None) -> Scripted:
+    base = then or text_reply("slow reply")
+    base.delay = delay
+    return base
+
+
+def reject_output_config() -> Scripted:
+    return status(400, message="output_config: Extra inputs are not permitted")
+
+
+_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+                404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
+                500: "api_error", 529: "overloaded_error"}
+
+
+def error_body(code: int, message: str) -> bytes:
+    return json.dumps({"type": "error", "error": {"type": _ERROR_TYPES.get(code, "api_error"),
+                                                   "message": message}}).encode()
+
+
+@dataclass
+class Recorded:
+    path: str
+    headers: dict[str, str]
+    body: Any
+    status: int = 0
+    usage: dict[str, int] | None = None
+
+
+def _text_len(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, list):
+        return sum(_text_len(v) for v in value)
+    if isinstance(value, dict):
+        if isinstance(value.get("text"), str):
+            return len(value["text"])
+        if "content" in value:
+            return _text_len(value["content"])
+        return len(json.dumps(value))
+    return 0
+
+
+class FakeAPI:
+    def __init__(self, *, reject_output_config: bool = False, model: str | None = None) -> None:
+        self.queue: list[Scripted] = []
+        self.requests: list[Recorded] = []
+        self.reported: list[dict[str, int]] = []
+        self.reject_output_config = reject_output_config
+        self.responder: Callable[[dict[str, Any]], Scripted | None] | None = None  # when the queue is empty
+        self.model = model
+        self._seen_prefixes: set[str] = set()
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- scripting -------------------------------------------------------------------------------------
+    def push(self, *items: Scripted) -> FakeAPI:
+        with self._lock:
+            self.queue.extend(items)
+        return self
+
+    @property
+    def message_requests(self) -> list[Recorded]:
+        return [r for r in self.requests if r.path == "/v1/messages"]
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+    def start(self, port: int = 0) -> FakeAPI:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                fake._handle(self)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> FakeAPI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- HTTP ------------------------------------------------------------------------------------------
+    def _send(self, h: BaseHTTPRequestHandler, code: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        try:
+            h.send_response(code)
+            h.send_header("content-type", "application/json")
+            h.send_header("content-length", str(len(body)))
+            h.send_header("request-id", f"req_fake_{next(self._ids)}")
+            for k, v in (headers or {}).items():
+                h.send_header(k, v)
+            h.end_headers()
+            h.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (deadline, cancellation)
+
+    def _handle(self, h: BaseHTTPRequestHandler) -> None:
+        length = int(h.headers.get("content-length") or 0)
+        raw = h.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = None
+        path = h.path.split("?", 1)[0]
+        rec = Recorded(path, {k.lower(): v for k, v in h.headers.items()}, body)
+        with self._lock:
+            self.requests.append(rec)
+        auth = rec.headers.get("authorization", "") or rec.headers.get("x-api-key", "")
+        if not auth:
+            rec.status = 401
+            return self._send(h, 401, error_body(401, "missing credentials"))
+        if not isinstance(body, dict):
+            rec.status = 400
+            return self._send(h, 400, error_body(400, "body is not JSON"))
+        for bad in ("temperature", "top_p", "top_k"):
+            if bad in body:
+                rec.status = 400
+                return self._send(h, 400, error_body(400, f"{bad}: Extra inputs are not permitted"))
+        if path == "/v1/messages/count_tokens":
+            rec.status = 200
+            return self._send(h, 200, json.dumps({"input_tokens": self._input_tokens(body)}).encode())
+        if path != "/v1/messages":
+            rec.status = 404
+            return self._send(h, 404, error_body(404, f"no route {path}"))
+        if self.reject_output_config and "output_config" in body:
+            rec.status = 400
+            return self._send(h, 400, error_body(400, "output_config: Extra inputs are not permitted"))
+        with self._lock:
+            item = self.queue.pop(0) if self.queue else None
+        if item is None and self.responder is not None:
+            item = self.responder(body)
+        if item is None:
+            item = text_reply("fake reply")
+        if item.delay:
+            time.sleep(item.delay)
+        rec.status = item.status
+        if item.raw is not None:
+            return self._send(h, item.status, item.raw, item.headers)
+        if item.status != 200:
+            return self._send(h, item.status, error_body(item.status, item.message), item.headers)
+        usage = item.usage or self._usage(body, item.content or [])
+        rec.usage = usage
+        with self._lock:
+            self.reported.append(usage)
+        message = {"id": f"msg_fake_{next(self._ids)}", "type": "message", "role": "assistant",
+                   "model": item.model or self.model or body.get("model", "fake-model"),
+                   "content": item.content, "stop_reason": item.stop_reason, "stop_sequence": None,
+                   "usage": usage}
+        self._send(h, 200, json.dumps(message).encode(), item.headers)
+
+    def _input_tokens(self, body: dict[str, Any]) -> int:
+        chars = _text_len(body.get("system") or []) + _text_len(body.get("messages") or [])
+        chars += _text_len(body.get("tools") or [])
+        return math.ceil(chars / 4)
+
+    def _usage(self, body: dict[str, Any], content: list[dict[str, Any]]) -> dict[str, int]:
+        system = body.get("system") or []
+        if isinstance(system, str):
+            system = [{"type": "text", "text": system}]
+        last_marked = max((i for i, b in enumerate(system) if isinstance(b, dict) and b.get("cache_control")),
+                          default=-1)
+        prefix_chars = _text_len(system[:last_marked + 1])
+        total = self._input_tokens(body)
+        write = read = 0
+        if last_marked >= 0:
+            prefix_tokens = math.ceil(prefix_chars / 4)
+            key = json.dumps([body.get("model"), system[:last_marked + 1]], sort_keys=True)
+            with self._lock:
+                if key in self._seen_prefixes:
+                    read = prefix_tokens
+                else:
+                    self._seen_prefixes.add(key)
+                    write = prefix_tokens
+        out_chars = sum(len(b.get("text", "")) if b.get("type") == "text" else len(json.dumps(b.get("input")))
+                        for b in content)
+        return {"input_tokens": max(total - write - read, 0), "output_tokens": max(math.ceil(out_chars / 4), 1),
+                "cache_creation_input_tokens": write, "cache_read_input_tokens": read}
+
+
+if __name__ == "__main__":  # manual runs: ANTHROPIC_BASE_URL=http://127.0.0.1:8765 ANTHROPIC_API_KEY=x ...
+    with FakeAPI() as fake_server:
+        fake_server.stop()
+        fake_server.start(int(sys.argv[1]) if len(sys.argv) > 1 else 8765)
+        print(fake_server.url, flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass

@@ -1,0 +1,1 @@
+SCHEMAS = "schemas"

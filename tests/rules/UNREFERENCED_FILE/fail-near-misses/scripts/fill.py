@@ -1,0 +1,3 @@
+from validators import check
+
+check()

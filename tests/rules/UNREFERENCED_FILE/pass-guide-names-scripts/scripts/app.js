@@ -1,0 +1,2 @@
+const h = require('./helpers');
+import { x } from './lib/format';

@@ -1,0 +1,3 @@
+#!/bin/sh
+. ./lib.sh
+source "$(dirname "$0")/env.sh"

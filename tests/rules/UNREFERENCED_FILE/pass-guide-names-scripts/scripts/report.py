@@ -1,0 +1,3 @@
+from .render import render
+
+render()

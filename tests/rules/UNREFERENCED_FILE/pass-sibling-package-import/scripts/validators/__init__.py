@@ -1,0 +1,3 @@
+from .schema_rules import RULES
+
+__all__ = ["RULES"]

@@ -1,0 +1,2 @@
+def deep():
+    return True
