@@ -118,15 +118,8 @@ def time_case(name: str, tmp: Path) -> float:
     return dt
 
 
-# `../` runs are slow in links/_classify.py's _PROSE_CROSS, which another change rewrites; drop this
-# skip once it is merged (before: 56 s at 56,000 characters, minutes at 10^5 `../`)
-WAITING = {"dotdot-slash-1e5", "dotdot-slash-then-word-1e5"}
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_hostile_line_is_analysed_fast(name: str, tmp_path: Path) -> None:
-    if name in WAITING:
-        pytest.skip("waits for the linear _PROSE_CROSS (links/_classify.py)")
     time_case(name, tmp_path)  # warm-up: imports, markdown-it, the YAML loader
     dt = time_case(name, tmp_path)
     print(f"{name}: {dt * 1000:.1f} ms (expected ~{CASES[name][1] * 1000:.0f} ms)")

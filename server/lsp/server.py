@@ -41,8 +41,9 @@ class AnalysisStopped(BaseException):
 class _Job:
     """One analysis on the worker: which thread runs it, and whether it still runs (under `lock`)."""
 
-    def __init__(self, target: str | None = None) -> None:
+    def __init__(self, target: str | None = None, limit: float = 0.0) -> None:
         self.target = target  # the bundled file the analysis is for (None: the SKILL.md)
+        self.limit = limit  # seconds; 0: none
         self.lock = threading.Lock()
         self.thread: int | None = None
         self.running = False
@@ -51,9 +52,17 @@ class _Job:
     def run(self, fn, *args):
         with self.lock:
             self.thread, self.running, self.started = threading.get_ident(), True, time.monotonic()
+        # the job enforces its own limit, so that an analysis nobody awaits any more (its version was
+        # superseded and the waiting task cancelled) is stopped too
+        timer = threading.Timer(self.limit, self.stop) if self.limit else None
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
         try:
             return fn(*args)
         finally:
+            if timer is not None:
+                timer.cancel()
             with self.lock:
                 self.running = False
 
@@ -351,7 +360,7 @@ class SkillServer(LanguageServer):
             fut = self.inflight.get(key)
             if fut is None:
                 snap = self.snapshot(doc)
-                job = _Job(snap.target)
+                job = _Job(snap.target, self.settings.analysis_timeout_ms / 1000)
                 fut = loop.run_in_executor(self.pool, job.run, self.engine.run, snap, self.open_lines())
                 self.inflight[key] = fut
                 self.jobs[key] = job
@@ -377,28 +386,33 @@ class SkillServer(LanguageServer):
         while True:
             try:
                 return await asyncio.wait_for(asyncio.shield(fut), wait)
-            except AnalysisStopped:
-                return self.stop_analysis(key, doc, limit)
+            except AnalysisStopped:  # the job's own timer stopped it
+                return self.stop_analysis(key, doc, limit, stuck=False)
             except TimeoutError:
                 job = self.jobs.get(key)
                 started = job.started if job is not None else None
-                left = limit - (time.monotonic() - started) if started is not None else limit
+                # past the limit and a grace period, the job has not stopped: it is inside code that
+                # holds the interpreter; give the queue a fresh worker
+                left = limit + 1.0 - (time.monotonic() - started) if started is not None else limit
                 if left > 0:
                     wait = left
                     continue
-                return self.stop_analysis(key, doc, limit)
+                return self.stop_analysis(key, doc, limit, stuck=True)
 
-    def stop_analysis(self, key: tuple, doc: OpenDoc, limit: float) -> Result:
-        """The analysis of this version ran past the limit: stop it, give the worker's queue a fresh
-        thread (later versions are analysed normally), and answer one diagnostic that says so."""
+    def stop_analysis(self, key: tuple, doc: OpenDoc, limit: float, stuck: bool) -> Result:
+        """The analysis of this version ran past the limit and was stopped: answer one diagnostic that
+        says so. `stuck`: it did not stop (code that holds the interpreter); leave it to finish on its
+        own and give the worker's queue a fresh thread, so later versions are analysed normally."""
         if (res := self.stopped.get(key)) is not None:
             return res
         job = self.jobs.pop(key, None)
-        stopped = job.stop() if job is not None else False
-        old, self.pool = self.pool, ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillgrade-analysis")
-        old.shutdown(wait=False)  # work already queued there still runs once the stopped analysis returns
-        log.warning("analysis of %s v%s stopped after %.1f s (%s)", doc.uri, doc.version, limit,
-                    "interrupted" if stopped else "left to finish on its own")
+        if stuck:
+            if job is not None:
+                job.stop()
+            old, self.pool = self.pool, ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillgrade-analysis")
+            old.shutdown(wait=False)  # work already queued there still runs once the stuck analysis returns
+        log.warning("analysis of %s v%s stopped after %.1f s%s", doc.uri, doc.version, limit,
+                    " (stuck: a fresh worker takes the queue)" if stuck else "")
         target = job.target if job is not None else None
         res = stopped_result(doc.uri, key[1], key[2], key[3], target, limit, doc.lines, self.protocol._converter)
         self.stopped[key] = res
