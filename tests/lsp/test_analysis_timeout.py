@@ -83,3 +83,8 @@ async def test_another_document_is_analysed_while_one_is_slow(client: LanguageCl
     assert "DEAD_LINK" in codes(pub.diagnostics)
     pub = await wait_published(client, us, 1, timeout=30)
     assert codes(pub.diagnostics) == ["ANALYSIS_STOPPED"]
+    # leave the document analysable: with a slow version still open, the server took ~60-140 s to exit in
+    # this test (not yet understood: an analysis the time limit does not reach during shutdown?)
+    _change(client, us, 2, FAST.replace("slow-skill", "slow-two"))
+    pub = await wait_published(client, us, 2, timeout=30)
+    assert "ANALYSIS_STOPPED" not in codes(pub.diagnostics)
