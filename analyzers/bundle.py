@@ -90,8 +90,15 @@ class BundledFile:
         if self._markdown is None and self.is_markdown:
             from .parse import parse  # YAML and markdown-it load only when a bundled markdown file is read
 
-            self._markdown = parse(self.text, None, files=SkillFiles(None))
+            # sections are cached by content (as for SKILL.md in the editor): re-analysing a skill after
+            # an edit of SKILL.md does not parse its unchanged reference files again
+            self._markdown = parse(self.text, None, files=SkillFiles(None), incremental=True)
         return self._markdown
+
+    @property
+    def may_link(self) -> bool:
+        """Whether the text can hold a markdown link or a link reference definition (cheap: no parse)."""
+        return "](" in self.text or "]:" in self.text
 
     @property
     def disabled(self) -> dict[str, set[int] | None]:
@@ -132,8 +139,17 @@ def _disabled_any(lines: list[str]) -> dict[str, set[int] | None]:
 
 
 def bundled_markdown_files(doc: SkillDocument) -> list[BundledFile]:
-    """The bundled markdown files (references/*.md, nested guides, ...), in path order."""
-    return [bf for bf in bundled_text_files(doc) if bf.is_markdown]
+    """The bundled markdown files (references/*.md, nested guides, ...), in path order; only these are read."""
+    if doc.binary or doc.too_large:
+        return []
+    names = [f for f in doc.files.files if suffix(f) in MARKDOWN_SUFFIXES and is_text_name(f)]
+    names += sorted(r for r in doc.bundle_overrides if r not in doc.files._set and suffix(r) in MARKDOWN_SUFFIXES)
+    out = []
+    for rel in names[:MAX_BUNDLED_FILES]:
+        bf = read_bundled(doc, rel)
+        if bf is not None:
+            out.append(bf)
+    return out
 
 
 def bundled_path(doc: SkillDocument, rel: str) -> str | None:

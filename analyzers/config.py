@@ -193,7 +193,10 @@ def load_config(path: Path) -> Config:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: [tool.skillgrade] must be a table")
     try:
-        return replace(Config(), source=str(path), **_fields_from(data))
+        fields = _fields_from(data)
+        if "llm" in fields:  # relative cache-dir / prices-file: from the config file's folder
+            fields["llm"] = fields["llm"].relative_to(str(path.parent))
+        return replace(Config(), source=str(path), **fields)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
 

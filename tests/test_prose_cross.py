@@ -85,7 +85,7 @@ def test_hostile_lines_are_linear(name: str) -> None:
     t0 = time.perf_counter()
     refs = list(prose_cross_refs(doc))
     elapsed = time.perf_counter() - t0
-    assert elapsed < 0.5, f"{name}: {elapsed:.2f}s"
+    assert elapsed < 1.0, f"{name}: {elapsed:.2f}s"  # typically 0.1-0.3 s; the bound is the issue's
     assert len(refs) <= 1
     t0 = time.perf_counter()
     analyze(FM + line + "\n", None, config=Config(select=("DEAD_CROSS_REF",)))

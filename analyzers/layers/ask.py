@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from .. import prompts
-from ..llm.types import LLMError, Reply, Request
+from ..llm.types import ErrorKind, LLMError, Reply, Request
 
 T = TypeVar("T")
 MAX_ECHO = 4000  # characters of an invalid reply echoed back in the re-ask
@@ -96,6 +96,7 @@ class Asked(Generic[T]):
     reason: str | None = None  # why there is no value
     attempts: int = 0
     model: str | None = None  # the model that answered (Reply.model)
+    kind: ErrorKind | None = None  # the LLMError kind when the call itself failed
 
 
 async def ask(gateway: CallsModels, request: Request, validate: Callable[[Reply], T], *,
@@ -110,7 +111,7 @@ async def ask(gateway: CallsModels, request: Request, validate: Callable[[Reply]
             if tally is not None:
                 tally.failures += 1
             prefix = "" if attempt == 1 else f"invalid reply ({last_error}); the re-ask failed: "
-            return Asked(None, prefix + exc.reason, attempt)
+            return Asked(None, prefix + exc.reason, attempt, kind=exc.kind)
         except Exception as exc:  # noqa: BLE001 - a gateway bug leaves the dimension unmeasured, not the run dead
             if tally is not None:
                 tally.failures += 1

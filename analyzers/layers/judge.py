@@ -24,7 +24,7 @@ from typing import Any
 
 from .. import prompts
 from ..document import SkillDocument
-from ..llm.types import Request
+from ..llm.types import ErrorKind, LLMError, Reply, Request
 from ..routing import (
     N_NEGATIVE,
     N_POSITIVE,
@@ -377,6 +377,8 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
         return out, decisions, m
 
     per_judge = await asyncio.gather(*(one_judge(j) for j in range(judges)))
+    if written.kind == ErrorKind.DRY_RUN:  # let the gateway estimate the routing calls a real run would make
+        await _estimate_routing(gateway, material, cards, me, judges, judge_model, router_model)
 
     dimensions: dict[str, DimensionResult] = {}
     for dim in JUDGED:
@@ -406,13 +408,13 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
         reason = "; ".join(dict.fromkeys(reasons)) or None
         if dim == ROUTED:
             ms = [m for _v, _d, m in per_judge if m is not None and m.f1 is not None]
-            rationale = first.rationale if first else ""
-            if ms and not first:
-                rationale = "; ".join(f"routing F1 {m.f1:.2f} (precision {_fmt(m.precision)}, recall "
-                                      f"{_fmt(m.recall)}, n={m.n})" for m in ms)
+            rationale = "; ".join(f"Routing simulation: F1 {m.f1:.2f} (precision {_fmt(m.precision)}, recall "
+                                  f"{_fmt(m.recall)}, n={m.n})" for m in ms)
+            if first is not None:
+                rationale = f"{rationale}. {first.rationale}" if rationale else first.rationale
             dimensions[dim] = DimensionResult(
                 dim, score, grade(score), rationale, first.evidence if first else (), tuple(scores), "routing",
-                reason, first.band if first else None, first.score if first else None)
+                reason, None, first.score if first else None)
         else:
             dimensions[dim] = DimensionResult(
                 dim, score, grade(score), first.rationale if first else "", first.evidence if first else (),
@@ -442,6 +444,45 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
     )
 
 
+NOT_CACHED = "not in the cache (run the judge to measure it)"
+
+
+class CacheOnly:
+    """Wraps a Gateway so a judge run makes no call: cached replies only (e.g. hover when the editor opens a
+    skill judged before). A request not in the cache fails with NOT_CACHED, so its dimension is unmeasured."""
+
+    def __init__(self, gateway: Any) -> None:
+        self.gateway = gateway
+
+    async def call(self, request: Request) -> Reply:
+        reply = self.gateway.cached_reply(request)
+        if reply is None:
+            raise LLMError(ErrorKind.API, NOT_CACHED)
+        return reply
+
+
+STAND_IN_PROMPT = "Please help me with this task in my repository: " + "x" * 60  # typical length
+
+
+async def _estimate_routing(gateway: CallsModels, material: SkillMaterial, cards: Sequence[SkillCard],
+                            me: SkillCard, judges: int, judge_model: str, router_model: str) -> None:
+    """Dry run: the prompt writer was estimated, not sent, so there are no prompts to route; send the
+    gateway stand-ins of the router and critique calls so its plan counts them (each raises DRY_RUN)."""
+    from ..routing import router_request
+
+    for j in range(judges):
+        salt = f"judge-{j + 1}"
+        requests = [router_request(cards, STAND_IN_PROMPT, model=router_model, cache_salt=salt)
+                    for _ in range(N_POSITIVE + N_NEGATIVE)]
+        requests.append(judge_request(material, ROUTED, model=judge_model, cache_salt=salt,
+                                      routing_table=f"- {STAND_IN_PROMPT} | yes | {me.name}"))
+        for r in requests:
+            try:
+                await gateway.call(r)
+            except LLMError:
+                pass
+
+
 def planned_requests(doc: SkillDocument, *, models: Mapping[str, str] | None = None, judges: int = 1,
                      workspace_skills: Sequence[SkillCard | tuple[str, str]] = (),
                      token_budget: int = DEFAULT_TOKEN_BUDGET) -> list[Request]:
@@ -455,7 +496,7 @@ def planned_requests(doc: SkillDocument, *, models: Mapping[str, str] | None = N
     me = target_card(doc)
     cards = skill_list(me, _cards(workspace_skills), seed=seed_of(f"{me.name}\n{me.description}"))
     out = [prompts_request(material.system_blocks(), model=judge_model)]
-    stand_in = "Please help me with this task in my repository: " + "x" * 60
+    stand_in = STAND_IN_PROMPT
     for j in range(judges):
         salt = f"judge-{j + 1}"
         out += [router_request(cards, stand_in, model=router_model, cache_salt=salt)

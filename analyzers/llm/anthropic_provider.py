@@ -12,6 +12,7 @@ Every failure leaves as `LLMError`; the API key is never part of a message, a re
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import time
 from typing import Any, ClassVar
@@ -22,6 +23,37 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 # what a 400/422 says when an endpoint does not know output_config (checked only when we sent it)
 _REJECTION_HINTS = ("output_config", "output_format", "json_schema", "structured output", "response format",
                     "extra inputs are not permitted", "unknown field", "unrecognized", "not supported")
+_CAPABILITY_HINTS = ("extra inputs are not permitted", "unknown field", "unrecognized", "unexpected keyword",
+                     "not supported", "unsupported parameter")
+
+
+# (status, retry-after) of every HTTP attempt of the current call (status 0: still in flight), filled by the
+# SDK middleware below
+_ATTEMPTS: contextvars.ContextVar[list[tuple[int, str | None]] | None] = contextvars.ContextVar(
+    "skillgrade_llm_attempts", default=None)
+
+
+async def _record_attempt(request: Any, call_next: Any) -> Any:
+    """SDK middleware (runs once per attempt, inside the retry loop): remember each attempt's status."""
+    attempts = _ATTEMPTS.get()
+    if attempts is not None:
+        attempts.append((0, None))  # in flight
+    response = await call_next(request)
+    if attempts:
+        attempts[-1] = (response.status_code, _retry_after(response.headers))
+    return response
+
+
+def _retry_after(headers: Any) -> str | None:
+    """The server's requested wait in seconds as text (retry-after-ms, else retry-after), or None."""
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms:
+            return f"{float(ms) / 1000:g}"
+        value = headers.get("retry-after")
+        return str(value)[:40] if value else None
+    except (ValueError, TypeError, AttributeError):
+        return None
 
 
 def json_instruction(schema: dict[str, Any]) -> str:
@@ -54,9 +86,14 @@ def parse_json_text(text: str) -> tuple[bool, Any]:
     return False, None
 
 
+# A placeholder key for a local server ("x", "ollama", "none") is no secret, and searching text for it would
+# redact ordinary words and keep replies out of the cache; real keys are far longer.
+MIN_SECRET_LEN = 12
+
+
 def redact(text: str, secret: str | None) -> str:
-    """`text` without the secret and without any bearer token."""
-    if secret:
+    """`text` without the secret (when it is long enough to be one) and without any bearer token."""
+    if secret and len(secret) >= MIN_SECRET_LEN:
         text = text.replace(secret, "[redacted]")
     out, pos = [], 0
     lower = text.lower()
@@ -113,7 +150,7 @@ class AnthropicProvider:
         return redact(text, self._api_key)
 
     def contains_secret(self, text: str) -> bool:
-        return self._api_key in text
+        return len(self._api_key) >= MIN_SECRET_LEN and self._api_key in text
 
     def _sdk_client(self) -> Any:
         loop = asyncio.get_running_loop()
@@ -121,7 +158,8 @@ class AnthropicProvider:
             from anthropic import AsyncAnthropic  # lazy: static work never imports the SDK
 
             self._client = AsyncAnthropic(api_key=self._api_key, base_url=self.base_url,
-                                          max_retries=self.max_retries, timeout=60.0)
+                                          max_retries=self.max_retries, timeout=60.0,
+                                          middleware=[_record_attempt])
             self._loop = loop
         return self._client
 
@@ -141,13 +179,28 @@ class AnthropicProvider:
         """One request, at most `timeout_s` seconds in all (the SDK's retries and `retry-after` included)."""
         self._sdk_client()  # the first `import anthropic` (seconds on a busy machine) is not part of the deadline
         start = time.monotonic()
+        attempts: list[tuple[int, str | None]] = []
+        token = _ATTEMPTS.set(attempts)
         try:
             async with asyncio.timeout(timeout_s):
                 native, msg = await self._send_with_fallback(request, timeout_s)
         except TimeoutError:
-            raise LLMError(ErrorKind.TIMEOUT,
-                           f"No reply within the {timeout_s:g} s deadline (retries included).") from None
+            raise self._deadline_error(attempts, timeout_s) from None
+        finally:
+            _ATTEMPTS.reset(token)
         return self._reply(request, msg, native, time.monotonic() - start)
+
+    def _deadline_error(self, attempts: list[tuple[int, str | None]], timeout_s: float) -> LLMError:
+        """The deadline passed: say why when the last attempt was refused and the SDK was waiting to retry."""
+        last = attempts[-1] if attempts else None
+        if last is None or not (last[0] in (408, 409, 429) or last[0] >= 500):  # not waiting to retry
+            return LLMError(ErrorKind.TIMEOUT, f"No reply within the {timeout_s:g} s deadline (retries included).")
+        status, retry_after = last
+        wait = f"; it asked to retry after {retry_after} s" if retry_after else ""
+        kind = ErrorKind.RATE_LIMITED if status in (429, 529) else ErrorKind.API
+        what = {429: "Rate limited by", 529: "Overloaded:"}.get(status, "Error from")
+        return LLMError(kind, f"{what} {self.base_url} (HTTP {status}, {len(attempts)} attempt(s)){wait}, "
+                              f"and the {timeout_s:g} s deadline passed before a retry could succeed.")
 
     async def _send_with_fallback(self, request: Request, timeout_s: float) -> tuple[bool, Any]:
         """(native structured output used?, SDK message)."""
@@ -159,13 +212,15 @@ class AnthropicProvider:
         except Exception as exc:  # noqa: BLE001 - every SDK/HTTP failure is mapped below
             if not (with_config and _rejects_structured_output(exc)):
                 raise self._map_error(exc) from None
+            remember = _lacks_structured_output(exc)
         try:
             msg = await self._send(request, False, timeout_s)
         except (asyncio.CancelledError, TimeoutError, LLMError):
             raise
         except Exception as exc:  # noqa: BLE001
             raise self._map_error(exc) from None
-        self._prompt_only_endpoints.add(self.base_url)  # remembered only once the fallback worked
+        if remember:  # remembered only once the fallback worked, and only for a missing capability
+            self._prompt_only_endpoints.add(self.base_url)
         return False, msg
 
     async def _send(self, request: Request, with_config: bool, timeout_s: float) -> Any:
@@ -295,9 +350,21 @@ class AnthropicProvider:
         )
 
 
+def _error_text(exc: BaseException) -> str:
+    return " ".join(str(x) for x in (getattr(exc, "api_message", None), getattr(exc, "message", None), exc)).lower()
+
+
 def _rejects_structured_output(exc: BaseException) -> bool:
-    status = getattr(exc, "status_code", None)
-    if status not in (400, 422):
+    """A 400/422 that names output_config / structured output (or an unknown field) — worth one retry
+    with prompt-only JSON."""
+    if getattr(exc, "status_code", None) not in (400, 422):
         return False
-    text = " ".join(str(x) for x in (getattr(exc, "api_message", None), getattr(exc, "message", None), exc)).lower()
+    text = _error_text(exc)
     return any(h in text for h in _REJECTION_HINTS)
+
+
+def _lacks_structured_output(exc: BaseException) -> bool:
+    """The endpoint does not know output_config at all (remember it), as opposed to disliking one schema
+    (an 'output_config.format.schema: …' complaint: fall back for that call only)."""
+    text = _error_text(exc)
+    return any(h in text for h in _CAPABILITY_HINTS) or ("schema" not in text.replace("json_schema", ""))

@@ -18,6 +18,7 @@ entry is rejected with a clear error (it lives in ANTHROPIC_API_KEY / ANTHROPIC_
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,6 +46,15 @@ class LLMConfig:
     def merged(self, data: dict[str, Any]) -> LLMConfig:
         """A new config with the keys of `data` applied (raises LLMConfigError)."""
         return replace(self, **parse_llm_fields(data))
+
+    def relative_to(self, directory: str) -> LLMConfig:
+        """Relative `cache-dir` / `prices-file` taken from the directory of the config file that set them."""
+        def resolve(value: str | None) -> str | None:
+            if not value or value.startswith("~") or os.path.isabs(value):
+                return value
+            return os.path.normpath(os.path.join(directory, value))
+
+        return replace(self, cache_dir=resolve(self.cache_dir), prices_file=resolve(self.prices_file))
 
 
 _KEYS = {

@@ -79,6 +79,14 @@ def summarize_estimates(estimates: Iterable[Estimate]) -> dict[str, Any]:
             "cost_usd": None if cost is None else round(cost, 6), "by_kind": by_kind}
 
 
+def format_plan(plan: dict[str, Any]) -> str:
+    """One line for --dry-run from `summarize_estimates(...)` / `Gateway.plan()`."""
+    cost = plan.get("cost_usd")
+    money = f"up to ${cost:.4f}" if cost is not None else "cost unknown (a model has no price)"
+    return (f"Dry run: {plan.get('calls', 0)} call(s) would be made, about {plan.get('input_tokens', 0):,} input "
+            f"and at most {plan.get('output_tokens', 0):,} output tokens, {money}.")
+
+
 class Gateway:
     def __init__(self, provider: Provider, *, cache: Cache | None = None, budget_usd: float | None = None,
                  concurrency: int = 4, timeout_s: float = 120.0, prices: Prices | None = None,

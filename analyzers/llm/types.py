@@ -157,6 +157,15 @@ class Ledger:
             "by_kind": by_kind,
         }
 
+    def summary(self) -> str:
+        """One line for stderr after a text run."""
+        t = self.totals()
+        cost = self.known_cost_usd
+        money = f"${cost:.4f}" if cost is not None else f"cost unknown ({self.unpriced_calls} call(s) to unpriced models)"
+        return (f"LLM: {self.calls} call(s), {self.cached_calls} cached; tokens in {t['input_tokens']:,}, "
+                f"out {t['output_tokens']:,}, cache write {t['cache_creation_input_tokens']:,}, "
+                f"cache read {t['cache_read_input_tokens']:,}; {money}")
+
     def totals(self) -> dict[str, int]:
         t = {"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
         for e in self.entries:

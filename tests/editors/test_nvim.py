@@ -384,3 +384,30 @@ def test_checkhealth_reports_missing_server(which, request, tmp_path):
     assert r["command_ok"] and not r["errors"], r
     assert "Failed to run healthcheck" not in text, text
     assert re.search(r"ERROR:? .*'skillgrade' not found on PATH", text), text
+
+
+@pytest.mark.parametrize("which,mode", [("legacy", "setup"), ("new", "enable"), ("new", "start")])
+def test_bundled_markdown_file_gets_its_diagnostics(which, mode, request, workspace, tmp_path, server_path):
+    """references/guide.md of an open skill gets the skill's client and its own DEAD_LINK (cleared when
+    fixed in the buffer); a markdown file outside any skill gets no client."""
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    skill_dir = workspace / "skills" / "pdf-tools"
+    (skill_dir / "references").mkdir()
+    guide = skill_dir / "references" / "guide.md"
+    guide.write_text("# Guide\n\nSee [the fields](fields.md) and [the API](api.md).\n")
+    (skill_dir / "references" / "fields.md").write_text("# Fields\n")
+    other = workspace / "docs" / "notes.md"
+    other.parent.mkdir()
+    other.write_text("# Notes\n\n[gone](gone.md)\n")
+    out = tmp_path / "bundled.json"
+    env = _env(tmp_path, server_path, SKILL_FILE=str(skill_dir / "SKILL.md"), GUIDE_FILE=str(guide),
+               OTHER_FILE=str(other), OUT=str(out), SKILLGRADE_MODE=mode)
+    r = _run(nvim, "bundled.lua", env, tmp_path, out)
+    ctx = f"{json.dumps(r, indent=1)}\nlsp.log:\n{_lsp_log(tmp_path)}"
+    assert r["ok"], ctx
+    assert r["skill_attached"] and r["guide_attached"] and r["same_client"], ctx
+    assert r["guide"] == [{"code": "DEAD_LINK", "lnum": 2, "col": 42, "source": "skillgrade"}], ctx
+    assert "DEAD_LINK" not in {d["code"] for d in r["skill"]}, ctx
+    assert r["guide_cleared"], ctx
+    assert r["other_clients"] == 0 and r["other"] == [], ctx
+    assert r["clients_running"] == 1, ctx

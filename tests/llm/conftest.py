@@ -18,7 +18,9 @@ _SCRUB = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "AN
 
 @pytest.fixture(autouse=True)
 def _no_real_credentials(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    for k in _SCRUB:
+    import os
+
+    for k in {*_SCRUB, *(k for k in os.environ if k.startswith("ANTHROPIC_"))}:
         monkeypatch.delenv(k, raising=False)
     monkeypatch.setenv("ANTHROPIC_CONFIG_DIR", "/nonexistent-anthropic-config")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))

@@ -93,6 +93,9 @@ class Scripted:
 
     async def call(self, request: Request) -> Reply:
         self.requests.append(request)
+        return self.reply_for(request)
+
+    def reply_for(self, request: Request) -> Reply:
         if request.kind == "prompts":
             return self._answer(self.prompts)
         if request.kind == "route":

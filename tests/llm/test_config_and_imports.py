@@ -124,3 +124,13 @@ def test_user_prices_file_overlays(tmp_path: Path) -> None:
     bad.write_text('[models."x"]\ninput = "free"\noutput = 1\n')
     with pytest.raises(PricesError):
         load_prices(str(bad))
+
+
+def test_relative_paths_follow_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    py = tmp_path / "sub" / ".skillgrade.toml"
+    py.write_text('[llm]\ncache-dir = "cache"\nprices-file = "../p.toml"\n')
+    c = load_config(py).llm
+    assert c.cache_dir == str(tmp_path / "sub" / "cache") and c.prices_file == str(tmp_path / "p.toml")
+    py.write_text('[llm]\ncache-dir = "~/x"\n')
+    assert load_config(py).llm.cache_dir == "~/x"

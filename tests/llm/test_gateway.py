@@ -287,3 +287,26 @@ async def test_fake_gateway_fixture_and_scripted_provider(fake_gateway: Gateway,
     got = await gw.call(req(kind="route"))
     assert got.text == "route" and len(sp.requests) == 1 and gw.ledger.calls == 1
     assert gw.ledger.cost_usd == pytest.approx((100 * 2 + 20 * 10) / 1e6)
+
+
+def test_summary_lines() -> None:
+    from skillgrade.analyzers.llm.gateway import format_plan
+    from skillgrade.analyzers.llm.types import Ledger, LedgerEntry
+
+    led = Ledger([LedgerEntry("judge", "m", Usage(1000, 200, 300, 4000), 0.0123, False, 1.0),
+                  LedgerEntry("judge", "m", Usage(1000, 200), 0.0, True, 0.0)])
+    assert led.summary() == ("LLM: 1 call(s), 1 cached; tokens in 1,000, out 200, cache write 300, "
+                             "cache read 4,000; $0.0123")
+    led.entries.append(LedgerEntry("route", "local", Usage(5, 5), 0.0, False, 0.1, priced=False))
+    assert "cost unknown (1 call(s)" in led.summary() and led.to_json()["cost_usd"] is None
+    assert format_plan({"calls": 3, "input_tokens": 12000, "output_tokens": 3000, "cost_usd": 0.5}) == (
+        "Dry run: 3 call(s) would be made, about 12,000 input and at most 3,000 output tokens, up to $0.5000.")
+
+
+async def test_placeholder_key_for_local_server_does_not_block_the_cache(fake_api: FakeAPI, tmp_path: Path) -> None:
+    """ANTHROPIC_API_KEY=x for Ollama: replies containing the letter x are still cached."""
+    fake_api.push(text_reply("x marks the spot"))
+    gw = Gateway(AnthropicProvider("x", fake_api.url), cache=Cache(tmp_path))
+    await gw.call(req())
+    assert (await gw.call(req())).cached and len(fake_api.message_requests) == 1
+    await gw.aclose()

@@ -330,3 +330,35 @@ async def test_rejected_replies_are_forgotten_by_the_gateway(tmp_path):
     gw = Forgetful(verdicts={"robustness": [verdict(1.7, band="0.80-1.00"), verdict(0.4)]})
     await run_judge(make_skill(tmp_path), gw)
     assert len(forgotten) == 1 and dimension_of(forgotten[0]) == "robustness" and len(forgotten[0].messages) == 1
+
+
+async def test_cache_only_runs_make_no_calls(tmp_path):
+    from skillgrade.analyzers.layers.judge import NOT_CACHED, CacheOnly
+
+    doc = make_skill(tmp_path)
+    live = Scripted()
+    first = await run_judge(doc, live)
+    seen = {json.dumps(r.cache_payload(), sort_keys=True) for r in live.requests}
+
+    class Store:  # stands in for Gateway.cached_reply over what `live` was asked
+        def __init__(self, skip_kind=None):
+            self.skip_kind = skip_kind
+
+        def cached_reply(self, request):
+            if request.kind == self.skip_kind or json.dumps(request.cache_payload(), sort_keys=True) not in seen:
+                return None
+            return Scripted().reply_for(request)
+
+    again = await run_judge(doc, CacheOnly(Store()))
+    assert again.scores() == first.scores() and again.unmeasured == {}
+    partial = await run_judge(doc, CacheOnly(Store(skip_kind="route")))
+    assert partial.unmeasured == {"triggering_accuracy": "no routing decision on a prompt that should use the "
+                                                         "skill (10 router calls failed)"}
+    assert judge_layer(partial)["routing"][0]["errors"] == [NOT_CACHED]
+
+
+async def test_triggering_rationale_leads_with_the_measurement(tmp_path):
+    res = await run_judge(make_skill(tmp_path), Scripted())
+    d = res.dimensions["triggering_accuracy"]
+    assert d.rationale.startswith("Routing simulation: F1 1.00 (precision 1.00, recall 1.00, n=10). Clear steps")
+    assert d.band is None and d.rubric_score == 0.85 and "band" not in d.to_dict()

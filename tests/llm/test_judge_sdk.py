@@ -10,18 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakeapi import FakeAPI, json_reply, malformed, status, text_reply, tool_use
+from judge_script import NEGATIVE, POSITIVE, make_skill, prompts_value, verdict
 
-pytest.importorskip("fakeapi", reason="the fake Messages API arrives with the gateway (branch llm)")
-
-from fakeapi import FakeAPI, json_reply, malformed, status, text_reply, tool_use  # noqa: E402
-from judge_script import NEGATIVE, POSITIVE, make_skill, prompts_value, verdict  # noqa: E402
-
-from conftest import TEST_KEY  # noqa: E402
-from skillgrade.analyzers.layers.judge import JUDGED, TITLES, judge_layer, run_judge  # noqa: E402
-from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider  # noqa: E402
-from skillgrade.analyzers.llm.cache import Cache  # noqa: E402
-from skillgrade.analyzers.llm.gateway import Gateway  # noqa: E402
-from skillgrade.analyzers.report import analyze, with_judge  # noqa: E402
+from conftest import TEST_KEY
+from skillgrade.analyzers.layers.judge import JUDGED, TITLES, judge_layer, run_judge
+from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider
+from skillgrade.analyzers.llm.cache import Cache
+from skillgrade.analyzers.llm.gateway import Gateway
+from skillgrade.analyzers.report import analyze, with_judge
 
 MODELS = {"judge": "claude-sonnet-5-5", "simulate": "claude-haiku-5-5"}
 
@@ -172,4 +169,16 @@ async def test_a_reply_slower_than_the_deadline(fake_api: FakeAPI, tmp_path: Pat
     assert "robustness" in res.unmeasured and res.unmeasured["robustness"]  # the deadline, not a number
     assert res.dimensions["robustness"].score is None
     assert res.scores()  # the fast calls finished (a loaded machine may time out others too: never a number)
+    await gw.aclose()
+
+
+async def test_dry_run_estimates_every_call_and_sends_none(fake_api: FakeAPI, tmp_path: Path) -> None:
+    gw = gateway(fake_api, tmp_path / "cache", dry_run=True)
+    res = await run_judge(make_skill(tmp_path), gw, models=MODELS, judges=2)
+    assert fake_api.message_requests == [] and res.scores() == {}
+    assert all("Dry run" in why for why in res.unmeasured.values())
+    plan = gw.plan()
+    assert plan["calls"] == 1 + 2 * (10 + len(JUDGED))
+    assert plan["by_kind"]["route"]["calls"] == 20 and plan["by_kind"]["judge"]["calls"] == 20
+    assert plan["cost_usd"] is not None and plan["cost_usd"] > 0
     await gw.aclose()

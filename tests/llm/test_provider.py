@@ -210,7 +210,18 @@ async def test_long_retry_after_cannot_hang_us(fake_api: FakeAPI) -> None:
     t0 = time.monotonic()
     with pytest.raises(LLMError) as err:
         await p.complete(req(), timeout_s=0.5)
-    assert err.value.kind is ErrorKind.TIMEOUT and time.monotonic() - t0 < 1.5
+    assert time.monotonic() - t0 < 1.5
+    assert err.value.kind is ErrorKind.RATE_LIMITED, err.value.reason
+    assert "retry after 600 s" in err.value.reason and "HTTP 429" in err.value.reason
+    await p.aclose()
+
+
+async def test_overloaded_past_deadline_says_why(fake_api: FakeAPI) -> None:
+    fake_api.push(status(529, {"retry-after-ms": "5000"}))
+    p = provider(fake_api)
+    with pytest.raises(LLMError) as err:
+        await p.complete(req(), timeout_s=0.5)
+    assert err.value.kind is ErrorKind.RATE_LIMITED and "retry after 5 s" in err.value.reason
     await p.aclose()
 
 
@@ -312,4 +323,25 @@ async def test_provider_across_event_loops(fake_api: FakeAPI) -> None:
 
     text = await asyncio.to_thread(other_loop)
     assert text == "fake reply" and p._client is not loop_client
+    await p.aclose()
+
+
+async def test_slow_retry_after_a_429_is_a_timeout(fake_api: FakeAPI) -> None:
+    """The retry itself is slow: the deadline passes while a reply is coming, so it is a timeout."""
+    fake_api.push(status(429, {"retry-after-ms": "5"}), slow(3.0))
+    p = provider(fake_api)
+    with pytest.raises(LLMError) as err:
+        await p.complete(req(), timeout_s=1.0)
+    assert err.value.kind is ErrorKind.TIMEOUT, err.value.reason
+    await p.aclose()
+
+
+async def test_schema_specific_rejection_falls_back_once_without_remembering(fake_api: FakeAPI) -> None:
+    fake_api.push(status(400, message="output_config.format.schema: 'patternProperties' is not allowed here"),
+                  json_reply({"score": 2}), json_reply({"score": 3}))
+    p = provider(fake_api)
+    assert (await p.complete(req(json_schema=SCHEMA), timeout_s=10)).parsed == {"score": 2}
+    assert not p.prompt_only_json  # one schema's problem, not the endpoint's
+    assert (await p.complete(req(json_schema=SCHEMA), timeout_s=10)).parsed == {"score": 3}
+    assert "output_config" in fake_api.message_requests[2].body
     await p.aclose()

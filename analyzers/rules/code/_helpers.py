@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ...document import SkillDocument
 
 # container prefixes: spaces, tabs, quote markers and list markers, in any order (alternatives start
 # with different characters, so the scan is linear)
@@ -24,14 +28,12 @@ def fence_line(line: str) -> FenceLine | None:
     """The fence this line holds, ignoring block-quote, list and indentation context, or None."""
     if "```" not in line and "~~~" not in line:
         return None
-    col = _PREFIX.match(line).end()  # type: ignore[union-attr]  # the pattern matches the empty string
+    col = 0 if line[:1] in ("`", "~") else _PREFIX.match(line).end()  # type: ignore[union-attr]
     marker = line[col:col + 1]
     if marker not in ("`", "~") or not line.startswith(marker * 3, col):
         return None
-    end = col
-    while end < len(line) and line[end] == marker:
-        end += 1
-    info = line[end:]
+    info = line[col:].lstrip(marker)
+    end = len(line) - len(info)
     if marker == "`" and "`" in info:
         return None  # inline code at a line start, not a fence
     return FenceLine(col, marker, end - col, info.strip())
@@ -47,13 +49,15 @@ class Pairing:
     closers: frozenset[int]
 
 
-def author_pairing(lines: list[str], start: int) -> Pairing:
-    """Pair the fences of lines[start:] in one linear pass."""
+def author_pairing(lines: list[str], start: int, skip: set[int] | frozenset[int] = frozenset()) -> Pairing:
+    """Pair the fences of lines[start:] in one linear pass, ignoring the lines in `skip`."""
     closes: dict[int, int | None] = {}
     closers: set[int] = set()
     open_at: int | None = None
     marker, run = "", 0
     for ln in range(start, len(lines)):
+        if ln in skip:
+            continue
         f = fence_line(lines[ln])
         if f is None:
             continue
@@ -66,6 +70,24 @@ def author_pairing(lines: list[str], start: int) -> Pairing:
     if open_at is not None:
         closes[open_at] = None
     return Pairing(closes, frozenset(closers))
+
+
+def document_pairing(doc: SkillDocument) -> Pairing:
+    """The author's pairing of the body's fences; lines that are certainly no fence to anyone (indented
+    code blocks, HTML comments) are left out."""
+    skip = set(doc.html_comment_lines)
+    for b in doc.code_blocks:
+        if not b.fenced:
+            skip.update(range(b.start_line, b.end_line))
+    return author_pairing(doc.lines, doc.body_start_line, skip)
+
+
+def line_break(doc: SkillDocument, line: int) -> str:
+    """The line break that ends `line` in the file ("\\n" after the last line), so fixes keep CRLF files CRLF."""
+    starts = doc.index.starts
+    if line + 1 >= len(starts):
+        return "\n"
+    return doc.text[starts[line] + len(doc.lines[line]):starts[line + 1]] or "\n"
 
 
 def closes_fence(line: str, marker: str, run: int) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import author_pairing
+from ._helpers import document_pairing
 
 
 def guess_language(block: CodeBlock) -> str:
@@ -73,7 +73,7 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     untagged = [b for b in doc.code_blocks if b.fenced and not b.info and b.closed]
     if not untagged:
         return
-    closers = author_pairing(doc.lines, doc.body_start_line).closers
+    closers = document_pairing(doc).closers
     for b in untagged:
         if b.start_line in closers:
             continue  # the author's closing fence, read as an opener: the cause is further up

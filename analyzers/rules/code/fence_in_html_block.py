@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import FenceLine, author_pairing, closes_fence, fence_line
+from ._helpers import FenceLine, closes_fence, fence_line, line_break
 
 _SWALLOWING_KINDS = (6, 7)  # `<div>`-like block tags and any lone tag: they end at a blank line
 
@@ -72,7 +72,7 @@ def fence_in_html_block(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         msg = (f"Fence is HTML, not code: `{shown}` on line {a + 1} opens an HTML block that runs to the"
                f" next blank line; a blank line {where} fixes it")
         quote = "".join(c for c in lines[ln][:fence.column] if c == ">")
-        edit = Edit(Range(Pos(ln, 0), Pos(ln, 0)), quote + "\n")
+        edit = Edit(Range(Pos(ln, 0), Pos(ln, 0)), quote + line_break(doc, ln - 1))
         title = "Insert a blank line before the fence"
         if _restores_pairing(doc, a, b, ln, fence):
             fix = Fix.safe(title, edit)
@@ -92,8 +92,10 @@ def _restores_pairing(doc: SkillDocument, a: int, b: int, ln: int, fence: FenceL
                   if closes_fence(lines[j], fence.marker, fence.run)), None)
     if close is None:
         return False  # the code holds a blank line: what follows the HTML block changes
-    if author_pairing(lines, ln).closes.get(ln) != close:
-        return False
+    for j in range(ln + 1, close):  # the author's reading pairs the fence with the same line
+        f = fence_line(lines[j])
+        if f is not None and f.marker == fence.marker and f.run >= fence.run and not f.info:
+            return False
     for j in range(close + 1, min(b, len(lines))):
         s = lines[j].lstrip(" ")
         if len(lines[j]) - len(s) > 3 or not (s.startswith("</") or s[:1].isalpha()):

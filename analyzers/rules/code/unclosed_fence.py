@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from ...document import SkillDocument
-from ...findings import Finding, Severity
-from ...rule import RuleContext, rule
-from ._helpers import author_pairing
+from ...document import CodeBlock, SkillDocument
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from ._helpers import document_pairing, fence_line, line_break
+
+_ATX_2_TO_6 = re.compile(r"#{2,6}(?: |$)")
 
 
-@rule("UNCLOSED_FENCE", family="code", severity=Severity.WARNING)
+@rule("UNCLOSED_FENCE", family="code", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
 def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A fenced code block is opened and never closed.
 
@@ -46,13 +49,18 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ````
 
     ## Fix
-    Add the closing fence (the same character, at least as many times) where the code ends. No
-    automatic fix: only the author knows where that is.
+    Add the closing fence (the same character, at least as many times) where the code ends. When the
+    fence is at the top level and a `##` (or deeper) heading follows it after a blank line, the fix
+    closes the block after the last line of code before that heading.
+
+    ## Fix safety
+    Always unsafe: only the author knows where the code was meant to end. The heading is a guess
+    (a `## comment` inside a shell or Python block would end it early), so review the result.
     """
     unclosed = [b for b in doc.code_blocks if b.fenced and not b.closed]
     if not unclosed:
         return
-    pairing = author_pairing(doc.lines, doc.body_start_line)
+    pairing = document_pairing(doc)
     for b in unclosed:
         if b.start_line in pairing.closers:
             continue  # the author's closing fence, read as an opener: the cause is further up
@@ -68,4 +76,23 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if meant is not None:
             msg += (f"; line {meant + 1} looks like its closing fence but is indented too far or sits"
                     " outside the block's list item or quote")
-        yield ctx.finding(b.open_range, msg)
+        yield ctx.finding(b.open_range, msg, _close_before_heading(doc, b))
+
+
+def _close_before_heading(doc: SkillDocument, b: CodeBlock) -> Fix | None:
+    """An unsafe fix closing a top-level block before the first `##` heading that follows a blank line."""
+    lines = doc.lines
+    fence = fence_line(lines[b.start_line])
+    if fence is None or fence.column or b.end_line < doc.line_count:
+        return None  # in a list item or quote (or not a plain fence line): no guess
+    last = None  # the last non-blank line of code so far
+    for ln in range(b.start_line + 1, min(b.end_line, len(lines))):
+        text = lines[ln]
+        if _ATX_2_TO_6.match(text) and last is not None and last < ln - 1:
+            at = len(lines[last])
+            closer = fence.marker * fence.run
+            return Fix.unsafe(f"Close the code block after line {last + 1}",
+                              Edit(Range(Pos(last, at), Pos(last, at)), line_break(doc, last) + closer))
+        if text.strip():
+            last = ln
+    return None

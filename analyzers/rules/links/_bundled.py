@@ -12,6 +12,8 @@ from ...findings import Range
 from ...measures import Resolution, link_path, normalize, resolve
 from .._helpers import github_slug
 
+_ANCHOR_LINK = re.compile(r"\]\([ \t]*<?#|\]:[ \t]*<?#")  # where an `#anchor` link can be (linear)
+
 
 @dataclass(frozen=True, slots=True)
 class BundledTarget:
@@ -26,7 +28,7 @@ def bundled_link_targets(doc: SkillDocument) -> Iterator[BundledTarget]:
     """Links with a checkable relative path in every bundled markdown file (each file parsed once)."""
     for bf in bundled_markdown_files(doc):
         if bf._links is None:
-            md = bf.markdown
+            md = bf.markdown if bf.may_link else None  # no `](` or `]:`: no link, no parse
             out = []
             for link in md.links if md is not None else ():
                 p = link_path(link)
@@ -62,7 +64,7 @@ def _squash(s: str) -> str:
 def bad_anchors(doc: SkillDocument) -> Iterator[tuple[BundledFile, Link]]:
     """`#anchor` links in bundled markdown files that match no heading of the same file."""
     for bf in bundled_markdown_files(doc):
-        md = bf.markdown
+        md = bf.markdown if _ANCHOR_LINK.search(bf.text) else None  # no `](#…` or `]: #…`: no parse
         if md is None:
             continue
         slugs = None
