@@ -11,6 +11,7 @@ from .rules.code.code_block_untagged import code_block_untagged
 from .rules.code.fence_in_html_block import fence_in_html_block
 from .rules.code.unclosed_fence import unclosed_fence
 from .rules.content.hardcoded_secret import hardcoded_secret
+from .rules.content.invisible_unicode import invisible_unicode
 from .rules.description.description_too_long import description_too_long
 from .rules.description.description_xml_tag import description_xml_tag
 from .rules.description.empty_description import empty_description
@@ -81,6 +82,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             unclosed_fence,
             fence_in_html_block,
             hardcoded_secret,
+            invisible_unicode,
         ),
         key=lambda r: r.code,
     )
