@@ -72,32 +72,41 @@ def _legitimate(text: str, a: int, b: int) -> bool:
 
 
 def _describe(run: str) -> str:
-    if all(0xE0000 <= ord(c) <= 0xE007F for c in run):
-        hidden = "".join(chr(ord(c) - 0xE0000) for c in run if 0x20 <= ord(c) - 0xE0000 < 0x7F)
+    kinds = set(run)  # C speed on a run of any length
+    if all(0xE0000 <= ord(c) <= 0xE007F for c in kinds):
+        hidden = "".join(chr(ord(c) - 0xE0000) for c in run[:200] if 0x20 <= ord(c) - 0xE0000 < 0x7F)
         shown = hidden if len(hidden) <= 60 else hidden[:59] + "…"
         return (f"{len(run)} invisible tag character{'s' if len(run) > 1 else ''} hide the text `{shown}`"
                 if hidden else f"{len(run)} invisible tag characters")
-    kinds = list(dict.fromkeys(run))
-    names = ", ".join(f"U+{ord(c):04X} {_NAMES.get(ord(c), 'TAG CHARACTER')}" for c in kinds[:3])
+    ordered = sorted(kinds, key=run.index) if len(kinds) <= 3 else sorted(kinds)
+    names = ", ".join(f"U+{ord(c):04X} {_NAMES.get(ord(c), 'TAG CHARACTER')}" for c in ordered[:3])
     if len(kinds) > 3:
         names += ", …"
-    what = "Bidirectional control" if any(c in _BIDI for c in run) else "Invisible character"
+    what = "Bidirectional control" if kinds & _BIDI else "Invisible character"
     if len(run) > 1:
         what = f"{len(run)} invisible characters"
     return f"{what} ({names})"
 
 
 def _why(run: str) -> str:
-    if any(c in _BIDI for c in run):
+    if set(run) & _BIDI:
         return "text can display in a different order from what the agent reads"
     return "the agent reads text that nobody reviewing the skill can see"
 
 
-def scan_invisible(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) offsets of each run of invisible characters that is not ordinary writing."""
-    for m in _INVISIBLE.finditer(text):
+MAX_EXAMINED = 10_000  # runs looked at per file (ordinary emoji joiners included): bounds a hostile file
+
+
+def scan_invisible(text: str) -> tuple[list[tuple[int, int]], bool]:
+    """(start, end) offsets of the runs of invisible characters that are not ordinary writing, and
+    whether the file has more runs than were examined."""
+    out = []
+    for k, m in enumerate(_INVISIBLE.finditer(text)):
+        if k == MAX_EXAMINED:
+            return out, True
         if not _legitimate(text, m.start(), m.end()):
-            yield m.start(), m.end()
+            out.append((m.start(), m.end()))
+    return out, False
 
 
 @rule("INVISIBLE_UNICODE", family="content", severity=Severity.WARNING, fix=FixAvailability.ALWAYS)
@@ -158,7 +167,7 @@ def invisible_unicode(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
 
 def _findings(ctx: RuleContext, text: str, index: LineIndex, bf: BundledFile | None, *, safe: bool,
               root: SkillDocument) -> Iterator[Finding]:
-    runs = list(scan_invisible(text))
+    runs, truncated = scan_invisible(text)
     path = None  # SKILL.md itself
     if bf is not None:  # the bundled file on disk (its relative path for a buffer with no folder)
         path = str(root.skill_dir / bf.rel) if root.skill_dir is not None else bf.rel
@@ -166,8 +175,8 @@ def _findings(ctx: RuleContext, text: str, index: LineIndex, bf: BundledFile | N
         rng = Range(index.pos(a), index.pos(b))
         run = text[a:b]
         msg = f"{_describe(run)}: {_why(run)}"
-        if i == MAX_PER_FILE - 1 and len(runs) > MAX_PER_FILE:
-            msg += f" ({len(runs) - MAX_PER_FILE} more in this file)"
+        if i == MAX_PER_FILE - 1 and (len(runs) > MAX_PER_FILE or truncated):
+            msg += f" ({len(runs) - MAX_PER_FILE}{' or more' if truncated else ''} more in this file)"
         edit = Edit(rng, "", path)
         title = f"Remove the invisible character{'s' if b - a > 1 else ''}"
         fix = Fix.safe(title, edit) if safe else Fix.unsafe(title, edit)
