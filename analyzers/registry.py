@@ -41,6 +41,7 @@ from .rules.name.name_format import name_format
 from .rules.name.name_missing import name_missing
 from .rules.name.name_reserved_word import name_reserved_word
 from .rules.name.name_too_long import name_too_long
+from .rules.scripts.interactive_script import interactive_script
 
 ALL_RULES: tuple[Rule, ...] = tuple(
     sorted(
@@ -83,6 +84,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             fence_in_html_block,
             hardcoded_secret,
             invisible_unicode,
+            interactive_script,
         ),
         key=lambda r: r.code,
     )

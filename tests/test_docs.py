@@ -113,6 +113,7 @@ TEXT_EXAMPLES = {
     "BINARY_CONTENT", "BLOATED_SKILL", "BODY_OVER_BUDGET", "DUPLICATE_SKILL_NAME", "FILE_TOO_LARGE",
     "UNREFERENCED_FILE", "UTF8_BOM",
     "INVISIBLE_UNICODE",  # the characters are invisible: the example names them
+    "INTERACTIVE_SCRIPT",  # a bundled script, not SKILL.md
 }
 # Files that exist next to the example skill (the "Use instead" links to them).
 EXAMPLE_FILES = {
