@@ -10,6 +10,7 @@ from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
 from .rules.code.fence_in_html_block import fence_in_html_block
 from .rules.code.unclosed_fence import unclosed_fence
+from .rules.content.absolute_user_path import absolute_user_path
 from .rules.content.hardcoded_secret import hardcoded_secret
 from .rules.content.invisible_unicode import invisible_unicode
 from .rules.description.description_too_long import description_too_long
@@ -84,6 +85,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             fence_in_html_block,
             hardcoded_secret,
             invisible_unicode,
+            absolute_user_path,
             interactive_script,
         ),
         key=lambda r: r.code,
