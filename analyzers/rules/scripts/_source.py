@@ -73,16 +73,24 @@ def _line_end(text: str, i: int) -> int:
     return len(text) if j < 0 else j
 
 
-def blank_code(text: str, lang: str) -> str:
-    """`text` with comments and string contents replaced by spaces (string quotes kept), same length."""
+MAX_TOKENS = 50_000  # comments and strings per file; past that the file is not analysed (None)
+
+
+def blank_code(text: str, lang: str) -> str | None:
+    """`text` with comments and string contents replaced by spaces (string quotes kept), same length;
+    None for a file with more than MAX_TOKENS comments and strings (generated or hostile)."""
     out: list[str] = []
     pos = 0
     n = len(text)
     start = {PY: _PY_START, JS: _JS_START, SH: _SH_START, PS: _PS_START}[lang]
+    tokens = 0
     while pos < n:
         m = start.search(text, pos)
         if m is None:
             break
+        tokens += 1
+        if tokens > MAX_TOKENS:
+            return None
         a, tok = m.start(), m.group(0)
         out.append(text[pos:a])
         if tok == "#" or tok == "//":  # a line comment

@@ -105,6 +105,14 @@ def _shell(code: str) -> Iterator[tuple[int, int, str]]:
 
 
 _SCAN = {PY: _python, JS: _javascript, SH: _shell, PS: _powershell}
+# words without which a language's scan cannot match: most scripts are never scanned by a regex
+_NEEDS = {
+    PY: ("input", "getpass", "prompt", "confirm", ".ask", "questionary", "inquirer", "pyinputplus"),
+    JS: ("question", "prompt", "readlineSync"),
+    SH: ("read",),
+    PS: ("ead", "EAD"),  # Read-Host, ReadLine, ReadKey in any case
+}
+_GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 
 
 @rule("INTERACTIVE_SCRIPT", family="scripts", severity=Severity.WARNING)
@@ -125,6 +133,7 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
       `prompt()`, `inquirer`/`enquirer.prompt()`, `readline-sync`;
     - PowerShell: `Read-Host`, `$Host.UI.ReadLine`, `[Console]::ReadKey/ReadLine`.
 
+    A generated or minified file with more than 50,000 strings and comments is not analysed.
     A script that checks for a terminal (`isatty()`, `[ -t 0 ]`, `process.stdin.isTTY`,
     `[Console]::IsInputRedirected`) is not reported: it is written to run without one. Reading piped
     data (`sys.stdin.read()`, `json.load(sys.stdin)`, `rl.on('line')`) is not a prompt and is not
@@ -155,8 +164,12 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         lang = language(bf.rel, bf.text)
         if lang is None:
             continue
+        if not any(w in bf.text for w in _NEEDS[lang]):
+            continue
         code = blank_code(bf.text, lang)
-        if _TTY_GUARD[lang].search(code):
+        if code is None:
+            continue  # more strings and comments than any hand-written script: prefer silence
+        if any(w in code for w in _GUARD_NEEDS[lang]) and _TTY_GUARD[lang].search(code):
             continue
         for k, (a, b, what) in enumerate(_SCAN[lang](code)):
             if k == MAX_PER_FILE:
