@@ -12,6 +12,7 @@ from .rules.code.fence_in_html_block import fence_in_html_block
 from .rules.code.unclosed_fence import unclosed_fence
 from .rules.content.absolute_user_path import absolute_user_path
 from .rules.content.hardcoded_secret import hardcoded_secret
+from .rules.content.hidden_instruction import hidden_instruction
 from .rules.content.invisible_unicode import invisible_unicode
 from .rules.description.description_too_long import description_too_long
 from .rules.description.description_xml_tag import description_xml_tag
@@ -86,6 +87,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             hardcoded_secret,
             invisible_unicode,
             absolute_user_path,
+            hidden_instruction,
             interactive_script,
         ),
         key=lambda r: r.code,
