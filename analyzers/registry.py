@@ -6,6 +6,7 @@ from .rule import Rule
 from .rules.body.bloated_skill import bloated_skill
 from .rules.body.body_over_budget import body_over_budget
 from .rules.body.over_constrained import over_constrained
+from .rules.body.reference_no_toc import reference_no_toc
 from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
 from .rules.code.fence_in_html_block import fence_in_html_block
@@ -35,6 +36,7 @@ from .rules.links.dead_cross_ref import dead_cross_ref
 from .rules.links.dead_link import dead_link
 from .rules.links.link_escapes_workspace import link_escapes_workspace
 from .rules.links.missing_mentioned_file import missing_mentioned_file
+from .rules.links.nested_reference import nested_reference
 from .rules.links.orphan_reference import orphan_reference
 from .rules.links.unreferenced_file import unreferenced_file
 from .rules.name.duplicate_skill_name import duplicate_skill_name
@@ -88,6 +90,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             invisible_unicode,
             absolute_user_path,
             hidden_instruction,
+            nested_reference,
+            reference_no_toc,
             interactive_script,
         ),
         key=lambda r: r.code,
