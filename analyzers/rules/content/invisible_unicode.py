@@ -158,9 +158,10 @@ def invisible_unicode(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     there. Unsafe in scripts, code and data files, where a literal invisible character may be meant
     (a string that strips zero-width spaces, test data): review the change.
     """
-    yield from _findings(ctx, doc.text, doc.index, None, safe=True, root=doc)
+    if not doc.text.isascii():
+        yield from _findings(ctx, doc.text, doc.index, None, safe=True, root=doc)
     for bf in bundled_text_files(doc):
-        if _INVISIBLE.search(bf.text) is None:
+        if bf.text.isascii() or _INVISIBLE.search(bf.text) is None:
             continue  # most files: one scan, no line index
         yield from _findings(ctx, bf.text, bf.index, bf, safe=suffix(bf.rel) in _TEXT_SUFFIXES, root=doc)
 
