@@ -10,7 +10,6 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...measures import link_path, normalize, resolve
 from ...rule import RuleContext, rule
-from ._bundled_md import parsed_markdown
 from ._classify import link_targets
 
 
@@ -60,11 +59,11 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md":
             continue
         bf = read_bundled(doc, rel)
-        if bf is None:
-            continue
+        if bf is None or not bf.may_link or bf.markdown is None:
+            continue  # (parsed once per file, shared with the bundled link checks)
         folder = posixpath.dirname(rel)
         nested: list[str] = []
-        for link in parsed_markdown(bf.text).links:
+        for link in bf.markdown.links:
             p = link_path(link)
             if p is None:
                 continue
