@@ -112,6 +112,9 @@ NOT_EXECUTABLE = {
 TEXT_EXAMPLES = {
     "BINARY_CONTENT", "BLOATED_SKILL", "BODY_OVER_BUDGET", "DUPLICATE_SKILL_NAME", "FILE_TOO_LARGE",
     "UNREFERENCED_FILE", "UTF8_BOM",
+    "INVISIBLE_UNICODE",  # the characters are invisible: the example names them
+    "INTERACTIVE_SCRIPT",  # a bundled script, not SKILL.md
+    "NESTED_REFERENCE", "REFERENCE_NO_TOC",  # bundled files: described as a listing
 }
 # Files that exist next to the example skill (the "Use instead" links to them).
 EXAMPLE_FILES = {
