@@ -115,6 +115,10 @@ CASES: dict[str, tuple[Callable[[], str], float]] = {
 }
 
 
+# cases whose cost is one finding per link (10^4 DEAD_LINK findings), not a scan: a 3x looser bound
+VOLUME = {"link-run-1e4": 3.0, "image-run-1e4": 3.0}
+
+
 def _skill(tmp: Path, text: str) -> Path:
     d = tmp / "hostile"
     d.mkdir(exist_ok=True)
@@ -138,7 +142,7 @@ def time_case(name: str, tmp: Path) -> float:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_hostile_line_is_analysed_fast(name: str, tmp_path: Path) -> None:
     time_case(name, tmp_path)  # warm-up: imports, markdown-it, the YAML loader
-    slow = _slowdown()
+    slow = _slowdown() * VOLUME.get(name, 1.0)
     dt = time_case(name, tmp_path)
     print(f"{name}: {dt * 1000:.1f} ms (expected ~{CASES[name][1] * 1000:.0f} ms; machine {slow:.1f}x slower than idle)")
     assert dt < LIMIT * slow, f"{name} took {dt:.2f}s (bound {LIMIT * slow:.2f}s)"

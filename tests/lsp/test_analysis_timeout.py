@@ -26,7 +26,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 CONFIG = ClientServerConfig(server_command=[*SERVER, "--stdio"], client_factory=make_client,
                             server_env=server_config().server_env)
-LIMIT_MS = 300
+LIMIT_MS = 1500  # far below the seconds SLOW takes, far above a cold first analysis of FAST on a loaded machine
 # 10^5 links to a missing file: linear, but seconds of Python work (10^5 DEAD_LINK findings), far past
 # the limit; the analysis is interruptible because it runs Python code
 SLOW = "---\nname: slow-skill\ndescription: Use when testing the analysis time limit.\n---\n\n# Slow\n\n" + \
@@ -61,8 +61,8 @@ async def test_a_slow_version_is_stopped_and_the_next_is_analysed(client: Langua
     took = time.perf_counter() - t0
     print(f"stopped diagnostic after {took:.2f}s (limit {LIMIT_MS} ms)")
     assert codes(pub.diagnostics) == ["ANALYSIS_STOPPED"]
-    assert "stopped analysing this version after 0.3 s" in pub.diagnostics[0].message
-    assert took < 5  # the limit, not the seconds the whole analysis takes
+    assert "stopped analysing this version after 1.5 s" in pub.diagnostics[0].message
+    assert took < 10  # the limit, not the whole analysis (tens of seconds on a loaded machine)
     # the server still answers requests
     hover = await client.text_document_hover_async(T.HoverParams(
         text_document=T.TextDocumentIdentifier(uri=u), position=T.Position(line=1, character=2)))
