@@ -1,22 +1,27 @@
 """The LLM judge's benchmark: calls, tokens and dollars per judge run, our own overhead, and the static path.
 
-Usage:  PYTHONPATH=.pkg python benchmarks/judge_bench.py [--corpus ../shared/corpus] [--rounds 3]
+Usage:  PYTHONPATH=.pkg python benchmarks/judge_bench.py [--corpus ../shared/corpus] [--rounds 3] [--baseline TREE]
 
 Everything runs offline against the fake Messages API (tests/llm/fakeapi.py), started in a child process so
 its threads do not compete with the judge for our interpreter lock. The judge runs as the CLI runs it: the
 real anthropic SDK through `analyzers/llm/setup.build_gateway` and `analyzers/layers/judge.run_judge`.
 
 1. Per skill (4 corpus skills of different sizes), calls / input / output / cache-write / cache-read tokens
-   and dollars at the packaged price table, by call kind, with the `cache_control` markers as the layers
-   place them and with the markers stripped (a provider wrapper removes them before the SDK sees the
-   request); then a second run on the same on-disk cache, which must make 0 calls. The fake's token counts
+   and dollars at the packaged price table, by call kind, in three variants: the `cache_control` markers as
+   the layers place them; the same under a stricter cache model (the prefix also keyed on tools and the
+   structured-output format, and unreadable by requests sent before its first response started; replies
+   take 0.2 s so concurrent calls overlap); the markers stripped (a provider wrapper removes them before
+   the SDK sees the request). Then a second run on the same on-disk cache, which must make 0 calls, and a
+   check that the gateway's ledger equals the usage the fake reported. The fake's token counts
    are ceil(chars / 4) of what we send; output tokens come from the replies scripted here, sized like concise
    real critiques (so input and cache figures are ours, output figures an assumption).
 2. Our overhead for one full judge run at zero model latency: wall time minus the time the fake server was
    busy answering (best of --rounds, the SDK already imported), and the pure-Python time of the same run with
    an in-process ScriptedProvider (tests/llm/scripted.py) behind the real Gateway and on-disk cache.
-3. The static path: single-skill `skillgrade score --no-cache` wall, and the modules a static run imports
-   (anthropic, httpx, pydantic must be absent).
+3. The static path: single-skill `skillgrade score --no-cache` wall (alternating with `--baseline TREE`, an
+   older source tree, when given), and the modules a static run imports (anthropic, httpx, pydantic must be
+   absent). Exit status 1 when any check fails (a dimension unmeasured, a ledger mismatch, a second run that
+   calls, a heavy import). Figures and how to read them: docs/benchmarks.md, "LLM judge".
 """
 
 from __future__ import annotations
