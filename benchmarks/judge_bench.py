@@ -31,6 +31,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -400,10 +401,17 @@ def fmt_row(label: str, k: dict[str, float]) -> str:
 
 
 async def bench(corpus: Path, rounds: int, baseline: Path | None) -> int:
+    tmp = Path(tempfile.mkdtemp(prefix="skillgrade-judge-bench-"))
+    try:
+        return await _bench(corpus, rounds, baseline, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def _bench(corpus: Path, rounds: int, baseline: Path | None, tmp: Path) -> int:
     for k in [k for k in os.environ if k.startswith("ANTHROPIC_")]:
         del os.environ[k]  # the SDK must not pick up a real key, profile or endpoint
     os.environ["ANTHROPIC_CONFIG_DIR"] = "/nonexistent-anthropic-config"
-    tmp = Path(tempfile.mkdtemp(prefix="skillgrade-judge-bench-"))
     failures = 0
     overhead_rows = []
     summary = []
