@@ -47,7 +47,23 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(args.host, args.tcp)
     else:
         server.start_io(stdin=_LenientStdin(sys.stdin.buffer))
+    _exit_past_stuck_analysis()
     return 0
+
+
+def _exit_past_stuck_analysis() -> None:
+    """An analysis stopped by the time limit may still hold its worker thread (code that holds the
+    interpreter cannot be interrupted); the interpreter would join that thread at exit and the editor
+    would wait for it. Nothing it computes is needed any more, so leave without joining."""
+    import threading
+
+    if any(t.name.startswith("skillgrade-analysis") and t.is_alive() for t in threading.enumerate()):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(0)
 
 
 class _LenientStdin:
