@@ -131,9 +131,9 @@ def judge_text(reports: list[dict], style) -> str:
         if layer is None:
             continue
         usage = layer.get("usage") or {}
-        calls, cached = usage.get("calls", 0), usage.get("cached", 0)
-        src = ("cached: every reply from the cache, no call made" if calls == 0 and cached
-               else f"{calls} call(s), {cached} cached")
+        calls, cached, failed = usage.get("calls", 0), usage.get("cached", 0), usage.get("failed_calls", 0)
+        src = ("cached: every reply from the cache, no call made" if calls == 0 and cached and not failed
+               else f"{calls} call(s), {cached} cached" + (f", {failed} failed" if failed else ""))
         out.append("")
         out.append(style.bold(f"{display_path(r['skill']['path'])}: judge {layer['model']} ({src})"))
         out.append(style.dim(f"  {'dimension':<24} {'static':>6} {'judge':>9} {'blend':>9}"))

@@ -47,4 +47,4 @@ async def judge_report(report: Any, gateway: Any, *, models: Mapping[str, str], 
 def from_cache(result: Any) -> bool:
     """True when every reply of the run came from the cache (and there was at least one)."""
     u = result.usage.to_dict()
-    return u.get("calls", 0) == 0 and u.get("cached", 0) > 0
+    return u.get("calls", 0) == 0 and u.get("cached", 0) > 0 and not u.get("failed_calls", 0)
