@@ -39,7 +39,7 @@ MAX_FRONTMATTER_KEYS = 2_000  # more keys are reported (FILE_TOO_LARGE) and not 
 
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
-_DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
+_DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])")  # then codes, then -->
 
 
 @lru_cache(maxsize=1)
@@ -547,21 +547,42 @@ def _disabled(doc_lines: list[str], code_lines: set[int]) -> dict[str, set[int] 
     for ln, line in enumerate(doc_lines):
         if "skillgrade-" not in line or ln in code_lines:
             continue
-        for m in _DISABLE.finditer(line):
-            codes = [c for c in re.split(r"[\s,]+", m.group(2).strip()) if c] or ["ALL"]
+        for kind, listed in _directives(line):
+            codes = [c for c in re.split(r"[\s,]+", listed.strip()) if c] or ["ALL"]
+            nxt = ln + 1  # the next non-blank line after the comment
+            if kind != "disable":
+                while nxt < len(doc_lines) and not doc_lines[nxt].strip():
+                    nxt += 1
             for code in codes:
                 code = code.upper()
-                if m.group(1) == "disable":
+                if kind == "disable":
                     out[code] = None
                 else:
                     cur = out.setdefault(code, set())
                     if cur is not None:
-                        # the next non-blank line after the comment
-                        nxt = ln + 1
-                        while nxt < len(doc_lines) and not doc_lines[nxt].strip():
-                            nxt += 1
                         cur.add(nxt)
     return out
+
+
+def _directives(line: str):
+    """(kind, listed codes) of each `<!-- skillgrade-disable[-next-line] CODES -->` on a line: what
+    `<!--\\s*skillgrade-(disable-next-line|disable)(?![\\w-])([^>]*?)-->` finds, in linear time (that
+    regex re-scanned the rest of the line from every opener when no `>` closed it)."""
+    pos = 0
+    gt = -1  # the first `>` at or after the current directive
+    while True:
+        m = _DISABLE.search(line, pos)
+        if m is None:
+            return
+        if gt < m.end():
+            gt = line.find(">", m.end())
+            if gt < 0:
+                return  # nothing closes this directive or any later one
+        if gt - 2 >= m.end() and line[gt - 2:gt] == "--":
+            yield m.group(1), line[m.end():gt - 2]
+            pos = gt + 1
+        else:
+            pos = m.start() + 1
 
 
 # ---------------------------------------------------------------- files

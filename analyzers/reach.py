@@ -56,6 +56,7 @@ class _Index:
     by_tail: dict[str, tuple[str, ...]]
     under: dict[str, tuple[str, ...]]  # folder -> files under it (sorted)
     depth: int  # the most segments a bundled path has
+    pieces: frozenset[str]  # every name between `/` and `.` in a bundled path: a token without one names nothing
 
 
 def _index(doc: SkillDocument) -> _Index:
@@ -72,8 +73,9 @@ def _index(doc: SkillDocument) -> _Index:
         for i in range(1, len(parts)):
             under.setdefault("/".join(parts[:i]), []).append(f)
     depth = max((f.count("/") + 1 for f in files), default=1)
+    pieces = frozenset(p for f in files for p in f.replace(".", "/").split("/") if p)
     return _Index(frozenset(files), frozenset(dirs), {k: tuple(v) for k, v in tails.items()},
-                  {k: tuple(v) for k, v in under.items()}, depth)
+                  {k: tuple(v) for k, v in under.items()}, depth, pieces)
 
 
 @dataclass(slots=True)
@@ -89,6 +91,7 @@ class Reach:
     complete: bool = True  # False: the read budget ran out before the worklist did
     spaced: tuple[str, ...] = ()  # bundled paths with a space (tokens cannot hold them)
     via: dict[str, str] = field(default_factory=dict)  # reached path -> the file that reached it ("" SKILL.md)
+    memo: dict[tuple[str, str, bool], tuple[str, ...]] = field(default_factory=dict)  # (token, folder, quoted)
     _current: str = ""
 
     def is_reached(self, rel: str) -> bool:
@@ -167,6 +170,7 @@ class Reach:
 
     def _scan(self, text: str, folder: str, *, prose: bool) -> set[str]:
         out: set[str] = set()
+        dash_m = "-m" in text
         for m in _TOKEN.finditer(text):
             tok = m.group()
             if "/" not in tok and "." not in tok:
@@ -174,10 +178,19 @@ class Reach:
                 s = m.start()
                 if not prose and _is_quoted(text, s, m.end()):
                     out.update(self._lookup([tok], folder, anchored=True, dir_only=False))
-                elif _after_dash_m(text, s):
+                elif dash_m and _after_dash_m(text, s):
                     out.update(self._module(tok))
                 continue
-            self._token(tok, folder, out, quoted=not prose and _is_quoted(text, m.start(), m.end()))
+            quoted = not prose and _is_quoted(text, m.start(), m.end())
+            key = (tok, folder, quoted)
+            hit = self.memo.get(key)
+            if hit is None:
+                found: set[str] = set()
+                pieces = tok.replace(".", "/").split("/")
+                if any(p in self.idx.pieces for p in pieces) or "%" in tok:
+                    self._token(tok, folder, found, quoted=quoted)
+                hit = self.memo[key] = tuple(found)
+            out.update(hit)
         if prose and "](<" in text:
             for m in _ANGLE_LINK.finditer(text):
                 self._token(m.group(1), folder, out, quoted=True)

@@ -6,11 +6,15 @@ from .rule import Rule
 from .rules.body.bloated_skill import bloated_skill
 from .rules.body.body_over_budget import body_over_budget
 from .rules.body.over_constrained import over_constrained
+from .rules.body.reference_no_toc import reference_no_toc
 from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
 from .rules.code.fence_in_html_block import fence_in_html_block
 from .rules.code.unclosed_fence import unclosed_fence
+from .rules.content.absolute_user_path import absolute_user_path
 from .rules.content.hardcoded_secret import hardcoded_secret
+from .rules.content.hidden_instruction import hidden_instruction
+from .rules.content.invisible_unicode import invisible_unicode
 from .rules.description.description_too_long import description_too_long
 from .rules.description.description_xml_tag import description_xml_tag
 from .rules.description.empty_description import empty_description
@@ -30,8 +34,10 @@ from .rules.input.file_too_large import file_too_large
 from .rules.input.utf8_bom import utf8_bom
 from .rules.links.dead_cross_ref import dead_cross_ref
 from .rules.links.dead_link import dead_link
+from .rules.links.link_case_mismatch import link_case_mismatch
 from .rules.links.link_escapes_workspace import link_escapes_workspace
 from .rules.links.missing_mentioned_file import missing_mentioned_file
+from .rules.links.nested_reference import nested_reference
 from .rules.links.orphan_reference import orphan_reference
 from .rules.links.unreferenced_file import unreferenced_file
 from .rules.name.duplicate_skill_name import duplicate_skill_name
@@ -40,6 +46,7 @@ from .rules.name.name_format import name_format
 from .rules.name.name_missing import name_missing
 from .rules.name.name_reserved_word import name_reserved_word
 from .rules.name.name_too_long import name_too_long
+from .rules.scripts.interactive_script import interactive_script
 
 ALL_RULES: tuple[Rule, ...] = tuple(
     sorted(
@@ -74,6 +81,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             dead_cross_ref,
             dead_link,
             link_escapes_workspace,
+            link_case_mismatch,
             missing_mentioned_file,
             unreferenced_file,
             code_block_untagged,
@@ -81,6 +89,12 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             unclosed_fence,
             fence_in_html_block,
             hardcoded_secret,
+            invisible_unicode,
+            absolute_user_path,
+            hidden_instruction,
+            nested_reference,
+            reference_no_toc,
+            interactive_script,
         ),
         key=lambda r: r.code,
     )

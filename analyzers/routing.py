@@ -264,7 +264,11 @@ async def route_all(gateway: CallsModels, cards: Sequence[SkillCard], test_promp
             on_done()
         return d
 
-    return list(await asyncio.gather(*(one(p) for p in test_prompts)))
+    if not test_prompts:
+        return []
+    # the first call writes the cached skills-list prefix; the others then read it instead of each writing it
+    first = await one(test_prompts[0])
+    return [first, *await asyncio.gather(*(one(p) for p in test_prompts[1:]))]
 
 
 # ---- the prompt writer ------------------------------------------------------------------------------------

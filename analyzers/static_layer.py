@@ -33,7 +33,11 @@ _USE_CASES = re.compile(
     re.I,
 )
 _CONTEXTS = re.compile(r"\b(when\s+\w+ing|for\s+\w+ing|during\s+\w+ing)\b", re.I)
-_OUTPUT_FORMAT = re.compile(r"\boutput\b.*\bformat\b|\bformat\b.*\boutput\b|\breturns?\b.*\bjson\b")
+# a line that states an output format: "output … format", "format … output", "return(s) … json".
+# Checked as (first word, later word) pairs: the regex `\boutput\b.*\bformat\b|…` re-scanned the rest of
+# the line from every "output" when no "format" followed (90 s on "output " * 20,000).
+_OUTPUT_FORMAT = tuple((re.compile(rf"\b{a}\b"), re.compile(rf"\b{b}\b"))
+                       for a, b in (("output", "format"), ("format", "output"), ("returns?", "json")))
 _ORCH_VERB = re.compile(r"\b(?:orchestrat\w*|coordinat(?:e|es|ing)|dispatch(?:es|ing)?|delegat(?:e|es|ing)|spawn(?:s|ing)?)\b")
 _ORCH_OBJECT = re.compile(r"\b(?:sub-?agents?|agents?|workers?|other\s+skills?|skills)\b")
 
@@ -133,6 +137,15 @@ def frontmatter_quality(doc: SkillDocument) -> float:
     return _clamp(score)
 
 
+def _states_format(line: str) -> bool:
+    """One of _OUTPUT_FORMAT's first words, then its later word further on the line (linear)."""
+    for first, later in _OUTPUT_FORMAT:
+        m = first.search(line)
+        if m and later.search(line, m.end()):
+            return True
+    return False
+
+
 def _may_state_format(text: str) -> bool:
     """Both words of one of _OUTPUT_FORMAT's patterns occur (a cheap filter before the regex)."""
     return ("output" in text and "format" in text) or ("return" in text and "json" in text)
@@ -143,8 +156,8 @@ def orchestration_wiring(doc: SkillDocument) -> float:
     score = 0.70
     # same-line patterns: only lines that mention both words can match (and only if the prose does)
     candidates = (ln for ln in prose.split("\n") if _may_state_format(ln)) if _may_state_format(prose) else ()
-    if any(_OUTPUT_FORMAT.search(ln) for ln in candidates) or any(
-        _OUTPUT_FORMAT.search(h.text.lower()) for h in doc.headings
+    if any(_states_format(ln) for ln in candidates) or any(
+        _states_format(h.text.lower()) for h in doc.headings
     ):
         score += 0.10
     if _has_word(prose, ("return", "produce", "output", "generate"), ("s", "")):

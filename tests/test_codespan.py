@@ -98,4 +98,4 @@ def test_linear_on_hostile_runs(name: str) -> None:
     blank_code_spans(text)
     dt = time.perf_counter() - t0
     print(f"{len(text)} chars: {dt * 1000:.1f} ms")  # ~10-50 ms each
-    assert dt < 1.0
+    assert dt < 2.0  # generous: a loaded CI machine; the old regex took hours on these

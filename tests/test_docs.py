@@ -112,6 +112,9 @@ NOT_EXECUTABLE = {
 TEXT_EXAMPLES = {
     "BINARY_CONTENT", "BLOATED_SKILL", "BODY_OVER_BUDGET", "DUPLICATE_SKILL_NAME", "FILE_TOO_LARGE",
     "UNREFERENCED_FILE", "UTF8_BOM",
+    "INVISIBLE_UNICODE",  # the characters are invisible: the example names them
+    "INTERACTIVE_SCRIPT",  # a bundled script, not SKILL.md
+    "NESTED_REFERENCE", "REFERENCE_NO_TOC",  # bundled files: described as a listing
 }
 # Files that exist next to the example skill (the "Use instead" links to them).
 EXAMPLE_FILES = {
@@ -119,6 +122,7 @@ EXAMPLE_FILES = {
     "ORPHAN_REFERENCE": ["references/form-fields.md"],
     "DEAD_CROSS_REF": ["../chart-builder/SKILL.md"],
     "MISSING_MENTIONED_FILE": ["scripts/fetch_data.py"],
+    "LINK_CASE_MISMATCH": ["references/forms.md"],
 }
 
 

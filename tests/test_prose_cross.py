@@ -89,4 +89,4 @@ def test_hostile_lines_are_linear(name: str) -> None:
     assert len(refs) <= 1
     t0 = time.perf_counter()
     analyze(FM + line + "\n", None, config=Config(select=("DEAD_CROSS_REF",)))
-    assert time.perf_counter() - t0 < 1.0
+    assert time.perf_counter() - t0 < 2.0  # the whole analysis (parse included), on a loaded machine too

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -356,9 +356,26 @@ async def run_judge(doc: SkillDocument, gateway: CallsModels, *, models: Mapping
         planned -= judges * (N_POSITIVE + N_NEGATIVE + 1)
     tick("wrote test prompts")
 
+    # Prompt caching: every rubric call starts with the same (large) skill block. Calls sent together
+    # before the first reply would each write that prefix; so one call goes first and the rest follow
+    # once it has answered (one call's latency for up to ~30% of the cost on a large skill:
+    # docs/benchmarks.md, "LLM judge").
+    warm = asyncio.Event()
+
+    async def after_warm(make: Callable[[], Awaitable[tuple[Verdict | None, str | None]]]):
+        await warm.wait()
+        return await make()
+
     async def one_judge(j: int) -> tuple[dict[str, tuple[Verdict | None, str | None]], list[Decision], Metrics | None]:
         salt = f"judge-{j + 1}"
-        rubric_tasks = {d: asyncio.create_task(verdict(d, salt)) for d in rubric_dims}
+        rubric_tasks: dict[str, asyncio.Task[tuple[Verdict | None, str | None]]] = {}
+        for i, d in enumerate(rubric_dims):
+            if j == 0 and i == 0:
+                first = asyncio.create_task(verdict(d, salt))
+                first.add_done_callback(lambda _t: warm.set())
+                rubric_tasks[d] = first
+            else:
+                rubric_tasks[d] = asyncio.create_task(after_warm(lambda d=d: verdict(d, salt)))
         decisions: list[Decision] = []
         m: Metrics | None = None
         out: dict[str, tuple[Verdict | None, str | None]] = {}

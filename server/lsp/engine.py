@@ -245,6 +245,25 @@ class Engine:
                       snap.stamp, snap.target)
 
 
+def stopped_result(uri: str, version: int | None, generation: int, stamp: int, target: str | None, limit: float,
+                   lines: list[str], converter) -> Result:
+    """The result for a version whose analysis ran past the time limit: no findings, no scores, one
+    diagnostic that says analysis stopped (so the editor shows why this version has no findings)."""
+    from skillgrade.analyzers.scoring import composite
+    from skillgrade.analyzers.static_layer import STATIC_TO_DIMENSION, StaticResult
+
+    report = Report(None, None, [], StaticResult({k: None for k in STATIC_TO_DIMENSION}, {}),
+                    composite({"static": {}}, 0))
+    first = lines[0] if lines else ""
+    diag = T.Diagnostic(
+        range=T.Range(start=T.Position(line=0, character=0), end=T.Position(line=0, character=len(first))),
+        message=(f"skillgrade stopped analysing this version after {limit:g} s (the analysisTimeoutMs "
+                 "setting); its findings are not shown. The next edit is analysed again."),
+        severity=T.DiagnosticSeverity.Warning, source="skillgrade", code="ANALYSIS_STOPPED")
+    rid = result_id_for([diag], converter)
+    return Result(uri, version, generation, report, [diag], rid, limit * 1000, lines, stamp=stamp, target=target)
+
+
 def read_for_analysis(path: Path) -> tuple[str, bool] | None:
     try:
         return read_skill(path)

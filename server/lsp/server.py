@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -23,13 +24,58 @@ from skillgrade.analyzers.workspace import BUNDLE_SKIP_DIRS
 
 from .convert import uri_to_path
 from .documents import UTF8, UTF16, UTF32, Codec, DocumentStore, OpenDoc
-from .engine import SKILL_FILE, Engine, Result, Snapshot, read_for_analysis
+from .engine import SKILL_FILE, Engine, Result, Snapshot, read_for_analysis, stopped_result
 from .render import RunRecord
 from .settings import Settings, parse_settings, unwrap
 
 log = logging.getLogger("skillgrade.server")
 SECTION = "skillgrade"
 MAX_BUNDLE_DEPTH = 8  # folders between a bundled markdown file and its SKILL.md
+
+
+class AnalysisStopped(BaseException):
+    """Raised inside the worker thread to stop an analysis that ran past `analysisTimeoutMs` (a
+    BaseException, like KeyboardInterrupt, so that the engine's per-rule `except Exception` lets it through)."""
+
+
+class _Job:
+    """One analysis on the worker: which thread runs it, and whether it still runs (under `lock`)."""
+
+    def __init__(self, target: str | None = None, limit: float = 0.0) -> None:
+        self.target = target  # the bundled file the analysis is for (None: the SKILL.md)
+        self.limit = limit  # seconds; 0: none
+        self.lock = threading.Lock()
+        self.thread: int | None = None
+        self.running = False
+        self.started: float | None = None  # time.monotonic() when the worker began it
+
+    def run(self, fn, *args):
+        with self.lock:
+            self.thread, self.running, self.started = threading.get_ident(), True, time.monotonic()
+        # the job enforces its own limit, so that an analysis nobody awaits any more (its version was
+        # superseded and the waiting task cancelled) is stopped too
+        timer = threading.Timer(self.limit, self.stop) if self.limit else None
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
+        try:
+            return fn(*args)
+        finally:
+            if timer is not None:
+                timer.cancel()
+            with self.lock:
+                self.running = False
+
+    def stop(self) -> bool:
+        """Raise AnalysisStopped in the worker thread at its next Python instruction (code that holds
+        the interpreter, a C-level regex say, is stopped only when it returns)."""
+        import ctypes
+
+        with self.lock:
+            if not self.running or self.thread is None:
+                return False
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread), ctypes.py_object(AnalysisStopped))
+            return True
 
 try:  # the distribution's version; cheap, and never fatal
     from importlib.metadata import version as _dist_version
@@ -79,6 +125,8 @@ class SkillServer(LanguageServer):
         self.generation = 0
         self.results: dict[str, Result] = {}
         self.inflight: dict[tuple, asyncio.Future] = {}
+        self.jobs: dict[tuple, _Job] = {}
+        self.stopped: dict[tuple, Result] = {}  # (uri, version, generation) -> the "analysis stopped" result
         self.pending: dict[str, asyncio.Task] = {}
         self.published: dict[str, tuple[int | None, str]] = {}
         self.runs: dict[str, list[RunRecord]] = {}
@@ -309,13 +357,18 @@ class SkillServer(LanguageServer):
             if (res := self.current(uri)) is not None:
                 return res
             key = (uri, *self.key_of(doc))
+            if (res := self.stopped.get(key)) is not None:
+                self.results[uri] = res
+                return res
             fut = self.inflight.get(key)
             if fut is None:
                 snap = self.snapshot(doc)
-                fut = loop.run_in_executor(self.pool, self.engine.run, snap, self.open_lines())
+                job = _Job(snap.target, self.settings.analysis_timeout_ms / 1000)
+                fut = loop.run_in_executor(self.pool, job.run, self.engine.run, snap, self.open_lines())
                 self.inflight[key] = fut
-                fut.add_done_callback(lambda _f, k=key: self.inflight.pop(k, None))
-            res = await asyncio.shield(fut)
+                self.jobs[key] = job
+                fut.add_done_callback(lambda _f, k=key: (self.inflight.pop(k, None), self.jobs.pop(k, None)))
+            res = await self._bounded(key, fut, doc)
             if res.name_changed:
                 res.name_changed = False
                 self.generation += 1
@@ -327,6 +380,49 @@ class SkillServer(LanguageServer):
                 self.results[uri] = res
                 return res
         return None
+
+    async def _bounded(self, key: tuple, fut: asyncio.Future, doc: OpenDoc) -> Result:
+        """The future's result, unless the analysis runs past analysisTimeoutMs (counted from when the
+        worker starts it, not from when it was queued): then the "analysis stopped" result."""
+        limit = self.settings.analysis_timeout_ms / 1000
+        wait = limit or None
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(fut), wait)
+            except AnalysisStopped:  # the job's own timer stopped it
+                return self.stop_analysis(key, doc, limit, stuck=False)
+            except TimeoutError:
+                job = self.jobs.get(key)
+                started = job.started if job is not None else None
+                # past the limit and a grace period, the job has not stopped: it is inside code that
+                # holds the interpreter; give the queue a fresh worker
+                left = limit + 1.0 - (time.monotonic() - started) if started is not None else limit
+                if left > 0:
+                    wait = left
+                    continue
+                return self.stop_analysis(key, doc, limit, stuck=True)
+
+    def stop_analysis(self, key: tuple, doc: OpenDoc, limit: float, stuck: bool) -> Result:
+        """The analysis of this version ran past the limit and was stopped: answer one diagnostic that
+        says so. `stuck`: it did not stop (code that holds the interpreter); leave it to finish on its
+        own and give the worker's queue a fresh thread, so later versions are analysed normally."""
+        if (res := self.stopped.get(key)) is not None:
+            return res
+        job = self.jobs.pop(key, None)
+        if stuck:
+            if job is not None:
+                job.stop()
+            old, self.pool = self.pool, ThreadPoolExecutor(max_workers=1, thread_name_prefix="skillgrade-analysis")
+            old.shutdown(wait=False)  # work already queued there still runs once the stuck analysis returns
+        log.warning("analysis of %s v%s stopped after %.1f s%s", doc.uri, doc.version, limit,
+                    " (stuck: a fresh worker takes the queue)" if stuck else "")
+        target = job.target if job is not None else None
+        res = stopped_result(doc.uri, key[1], key[2], key[3], target, limit, doc.lines, self.protocol._converter)
+        self.stopped[key] = res
+        if len(self.stopped) > 64:
+            self.stopped.pop(next(iter(self.stopped)))
+        self.results[doc.uri] = res
+        return res
 
     def schedule(self, uri: str, delay_ms: int | None = None) -> None:
         """Debounced analysis + publish (push clients). The newest version always wins."""

@@ -22,6 +22,7 @@ _SNAKE = {
     "body_line_budget": "bodyLineBudget", "body_token_budget": "bodyTokenBudget", "judge_model": "judgeModel",
     "simulation_model": "simulationModel", "simulateModel": "simulationModel", "simulate_model": "simulationModel",
     "base_url": "baseUrl", "budget_usd": "budgetUsd", "log_level": "logLevel",
+    "analysis_timeout_ms": "analysisTimeoutMs", "analysis-timeout-ms": "analysisTimeoutMs",
     "docs-base-url": "docsBaseUrl", "per-path-ignores": "perPathIgnores", "body-line-budget": "bodyLineBudget",
     "body-token-budget": "bodyTokenBudget", "known_fields": "knownFields", "known-fields": "knownFields",
 }
@@ -37,6 +38,7 @@ class Settings:
     base_url: str | None = None  # an Anthropic-compatible endpoint; ANTHROPIC_BASE_URL wins
     judges: int = 1
     log_level: str = "WARNING"
+    analysis_timeout_ms: int = 2000  # per document version; 0: no limit
     engine: tuple[tuple[str, Any], ...] = field(default=())  # validated engine keys, sorted (hashable, ==)
 
     def engine_dict(self) -> dict[str, Any]:
@@ -93,6 +95,11 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
                 values["debounce_ms"] = int(v)
             else:
                 errors.append("`debounceMs` must be a number of milliseconds between 0 and 60000")
+        elif key == "analysisTimeoutMs":
+            if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 600_000:
+                values["analysis_timeout_ms"] = int(v)
+            else:
+                errors.append("`analysisTimeoutMs` must be a number of milliseconds between 0 (no limit) and 600000")
         elif key in ("judgeModel", "simulationModel"):
             if isinstance(v, str) and v.strip():
                 values["judge_model" if key == "judgeModel" else "simulation_model"] = v.strip()

@@ -17,7 +17,9 @@ from ...findings import Finding, Pos, Range, Severity
 from ...rule import RuleContext, rule
 
 # Snippets with elisions or template placeholders are illustrations, not programs.
-_PLACEHOLDER = re.compile(r"\.\.\.|…|<[A-Za-z_][\w -]*>|\{\{|\{%|\$\{|^\s*#\s*\.\.\.|\[\.\.\.\]|//", re.M)
+# (no `^\s*#\s*\.\.\.` branch: `...` alone already matches it, and `^\s*` under re.M re-scanned every
+# run of blank lines from each of its lines)
+_PLACEHOLDER = re.compile(r"\.\.\.|…|<[A-Za-z_][\w -]*>|\{\{|\{%|\$\{|\[\.\.\.\]|//")
 _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json", "yaml": "yaml",
           "yml": "yaml", "toml": "toml"}
 

@@ -30,6 +30,8 @@ def _cross_match(tok: str) -> int:
     """
     n = len(tok)
     if tok.startswith("../"):
+        if "/SKILL.md" not in tok and "agents/" not in tok:
+            return 0
         segs = tok.split("/")
         starts = [0] * len(segs)
         pos = 0

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...codespan import blank_code_spans
+from ...codespan import code_spans
 from ...document import SkillDocument
 from ...findings import Pos, Range
 from ...measures import exists_recorded, normalize
@@ -26,6 +26,7 @@ _RUNNERS = frozenset({
     "head", "tail", "open", "chmod", "exec", "Rscript", "lua", "go",
 })
 _PROMPTS = ("$ ", "> ", "% ", "# ")
+MAX_MENTIONS = 2_000  # mentions collected per document; past that the text is data, not instructions
 _OUTPUT_FLAGS = frozenset({"-o", "--out", "--output", "--output-dir", "--out-dir", "--dest", "--destination",
                            ">", ">>", "--save", "--write", "--to"})
 
@@ -49,8 +50,14 @@ def mentioned_files(doc: SkillDocument) -> list[Mention]:
     return doc._mentions
 
 
+def _has_mention(text: str) -> bool:
+    return "references/" in text or "scripts/" in text or "assets/" in text
+
+
 def _mentioned_files(doc: SkillDocument) -> list[Mention]:
     out: list[Mention] = []
+    if not _has_mention(doc.text):
+        return out
     link_spans: dict[int, list[tuple[int, int]]] = {}
     for link in doc.links:
         r = link.full_range
@@ -60,25 +67,18 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
             link_spans.setdefault(ln, []).append((a, b))
     skip = doc.code_lines | doc.html_comment_lines
     for pl in doc.prose:
-        if "/" in pl.text:
+        if _has_mention(pl.text):
             _scan(pl.text, pl.line, "prose", link_spans.get(pl.line, ()), out)
     for ln in range(doc.body_start_line, len(doc.lines)):
         line = doc.lines[ln]
-        if ln in skip or "`" not in line or "/" not in line:
+        if "`" not in line or not _has_mention(line) or ln in skip:
             continue
-        blanked = blank_code_spans(line, "\0")
-        i = blanked.find("\0")
-        while i >= 0:
-            j = i
-            while j < len(blanked) and blanked[j] == "\0":
-                j += 1
+        for i, j in code_spans(line):
             span = line[i:j]
             ticks = len(span) - len(span.lstrip("`"))
             inner_start, inner_end = i + ticks, j - ticks
             if inner_end > inner_start:
-                content = line[inner_start:inner_end]
-                _scan(content, ln, "code", (), out, offset=inner_start)
-            i = blanked.find("\0", j)
+                _scan(line[inner_start:inner_end], ln, "code", (), out, offset=inner_start)
     for block in doc.code_blocks:
         if not block.fenced:
             continue
@@ -86,19 +86,25 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
             if ln >= len(doc.lines):
                 break
             line = doc.lines[ln]
-            if "/" in line:
+            if _has_mention(line):
                 _command_args(line, ln, out)
     out.sort(key=lambda m: (m.range.start, m.range.end))
     return out
 
 
 def _scan(text: str, line: int, where: str, exclude, out: list[Mention], offset: int = 0) -> None:
+    spans = sorted(exclude)  # link spans on this line, in order: one pointer walks them
+    k = 0
     for m in _MENTION.finditer(text):
+        if len(out) >= MAX_MENTIONS:
+            return
         s, e = m.start(), m.end()
         if s > 0 and (text[s - 1].isalnum() or text[s - 1] in "_" or text[s - 1] in _BEFORE):
             continue
-        if any(a <= s + offset < b for a, b in exclude):
-            continue
+        while k < len(spans) and spans[k][1] <= s + offset:
+            k += 1
+        if k < len(spans) and spans[k][0] <= s + offset:
+            continue  # inside a link
         if where == "code" and _is_output_arg(text, s):
             continue
         _add(text, s, e, line, where, out, offset)
@@ -124,7 +130,7 @@ def _add(text: str, s: int, e: int, line: int, where: str, out: list[Mention], o
 
 def _is_output_arg(text: str, s: int) -> bool:
     """The path follows an output flag or a redirection (`-o assets/out.png`, `> scripts/log.txt`)."""
-    before = text[:s].rstrip()
+    before = text[max(0, s - 64) : s].rstrip()  # a flag is a few characters before the path
     if before.endswith("="):
         before = before[:-1]
     word = before.rsplit(None, 1)[-1] if before.split() else ""
@@ -133,6 +139,8 @@ def _is_output_arg(text: str, s: int) -> bool:
 
 def _command_args(line: str, ln: int, out: list[Mention]) -> None:
     """The first bundle path argument of a command line run by a known interpreter or reader."""
+    if len(out) >= MAX_MENTIONS:
+        return
     stripped = line.lstrip()
     indent = len(line) - len(stripped)
     for p in _PROMPTS:
@@ -165,6 +173,34 @@ def _command_args(line: str, ln: int, out: list[Mention]) -> None:
             continue
         _add(line, start, start + m.end(), ln, "command", out, 0)
         return
+
+
+_PATHISH = re.compile(r"[\w./-]+")
+_BUNDLE_TOPS = frozenset({"references", "scripts", "assets"})
+
+
+def names_project_paths(doc: SkillDocument) -> bool:
+    """SKILL.md names relative paths of a host project (`src/app.ts`, `.claude/agents/x.md`, `db/schema.sql`)
+    that are not in the skill: a project skill, run from the repository root, whose `scripts/…` may be the
+    repository's own."""
+    lines = doc.lines
+    for ln in range(doc.body_start_line, len(lines)):
+        line = lines[ln]
+        if "/" not in line:
+            continue
+        for m in _PATHISH.finditer(line):
+            tok = m.group().rstrip(".")
+            s = m.start()
+            if "/" not in tok or tok.startswith(("/", "../", "./")) or s > 0 and line[s - 1] in "~:@$}%\\":
+                continue
+            first = tok.split("/", 1)[0]
+            if not first or first in _BUNDLE_TOPS or "." in first.lstrip("."):
+                continue  # a bundle folder, or a domain (github.com/…)
+            if first.strip(".") == "" or not tok.split("/", 1)[1]:
+                continue
+            if not doc.files.exists(normalize(tok)):
+                return True
+    return False
 
 
 # ---------------------------------------------------------------- case
@@ -262,12 +298,26 @@ def exists_near(doc: SkillDocument, rel: str) -> bool:
     """`rel` exists relative to a folder above the skill, up to the workspace root (a plugin or repo root)."""
     if doc.skill_dir is None:
         return True  # nothing to check against: assume it exists
+    cache = _listing_cache(doc)
+    memo = cache.setdefault("\0near", {})
+    hit = memo.get(rel)
+    if hit is None:
+        anc = cache.get("\0ancestors")
+        if anc is None:
+            anc = cache["\0ancestors"] = _ancestors(doc)
+        hit = memo[rel] = any(exists_recorded(doc, a / rel) for a in anc)
+    return hit
+
+
+def _ancestors(doc: SkillDocument) -> list[Path]:
+    """Folders above the skill, up to the workspace root (at most three when there is none)."""
+    assert doc.skill_dir is not None
     root = doc.workspace_root
+    out = []
     for i, anc in enumerate(doc.skill_dir.parents):
         if root is not None and not _within(anc, root):
             break
         if root is None and i >= 3:
             break
-        if exists_recorded(doc, anc / rel):
-            return True
-    return False
+        out.append(anc)
+    return out

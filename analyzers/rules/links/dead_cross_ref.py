@@ -8,6 +8,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
 from ._classify import is_cross_ref, link_targets, prose_cross_refs, resolve_cross
+from ._mentions import case_variant
 
 
 @rule("DEAD_CROSS_REF", family="links", severity=Severity.WARNING, anti_pattern=True)
@@ -45,6 +46,8 @@ def dead_cross_ref(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue
         res = resolve_cross(doc, t.path)
         if res.exists is False and (is_cross_ref(res.rel) or inside_repo_rel):
+            if case_variant(doc, res.rel) is not None:
+                continue  # exists with another case: LINK_CASE_MISMATCH
             yield ctx.finding(t.range, f"Cross reference `{t.text}` does not resolve to a skill or agent")
     for t in prose_cross_refs(doc):
         res = resolve_cross(doc, t.path)

@@ -12,6 +12,7 @@ from ...rule import RuleContext, rule
 from .._helpers import github_slug
 from ._bundled import bad_anchors, bundled_link_targets, from_skill_root, resolve_bundled
 from ._classify import is_cross_ref, link_targets
+from ._mentions import case_variant
 
 
 def _squash(s: str) -> str:
@@ -26,7 +27,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Resolves relative links and images against the skill directory (`scripts/`, `assets/`, other
     files) and `#anchor` links against the document's headings. Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
-    workspace are `LINK_ESCAPES_WORKSPACE`. URLs, absolute paths and templated paths are not checked.
+    workspace are `LINK_ESCAPES_WORKSPACE`, and
+    targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked.
 
     Links in the skill's other markdown files (`references/*.md`, nested guides) are checked too,
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
@@ -67,8 +69,10 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 continue
             if t.path.lstrip("./").startswith(("skills/", "agents/")):
                 continue  # repo-relative cross references: DEAD_CROSS_REF
+            if case_variant(doc, res.rel) is not None:
+                continue  # exists with another case: LINK_CASE_MISMATCH
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
-        elif res.exists is False and not is_cross_ref(res.rel):
+        elif res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
     for bf, link in bad_anchors(doc):
         yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
@@ -78,5 +82,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue
         if res.inside_skill and bt.link.target.lstrip("./").startswith(("skills/", "agents/")):
             continue  # repo-relative cross references
+        if case_variant(doc, res.rel) is not None:
+            continue  # exists with another case: LINK_CASE_MISMATCH
         if res.inside_skill or not is_cross_ref(res.rel):
             yield ctx.finding(bt.range, f"Link target `{bt.text}` does not exist", file=bt.file.rel)

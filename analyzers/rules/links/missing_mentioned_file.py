@@ -8,7 +8,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...measures import resolve
 from ...rule import RuleContext, rule
-from ._mentions import case_variant, exists_near, mentioned_files
+from ._mentions import case_variant, exists_near, mentioned_files, names_project_paths
 
 
 @rule("MISSING_MENTIONED_FILE", family="links", severity=Severity.WARNING)
@@ -26,6 +26,10 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     (`-o assets/out.png`, `> scripts/log.txt`), other lines of code blocks (examples of other
     projects), and paths that exist relative to a folder above the skill up to the workspace root (a
     plugin or repository root). A path that exists with a different case is `LINK_CASE_MISMATCH`.
+    A project skill (SKILL.md names paths of a host project that are not in the skill, such as
+    `src/app.ts` or `.claude/agents/x.md`) runs from the repository root, so its `scripts/…` and
+    `assets/…` paths are checked only when the skill bundles that folder itself; `references/…` paths
+    are always checked.
 
     ## Why is this bad?
     The agent is told to read or run a file that is not there: the step fails, or the agent improvises
@@ -48,14 +52,28 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     if doc.skill_dir is None or doc.files.root is None:
         return
     seen: set[tuple[int, int]] = set()
+    project: bool | None = None
+    missing: dict[str, bool] = {}  # rel -> reported (decided once per path)
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
             continue
         seen.add(key)
-        res = resolve(doc, m.rel)
-        if res.exists is not False:
+        hit = missing.get(m.rel)
+        if hit is None:
+            hit = missing[m.rel] = _missing(doc, m.rel)
+        if not hit:
             continue
-        if case_variant(doc, m.rel) is not None or exists_near(doc, m.rel):
-            continue
+        top = m.rel.split("/", 1)[0]
+        if top != "references" and not doc.files.exists(top):
+            if project is None:
+                project = names_project_paths(doc)
+            if project:
+                continue  # a project skill's scripts/ or assets/ may be the repository's own
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")
+
+
+def _missing(doc: SkillDocument, rel: str) -> bool:
+    if resolve(doc, rel).exists is not False:
+        return False
+    return case_variant(doc, rel) is None and not exists_near(doc, rel)

@@ -10,10 +10,11 @@ from ...findings import CreateFile, Finding, Fix, Severity
 from ...measures import resolve
 from ...rule import FixAvailability, RuleContext, rule
 from ._classify import link_targets
+from ._mentions import case_collision, case_variant
 
 
 @rule("ORPHAN_REFERENCE", family="links", severity=Severity.ERROR, anti_pattern=True,
-      fix=FixAvailability.ALWAYS)
+      fix=FixAvailability.SOMETIMES)
 def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A link to a `references/…` file that does not exist (methodology anti-pattern).
 
@@ -38,7 +39,11 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Creates the missing file with a title (safe: it only adds a file); or retarget the link.
+    Creates the missing file with a title (safe: it only adds a file); or retarget the link. A link whose
+    file exists with another case is `LINK_CASE_MISMATCH`, and no file is ever created whose path differs
+    only in case from an existing file or folder (`references/Forms/x.md` beside `references/forms/`):
+    on a case-insensitive disk it would be the same file, on Linux a confusing twin. Then no fix is
+    offered.
     """
     for t in link_targets(doc):
         res = resolve(doc, t.path)
@@ -46,8 +51,10 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue
         if res.exists is not False:
             continue  # exists, or unknown (a buffer with no file on disk)
+        if case_variant(doc, res.rel) is not None:
+            continue  # exists with another case: LINK_CASE_MISMATCH
         fix = None
-        if doc.skill_dir is not None:
+        if doc.skill_dir is not None and case_collision(doc, res.rel) is None:
             title = res.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ").strip()
             content = f"# {title.capitalize() or 'Reference'}\n" if res.rel.endswith(".md") else ""
             target = os.path.join(str(doc.skill_dir), *res.rel.split("/"))

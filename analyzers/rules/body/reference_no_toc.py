@@ -1,0 +1,102 @@
+"""REFERENCE_NO_TOC: a long bundled reference file with no table of contents near its top."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...bundle import bundled_text_files
+from ...document import SkillDocument
+from ...findings import Finding, Severity
+from ...rule import RuleContext, rule
+
+MIN_LINES = 100  # longer files need a table of contents (Anthropic's skill authoring guide)
+TOP_LINES = 30  # where the table of contents must start
+_TOC_HEADING = re.compile(
+    r"^\s{0,3}#{1,6}\s+(?:\W*\s*)?(?:table\s+of\s+contents|contents|toc|index|on\s+this\s+page|"
+    r"in\s+this\s+(?:file|document|guide|reference|page)|sections|overview\s+of\s+sections|quick\s+navigation|"
+    r"navigation)\s*:?\s*#*\s*$",
+    re.I,
+)
+_TOC_LABEL = re.compile(r"^\s*(?:\*\*|__)?(?:table\s+of\s+contents|contents|toc|on\s+this\s+page)\s*:?\s*(?:\*\*|__)?:?\s*$",
+                        re.I)
+_TOC_MARKER = re.compile(r"\[\[_?toc_?\]\]|\[toc\]|<!--\s*toc\b|\{:toc\}|\[\[toc\]\]", re.I)
+_ANCHOR_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+.*\]\(#")  # a list item linking to a heading
+_NOT_REFERENCES = ("readme", "changelog", "license", "licence", "contributing", "code_of_conduct", "security")
+
+
+def has_toc(lines: list[str]) -> bool:
+    """A table of contents starts in the first TOP_LINES lines: a `Contents`-like heading or label, a
+    `[TOC]`-style marker, or two list items linking to the file's own headings."""
+    anchors = 0
+    for line in lines[:TOP_LINES]:
+        if _TOC_HEADING.match(line) or _TOC_LABEL.match(line) or _TOC_MARKER.search(line):
+            return True
+        if _ANCHOR_ITEM.match(line):
+            anchors += 1
+            if anchors >= 2:
+                return True
+    return False
+
+
+def _reference(rel: str, doc: SkillDocument) -> bool:
+    """A file the agent reads as a reference: under references/ (or reference/, docs/), or named in SKILL.md."""
+    base = rel.rsplit("/", 1)[-1].lower()
+    if base.startswith(_NOT_REFERENCES):
+        return False
+    return rel.startswith(("references/", "reference/", "docs/")) or rel in doc.text
+
+
+@rule("REFERENCE_NO_TOC", family="body", severity=Severity.INFO)
+def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A bundled reference file over 100 lines has no table of contents near its top.
+
+    ## What it does
+    Looks at every bundled markdown file that the agent reads as a reference: files under
+    `references/` (also `reference/`, `docs/`) and any markdown file whose path SKILL.md names, but
+    not READMEs, changelogs, licences and contributing guides (written for people). A file of more
+    than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
+    of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
+    `In this guide`; a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
+    link to the file's own headings (`- [Setup](#setup)`).
+
+    ## Why is this bad?
+    Anthropic's skill authoring guide: for reference files longer than 100 lines, include a table of
+    contents at the top, so that the agent sees the full scope of the file even when it previews
+    only its beginning (`head -100`) and can jump to the section it needs.
+
+    ## Example
+    ```text
+    references/api.md, 420 lines:
+      line 1    # API reference
+      line 3    ## Authentication
+      line 90   ## Endpoints
+      line 300  ## Errors
+    ```
+
+    Use instead:
+    ```text
+    references/api.md, 426 lines:
+      line 1    # API reference
+      line 3    ## Contents
+      line 4    - [Authentication](#authentication)
+      line 5    - [Endpoints](#endpoints)
+      line 6    - [Errors](#errors)
+      line 9    ## Authentication
+    ```
+
+    ## Fix
+    Add a `## Contents` list of links to the file's headings right after its title.
+    """
+    for bf in bundled_text_files(doc):
+        if not bf.is_markdown or not _reference(bf.rel, doc):
+            continue
+        if bf.text.count("\n", 0) < MIN_LINES:
+            continue  # most files: no line index needed
+        lines = bf.lines
+        n = len(lines) - (1 if lines and lines[-1] == "" else 0)
+        if n <= MIN_LINES or has_toc(lines):
+            continue
+        yield ctx.finding(bf.index.trimmed_line_range(0),
+                          f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"
+                          " an agent that previews the top does not see what the file covers", file=bf.rel)

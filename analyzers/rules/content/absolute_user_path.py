@@ -1,0 +1,88 @@
+"""ABSOLUTE_USER_PATH: a path into one person's home folder (/Users/alice/…, C:\\Users\\bob\\…) in SKILL.md."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Finding, Pos, Range, Severity
+from ...rule import RuleContext, rule
+
+# a home folder at the start of a path (not `api/Users/…`, `~/…`, `/users/` routes), then the user name
+# and the rest of the path token; single character classes, so a linear scan
+_HOME = re.compile(
+    r"(?:(?<=file://)|(?<![\w.~/\\-]))"
+    r"(?P<root>/Users/|/home/|[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/))"
+    r"(?P<name>[^\s/\\'\"`<>()\[\]{}|:;,*?]+)"
+    r"(?P<rest>[^\s'\"`<>()\[\]{}|,;*?]*)"
+)
+# generic placeholders and shared folders, compared lowercased after dropping `-`, `_`, `.`
+_GENERIC = frozenset({
+    "user", "username", "users", "you", "your", "yours", "yourname", "yourusername", "yourself", "me",
+    "myuser", "myname", "myusername", "name", "someone", "somebody", "example", "exampleuser", "foo", "bar",
+    "xxx", "xxxx", "shared", "public", "default", "defaultuser", "allusers", "linuxbrew", "...", "…",
+})
+_PLACEHOLDER_START = ("<", "$", "{", "%", "[", "*", ".")
+
+
+def _generic(name: str) -> bool:
+    if name.startswith(_PLACEHOLDER_START):
+        return True
+    key = name.lower().replace("-", "").replace("_", "").replace(".", "")
+    return key in _GENERIC or key.startswith("your") or not key or set(key) <= {"x"}
+
+
+@rule("ABSOLUTE_USER_PATH", family="content", severity=Severity.WARNING)
+def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """SKILL.md names a path inside one person's home folder, which exists on no one else's machine.
+
+    ## What it does
+    Looks through SKILL.md (prose, code blocks and frontmatter) for paths that start at a user's home
+    folder: `/Users/<name>/…` (macOS), `/home/<name>/…` (Linux), `C:\\Users\\<name>\\…` (Windows, any
+    drive, `\\`, `\\\\` or `/`; also after `file://`). The finding covers the whole path.
+
+    Not reported: `~/…`, `$HOME/…`, `%USERPROFILE%\\…`; a generic or placeholder user name (`user`,
+    `username`, `you`, `your-name`, `me`, `name`, `someone`, `example`, `xxxx`, and anything written
+    `<user>`, `$USER`, `${USER}`, `{user}`, `%USERNAME%`); shared folders (`/Users/Shared`,
+    `C:\\Users\\Public`, `C:\\Users\\Default`, `/home/linuxbrew`); the same words inside a longer
+    path or URL (`https://api.example.com/Users/42`, `app/home/view`), and lowercase `/users/`
+    (a web route, not a macOS home). A realistic example name such as `alice` is reported: the
+    agent cannot tell an illustration from the path to use.
+
+    ## Why is this bad?
+    The path worked on the author's machine only. Installed anywhere else, the agent tries to read
+    or run a file that is not there, or, worse, writes to a folder of that name, and the skill
+    leaks the author's user name.
+
+    ## Example
+    ```markdown
+    Run `python /Users/alice/skills/pdf-tools/scripts/fill_form.py input.pdf`.
+    ```
+
+    Use instead:
+    ```markdown
+    Run `python scripts/fill_form.py input.pdf` (relative to this skill's folder).
+    ```
+
+    ## Fix
+    Use a path relative to the skill folder for bundled files, `~/` or `$HOME` for files in the
+    user's home, or a placeholder the agent is told to fill in (`<project-dir>`).
+    """
+    text = doc.text
+    if "/Users/" not in text and "/home/" not in text and ":" not in text:
+        return
+    for ln, line in enumerate(doc.lines):
+        if "/Users/" not in line and "/home/" not in line and "sers" not in line:
+            continue
+        for m in _HOME.finditer(line):
+            if _generic(m.group("name")):
+                continue
+            end = m.end()
+            while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path
+                end -= 1
+            path = line[m.start():end]
+            shown = path if len(path) <= 60 else path[:59] + "…"
+            yield ctx.finding(Range(Pos(ln, m.start()), Pos(ln, end)),
+                              f"`{shown}` is a path in the home folder of `{m.group('name')}`; it exists on"
+                              " no other machine: use a path relative to the skill, `~/` or a placeholder")

@@ -1,0 +1,81 @@
+"""NESTED_REFERENCE: SKILL.md links to a file whose own links lead to files SKILL.md never names."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator
+
+from ...bundle import MARKDOWN_SUFFIXES, read_bundled, suffix
+from ...document import SkillDocument
+from ...findings import Finding, Severity
+from ...measures import link_path, normalize, resolve
+from ...rule import RuleContext, rule
+from ._classify import link_targets
+
+
+@rule("NESTED_REFERENCE", family="links", severity=Severity.INFO)
+def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A file SKILL.md links to sends the agent on to further reference files (more than one level deep).
+
+    ## What it does
+    For each markdown file of the skill that SKILL.md links to (say `references/a.md`), reads that
+    file's own markdown links (not those in its code) and collects the ones that lead to another
+    markdown file of the skill (say `references/b.md`) that SKILL.md neither links to nor names
+    anywhere in its text. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
+    to scripts, images and data, to SKILL.md, back to `a.md` itself, to files outside the skill, and
+    to files that do not exist are not counted (the link rules report those).
+
+    ## Why is this bad?
+    Anthropic's skill authoring guide asks to keep references one level deep from SKILL.md. An
+    agent reads a file SKILL.md points to, but when that file points further it often previews the
+    next file partially (`head`) or not at all, so the information in nested files is missed. A
+    direct link from SKILL.md tells the agent the file exists and when it needs it.
+
+    ## Example
+    ```text
+    SKILL.md              links to references/forms.md
+    references/forms.md   links to references/field-types.md   (SKILL.md does not)
+    ```
+
+    Use instead:
+    ```text
+    SKILL.md              links to references/forms.md and references/field-types.md
+    references/forms.md   may still link to references/field-types.md
+    ```
+
+    ## Fix
+    Link the nested file from SKILL.md (with a line on when to read it), or merge it into the file
+    that links to it.
+    """
+    targets = link_targets(doc)
+    if not targets or doc.skill_dir is None:
+        return
+    linked: dict[str, object] = {}  # rel -> the first SKILL.md link to it
+    for t in targets:
+        res = resolve(doc, t.path)
+        if res.inside_skill and res.exists and res.rel not in linked:
+            linked[res.rel] = t
+    for rel, t in linked.items():
+        if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md":
+            continue
+        bf = read_bundled(doc, rel)
+        if bf is None or not bf.may_link or bf.markdown is None:
+            continue  # (parsed once per file, shared with the bundled link checks)
+        folder = posixpath.dirname(rel)
+        nested: list[str] = []
+        for link in bf.markdown.links:
+            p = link_path(link)
+            if p is None:
+                continue
+            target = normalize(p, folder)
+            if (target in (rel, "SKILL.md", "") or target.startswith("../") or target == ".."
+                    or suffix(target) not in MARKDOWN_SUFFIXES or target in linked or target in nested):
+                continue
+            if not doc.files.exists(target) or target in doc.text:
+                continue  # missing (a link rule's business), or SKILL.md names it in prose or code
+            nested.append(target)
+        if nested:
+            shown = [f"`{n}`" for n in nested[:3]] + ([f"{len(nested) - 3} more"] if len(nested) > 3 else [])
+            names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+            yield ctx.finding(t.range, f"`{rel}` links on to {names}, which SKILL.md does not link: keep"
+                                       " references one level deep (link them from SKILL.md)")

@@ -1,0 +1,179 @@
+"""INTERACTIVE_SCRIPT: a bundled script that stops to wait for keyboard input."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...bundle import bundled_text_files
+from ...document import SkillDocument
+from ...findings import Finding, Range, Severity
+from ...rule import RuleContext, rule
+from ._source import JS, PS, PY, SH, blank_code, language
+
+MAX_PER_FILE = 10
+
+# Python: the builtin prompt, passwords, prompt libraries (a method `x.input(` or `def input(` is not it)
+_PY = re.compile(
+    r"(?<![\w.])(?<!def )(?P<what>raw_input|input)\s*\("
+    r"|(?P<what2>getpass\.getpass|(?<![\w.])getpass|click\.prompt|click\.confirm|typer\.prompt|typer\.confirm"
+    r"|Prompt\.ask|Confirm\.ask|IntPrompt\.ask|questionary\.\w+|inquirer\.prompt|pyinputplus\.\w+)\s*\("
+)
+# JavaScript: readline's question() on a stdin interface, prompt libraries
+_JS = re.compile(
+    r"(?P<what>\.question|(?<![\w.$])prompt|inquirer\.prompt|enquirer\.prompt|readlineSync\.\w+)\s*\("
+)
+_JS_STDIN_RL = re.compile(r"createInterface\s*\(\s*\{[^}]{0,200}?input\s*:\s*process\.stdin")
+_PS = re.compile(r"(?P<what>\bRead-Host|\$Host\.UI\.ReadLine|\[Console\]::ReadKey|\[Console\]::ReadLine)\b", re.I)
+# the script checks for a terminal first (it is written to also run without one)
+_TTY_GUARD = {
+    PY: re.compile(r"isatty\s*\("),
+    JS: re.compile(r"\.isTTY\b"),
+    SH: re.compile(r"\[\[?\s+-t\s+[0-2]\b|\btest\s+-t\s+[0-2]\b|\btty\s+-s\b"),
+    PS: re.compile(r"IsInputRedirected|\[Environment\]::UserInteractive", re.I),
+}
+# shell: `read` as a command: at a line start, or after a separator or keyword, after VAR=value prefixes
+_SH_READ = re.compile(r"(?<![\w$./-])read(?![\w-])")
+_ASSIGN = re.compile(r"[A-Za-z_]\w*=\S*")  # one way to match a word: no backtracking
+_KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "time", "!", "{", "("})
+_SEPARATORS = (";", "&", "|", "(", "`", "$(", "{", "!")
+MAX_EXAMINED = 5_000  # `read` words looked at per file: bounds a hostile file
+WINDOW = 300  # characters around a `read` that decide it (a command is short)
+
+
+def _command_before(before: str) -> tuple[bool, str]:
+    """(whether what follows `before` is at a command position, the separator or keyword before it)."""
+    s = before.rstrip()
+    while s:
+        i = max(s.rfind(" "), s.rfind("\t"))
+        word = s[i + 1:]
+        if not _ASSIGN.fullmatch(word):
+            break
+        s = s[:i + 1].rstrip()  # IFS= read …: skip the assignment
+    if not s:
+        return True, ""
+    i = max(s.rfind(" "), s.rfind("\t"))
+    word = s[i + 1:]
+    if word in _KEYWORDS:
+        return True, word
+    if s.endswith(_SEPARATORS):
+        return True, "||" if s.endswith("||") else s[-1]
+    return False, ""
+
+
+def _python(code: str) -> Iterator[tuple[int, int, str]]:
+    for m in _PY.finditer(code):
+        g = "what" if m.group("what") else "what2"
+        yield m.start(g), m.end(g), m.group(g) + "()"
+
+
+def _javascript(code: str) -> Iterator[tuple[int, int, str]]:
+    stdin_rl = _JS_STDIN_RL.search(code) is not None
+    for m in _JS.finditer(code):
+        what = m.group("what")
+        if what == ".question" and not stdin_rl:
+            continue  # question() of something that is not a readline interface on stdin
+        a = m.start("what") + (1 if what.startswith(".") else 0)
+        yield a, m.end("what"), what.lstrip(".") + "()"
+
+
+def _powershell(code: str) -> Iterator[tuple[int, int, str]]:
+    for m in _PS.finditer(code):
+        yield m.start("what"), m.end("what"), m.group("what")
+
+
+def _shell(code: str) -> Iterator[tuple[int, int, str]]:
+    for k, m in enumerate(_SH_READ.finditer(code)):
+        if k == MAX_EXAMINED:
+            return
+        a, b = m.start(), m.end()
+        ls = code.rfind("\n", max(0, a - WINDOW), a) + 1
+        at_command, sep = _command_before(code[max(ls, a - WINDOW):a])
+        if not at_command:
+            continue  # an argument (`echo read`), not the command
+        if sep in ("while", "until", "|"):
+            continue  # a loop over lines, or fed by a pipe: reads its input, not the keyboard
+        end = min(len(code), b + WINDOW)
+        for stop in ("\n", ";", "&&", "||", "|", ")"):
+            j = code.find(stop, b, end)
+            if j >= 0:
+                end = j
+        args = code[b:end]
+        if re.search(r"(?:^|\s)-[a-zA-Z]*[tu]", args) or "<" in args:
+            continue  # a timeout (-t), another descriptor (-u), or redirected input
+        yield a, b, "read"
+
+
+_SCAN = {PY: _python, JS: _javascript, SH: _shell, PS: _powershell}
+# words without which a language's scan cannot match: most scripts are never scanned by a regex
+_NEEDS = {
+    PY: ("input", "getpass", "prompt", "confirm", ".ask", "questionary", "inquirer", "pyinputplus"),
+    JS: ("question", "prompt", "readlineSync"),
+    SH: ("read",),
+    PS: ("ead", "EAD"),  # Read-Host, ReadLine, ReadKey in any case
+}
+_GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
+
+
+@rule("INTERACTIVE_SCRIPT", family="scripts", severity=Severity.WARNING)
+def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """A bundled script waits for keyboard input, which an agent cannot type.
+
+    ## What it does
+    Looks at every bundled script (by suffix, or by its `#!` line) for calls that stop and wait for
+    someone at the keyboard, outside comments and strings:
+
+    - Python: `input()`, `raw_input()`, `getpass()`, `click.prompt/confirm`, `typer.prompt/confirm`,
+      rich's `Prompt.ask`/`Confirm.ask`, `questionary`, `inquirer.prompt`, `pyinputplus`;
+    - shell: the `read` command, unless it has a timeout (`-t`) or another descriptor (`-u`), its
+      input is redirected (`< file`, `<<< "$x"`, a heredoc), it is fed by a pipe (`cmd | read x`), or
+      it is the condition of a `while`/`until` loop (`while read -r line; do … done < file` reads
+      lines of input, not answers);
+    - JavaScript/TypeScript: `question()` on a `readline` interface created on `process.stdin`,
+      `prompt()`, `inquirer`/`enquirer.prompt()`, `readline-sync`;
+    - PowerShell: `Read-Host`, `$Host.UI.ReadLine`, `[Console]::ReadKey/ReadLine`.
+
+    A generated or minified file with more than 50,000 strings and comments is not analysed.
+    A script that checks for a terminal (`isatty()`, `[ -t 0 ]`, `process.stdin.isTTY`,
+    `[Console]::IsInputRedirected`) is not reported: it is written to run without one. Reading piped
+    data (`sys.stdin.read()`, `json.load(sys.stdin)`, `rl.on('line')`) is not a prompt and is not
+    reported. Names such as `input_file`, `args.input(` or `def input(` are not calls of the builtin.
+
+    ## Why is this bad?
+    Agents run scripts in non-interactive shells. A prompt either hangs until the command times
+    out (the agent sees no output and often retries) or fails at once (`EOFError`, an empty
+    answer taken as "no"). The agent cannot answer a prompt it never sees.
+
+    ## Example
+    ```python
+    # scripts/deploy.py
+    target = input("Deploy to which environment? ")
+    ```
+
+    Use instead:
+    ```python
+    # scripts/deploy.py
+    parser.add_argument("--env", required=True, help="environment to deploy to")
+    ```
+
+    ## Fix
+    Take the answer as a command-line argument or an environment variable, and document it in
+    SKILL.md; for a confirmation, add a `--yes` flag. Keep a prompt only behind a terminal check.
+    """
+    for bf in bundled_text_files(doc):
+        lang = language(bf.rel, bf.text)
+        if lang is None:
+            continue
+        if not any(w in bf.text for w in _NEEDS[lang]):
+            continue
+        code = blank_code(bf.text, lang)
+        if code is None:
+            continue  # more strings and comments than any hand-written script: prefer silence
+        if any(w in code for w in _GUARD_NEEDS[lang]) and _TTY_GUARD[lang].search(code):
+            continue
+        for k, (a, b, what) in enumerate(_SCAN[lang](code)):
+            if k == MAX_PER_FILE:
+                break
+            rng = Range(bf.index.pos(a), bf.index.pos(b))
+            yield ctx.finding(rng, f"`{what}` waits for keyboard input; an agent runs scripts without a"
+                                   " terminal, so it hangs or fails: take the value as an argument", file=bf.rel)

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+set -euo pipefail
+read -p "Deploy to production? [y/N] " answer
+echo "Enter the tag:"; IFS= read -r tag
+if [ "$answer" = y ]; then read -r -s -p "Token: " token; fi

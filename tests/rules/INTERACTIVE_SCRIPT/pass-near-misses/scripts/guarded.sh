@@ -1,0 +1,4 @@
+#!/bin/bash
+if [ -t 0 ]; then
+  read -p "Continue? " answer
+fi
