@@ -26,14 +26,8 @@ def _codes(value: str) -> list[str]:
     return [c.strip().upper() for c in value.replace(" ", ",").split(",") if c.strip()]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="skillgrade", description="Grade Agent Skills (SKILL.md): lint, score, serve the editor.")
-    p.add_argument("--version", action="version", version=f"skillgrade {VERSION}")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
-
-    s = sub.add_parser("score", help="score skills (a skill dir, a SKILL.md, or any tree)")
+def _score_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("paths", nargs="+", type=Path)
-    s.add_argument("--depth", choices=("quick", "standard", "deep", "certify"), default="quick")
     s.add_argument("--format", "--output", dest="format", choices=FORMATS, default="text",
                    help="output format (--output is accepted, as PluginEval users type it)")
     s.add_argument("--threshold", type=float, default=None, help="exit 1 when a skill scores below N")
@@ -48,6 +42,52 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     s.add_argument("--fix", action="store_true", help="apply safe fixes ([*]) to the files, then report")
     s.add_argument("--unsafe-fixes", action="store_true", help="with --fix, also apply unsafe fixes")
+    llm = s.add_argument_group("LLM layers (--depth standard, `judge`)")
+    llm.add_argument("--judges", type=_positive_int, default=1, metavar="N",
+                     help="N independent judges, averaged, with their agreement (default 1)")
+    llm.add_argument("--budget", type=_usd, default=None, metavar="USD",
+                     help="stop before a model call that would pass this many dollars")
+    llm.add_argument("--dry-run", action="store_true",
+                     help="print the estimated calls, tokens and cost; call no model (no key needed)")
+    llm.add_argument("--judge-model", default=None, metavar="MODEL", help="the judge model (config: judge-model)")
+    llm.add_argument("--simulate-model", default=None, metavar="MODEL",
+                     help="the routing-simulation model (config: simulate-model)")
+    llm.add_argument("--base-url", default=None, metavar="URL",
+                     help="an Anthropic-compatible endpoint (ANTHROPIC_BASE_URL wins)")
+
+
+def _positive_int(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if not 1 <= n <= 10:
+        raise argparse.ArgumentTypeError("expected a number from 1 to 10")
+    return n
+
+
+def _usd(value: str) -> float:
+    try:
+        x = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected dollars, got {value!r}") from None
+    if not x >= 0 or x == float("inf"):
+        raise argparse.ArgumentTypeError("expected dollars >= 0")
+    return x
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="skillgrade", description="Grade Agent Skills (SKILL.md): lint, score, serve the editor.")
+    p.add_argument("--version", action="version", version=f"skillgrade {VERSION}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    s = sub.add_parser("score", help="score skills (a skill dir, a SKILL.md, or any tree)")
+    s.add_argument("--depth", choices=("quick", "standard", "deep", "certify"), default="quick",
+                   help="quick: static analysis; standard: + the LLM judge (needs ANTHROPIC_API_KEY)")
+    _score_args(s)
+    j = sub.add_parser("judge", help="score skills with the LLM judge (= score --depth standard)")
+    j.set_defaults(depth="standard")
+    _score_args(j)
 
     c = sub.add_parser("compare", help="compare two skills dimension by dimension")
     c.add_argument("a", type=Path)
@@ -76,8 +116,11 @@ def _color(mode: str) -> bool:
     return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
 
 
-def _check_depth(depth: str) -> None:
-    if depth != "quick":
+def _check_depth(depth: str, allowed: tuple[str, ...] = ("quick",)) -> None:
+    if depth not in allowed:
+        if depth == "standard":  # compare
+            raise UsageError("compare --depth standard is not available yet; judge each skill with "
+                             "`skillgrade judge PATH`")
         raise UsageError(
             f"--depth {depth} needs {LLM_DEPTHS[depth]}, and the LLM layers are not available in this "
             "version; use --depth quick (static analysis)"
@@ -121,36 +164,54 @@ def _config_loader(args: argparse.Namespace):
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    _check_depth(args.depth)
+    _check_depth(args.depth, ("quick", "standard"))
     for p in args.paths:
         if not p.exists():
             raise UsageError(f"{p}: no such file or directory")
         if p.is_file() and p.name != "SKILL.md":
             raise UsageError(f"{p}: not a SKILL.md (give a SKILL.md, a skill directory, or a tree)")
-    from skillgrade.analyzers.batch import score_paths
-
     config_for = _config_loader(args)
-    cache_dir = None if args.no_cache else (args.cache_dir or Path(".skillgrade_cache"))
     if args.fix:
         fixed = _apply_fixes(list(args.paths), config_for, args.unsafe_fixes)
         if fixed:
             print(f"skillgrade: applied {fixed} fix{'es' if fixed != 1 else ''}", file=sys.stderr)
+    if args.depth == "standard":
+        from skillgrade.server.cli_judge import score_standard
+
+        code = score_standard(args, config_for, _color(args.color))
+        if code is not None:
+            return code
+        # no API key: the message is on stderr; the static result follows
+    from skillgrade.analyzers.batch import score_paths
+
+    cache_dir = None if args.no_cache else (args.cache_dir or Path(".skillgrade_cache"))
     tty = sys.stdout.isatty()
     texts: list[str] | None = [] if args.format == "json" and not tty else None  # compact JSON splices these
     reports, errors = score_paths(list(args.paths), config_for, cache_dir=cache_dir, jobs=args.jobs,
                                   json_texts=texts)
     if not reports and errors:
         raise UsageError(errors[0])
+    threshold = strictest_threshold(reports, args, config_for)  # the strictest configured one
+    emit(reports, errors, args, config_for, tty=tty, texts=texts)
+    return exit_code(reports, errors, args, threshold)
+
+
+def emit(reports: list[dict], errors: list[str], args: argparse.Namespace, config_for, *, tty: bool,
+         texts: list[str] | None = None, ledger: dict | None = None) -> None:
+    """Write the reports in the chosen format (JSON gets a top-level `ledger` when one is given)."""
     from skillgrade.analyzers import render
 
-    threshold = args.threshold
-    if threshold is None:  # the strictest configured threshold among the skills' configs
-        cfgs = {id(c): c for c in (config_for(r["skill"]["path"]) for r in reports)}
-        ths = [c.threshold for c in cfgs.values() if getattr(c, "threshold", None) is not None]
-        threshold = min(ths) if ths else None
     if args.format == "json":
         # pretty on a terminal; compact (and much faster) when piped
-        out = render.to_json(reports, errors, indent=2 if tty or len(reports) <= 20 else None, texts=texts)
+        indent = 2 if tty or len(reports) <= 20 else None
+        if ledger is not None:
+            import json
+
+            doc = json.loads(render.to_json(reports, errors, indent=None))
+            doc["ledger"] = ledger
+            out = json.dumps(doc, indent=indent) + "\n"
+        else:
+            out = render.to_json(reports, errors, indent=indent, texts=texts)
     elif args.format == "sarif":
         from skillgrade.analyzers.registry import ALL_RULES
         from skillgrade.analyzers.rule import as_dict
@@ -169,10 +230,25 @@ def cmd_score(args: argparse.Namespace) -> int:
         out = render.to_github(reports)
     else:
         out = render.to_text(reports, render.Style(_color(args.color)))
+        if ledger is not None:
+            from skillgrade.server.cli_judge import judge_text
+
+            out += judge_text(reports, render.Style(_color(args.color)))
     sys.stdout.write(out)
     if args.format != "text":
         for e in errors:
             print(f"skillgrade: {e}", file=sys.stderr)
+
+
+def strictest_threshold(reports: list[dict], args: argparse.Namespace, config_for) -> float | None:
+    if args.threshold is not None:
+        return args.threshold
+    cfgs = {id(c): c for c in (config_for(r["skill"]["path"]) for r in reports)}
+    ths = [c.threshold for c in cfgs.values() if getattr(c, "threshold", None) is not None]
+    return min(ths) if ths else None
+
+
+def exit_code(reports: list[dict], errors: list[str], args: argparse.Namespace, threshold: float | None) -> int:
     failed = bool(errors)
     failing = ("error", "warning") if args.strict else ("error",)
     if any(f["severity"] in failing for r in reports for f in r["findings"]):
@@ -330,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        handler = {"score": cmd_score, "compare": cmd_compare, "rules": cmd_rules, "explain": cmd_explain}
+        handler = {"score": cmd_score, "judge": cmd_score, "compare": cmd_compare, "rules": cmd_rules, "explain": cmd_explain}
         return handler[args.command](args)
     except UsageError as exc:
         print(f"skillgrade: error: {exc}", file=sys.stderr)

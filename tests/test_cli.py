@@ -230,11 +230,23 @@ def test_rules_and_explain() -> None:
 
 
 def test_llm_depths_say_plainly_they_need_llm_layers(skills: Path) -> None:
-    for depth in ("standard", "deep", "certify"):
+    for depth in ("deep", "certify"):
         p = run("score", str(skills / "skills"), "--depth", depth)
         assert p.returncode == 2
         assert "LLM layers" in p.stderr and "Traceback" not in p.stderr
         assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_standard_without_a_key_says_so_and_shows_the_static_result(skills: Path) -> None:
+    no_key = {k: "" for k in os.environ if k.startswith("ANTHROPIC_")}
+    static = run("score", str(skills / "skills"), "--no-cache", env=no_key)
+    for args in (("score", "--depth", "standard"), ("judge",)):
+        p = run(*args, str(skills / "skills"), "--no-cache", env=no_key)
+        assert p.returncode == static.returncode
+        assert p.stdout == static.stdout
+        assert p.stderr.strip().splitlines() == ["skillgrade: No API key: set ANTHROPIC_API_KEY (or "
+                                                 "ANTHROPIC_AUTH_TOKEN) to run the LLM layers; showing the "
+                                                 "static result only."]
 
 
 def test_colour_only_when_asked_and_never_with_no_color(skills: Path) -> None:

@@ -61,18 +61,35 @@ def runs_markdown(runs: list[RunRecord]) -> str:
     return "  \n".join(out)
 
 
-def grade_card(report: Report, runs: list[RunRecord]) -> str:
+def grade_card(report: Report, runs: list[RunRecord], judge_note: str | None = None) -> str:
+    """The hover's grade card; with a judge layer, static, judge and blended columns per dimension (the
+    blend's shares from the seed's table, renormalised without Monte Carlo)."""
     c = report.composite
     lines = [f"### {score_line(report)}", ""]
     extra = []
     if c.anti_pattern_count:
         extra.append(f"{c.anti_pattern_count} anti-pattern(s), penalty ×{c.penalty:.2f}")
     extra.append("layers run: " + (", ".join(c.layers_run) or "none"))
-    lines += [" · ".join(extra), "", "| Dimension | Weight | Score | Grade | Measured by |",
-              "|---|---:|---:|:---:|---|"]
-    for name, d in c.dimensions.items():
-        layers = ", ".join(sorted(d.layers)) or "none"
-        lines.append(f"| {_DIM_TITLES.get(name, name)} | {d.weight:.2f} | {_pct(d.score)} | {d.grade or '—'} | {layers} |")
+    lines += [" · ".join(extra), ""]
+    if "judge" in c.layers_run:
+        from skillgrade.analyzers.scoring import grade, layer_shares
+
+        lines += ["| Dimension | Weight | Static | Judge | Blend | Grade |", "|---|---:|---:|---:|---:|:---:|"]
+        for name, d in c.dimensions.items():
+            st, jd = d.layers.get("static"), d.layers.get("judge")
+            shares = layer_shares(name, d.layers)
+            mix = "" if len(shares) < 2 else f" ({100 * shares['static']:.0f}% static)"
+            judge = "unmeasured" if jd is None else f"{_pct(jd)} {grade(jd)}"
+            lines.append(f"| {_DIM_TITLES.get(name, name)} | {d.weight:.2f} | {_pct(st) if st is not None else '—'} "
+                         f"| {judge} | {_pct(d.score)}{mix} | {d.grade or '—'} |")
+    else:
+        lines += ["| Dimension | Weight | Score | Grade | Measured by |", "|---|---:|---:|:---:|---|"]
+        for name, d in c.dimensions.items():
+            layers = ", ".join(sorted(d.layers)) or "none"
+            lines.append(f"| {_DIM_TITLES.get(name, name)} | {d.weight:.2f} | {_pct(d.score)} | {d.grade or '—'} "
+                         f"| {layers} |")
+    if judge_note:
+        lines += ["", judge_note]
     lines += ["", runs_markdown(runs)]
     return "\n".join(lines)
 

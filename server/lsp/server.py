@@ -130,6 +130,9 @@ class SkillServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.published: dict[str, tuple[int | None, str]] = {}
         self.runs: dict[str, list[RunRecord]] = {}
+        self.judged: dict[str, Any] = {}  # uri -> judge_view.JudgeState (the last judge result, per version)
+        self.judge_probed: set[tuple[str, int | None]] = set()  # (uri, version) looked up in the LLM cache
+        self.judge_tasks: dict[str, asyncio.Task] = {}  # uri -> the judge run in progress
         self.cancel_events: dict[Any, threading.Event] = {}
         self.disk_results: dict[Path, tuple[tuple, Result]] = {}
         self.stamps: dict[Path, int] = {}  # skill folder -> edits of any of its open files
@@ -451,11 +454,14 @@ class SkillServer(LanguageServer):
         doc = self.docs.get(res.uri)
         if doc is None or res.key != self.key_of(doc):
             return  # stale: never published
-        if self.published.get(res.uri) == (res.version, res.result_id):
+        from .judge_view import with_judge_diagnostics
+
+        diagnostics, result_id = with_judge_diagnostics(self, res)
+        if self.published.get(res.uri) == (res.version, result_id):
             return
-        self.published[res.uri] = (res.version, res.result_id)
+        self.published[res.uri] = (res.version, result_id)
         self.text_document_publish_diagnostics(
-            T.PublishDiagnosticsParams(uri=res.uri, version=res.version, diagnostics=res.diagnostics))
+            T.PublishDiagnosticsParams(uri=res.uri, version=res.version, diagnostics=diagnostics))
 
     def clear(self, uri: str) -> None:
         if (t := self.pending.pop(uri, None)) is not None:

@@ -20,7 +20,8 @@ ENGINE_KEYS = (
 _SNAKE = {
     "debounce_ms": "debounceMs", "docs_base_url": "docsBaseUrl", "per_path_ignores": "perPathIgnores",
     "body_line_budget": "bodyLineBudget", "body_token_budget": "bodyTokenBudget", "judge_model": "judgeModel",
-    "simulation_model": "simulationModel", "budget_usd": "budgetUsd", "log_level": "logLevel",
+    "simulation_model": "simulationModel", "simulateModel": "simulationModel", "simulate_model": "simulationModel",
+    "base_url": "baseUrl", "budget_usd": "budgetUsd", "log_level": "logLevel",
     "analysis_timeout_ms": "analysisTimeoutMs", "analysis-timeout-ms": "analysisTimeoutMs",
     "docs-base-url": "docsBaseUrl", "per-path-ignores": "perPathIgnores", "body-line-budget": "bodyLineBudget",
     "body-token-budget": "bodyTokenBudget", "known_fields": "knownFields", "known-fields": "knownFields",
@@ -31,9 +32,11 @@ _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 @dataclass(frozen=True, slots=True)
 class Settings:
     debounce_ms: int = 150
-    judge_model: str = "claude-sonnet-4-5"
-    simulation_model: str = "claude-haiku-4-5"
-    budget_usd: float = 1.0
+    judge_model: str | None = None  # None: the file config's judge-model (default claude-sonnet-5-5)
+    simulation_model: str | None = None  # simulateModel / simulationModel (default claude-haiku-5-5)
+    budget_usd: float | None = None  # None: the file config's budget-usd (default: none)
+    base_url: str | None = None  # an Anthropic-compatible endpoint; ANTHROPIC_BASE_URL wins
+    judges: int = 1
     log_level: str = "WARNING"
     analysis_timeout_ms: int = 2000  # per document version; 0: no limit
     engine: tuple[tuple[str, Any], ...] = field(default=())  # validated engine keys, sorted (hashable, ==)
@@ -102,6 +105,18 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
                 values["judge_model" if key == "judgeModel" else "simulation_model"] = v.strip()
             else:
                 errors.append(f"`{key}` must be a model name")
+        elif key == "baseUrl":
+            if v is None or v == "":
+                continue
+            if isinstance(v, str) and v.strip().startswith(("http://", "https://")) and "@" not in v:
+                values["base_url"] = v.strip()
+            else:
+                errors.append("`baseUrl` must be an http(s) URL without credentials")
+        elif key == "judges":
+            if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10:
+                values["judges"] = v
+            else:
+                errors.append("`judges` must be a whole number from 1 to 10")
         elif key == "budgetUsd":
             if isinstance(v, int | float) and not isinstance(v, bool) and v >= 0:
                 values["budget_usd"] = float(v)

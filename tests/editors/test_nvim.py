@@ -54,6 +54,7 @@ HOVER_LINE = next(i for i, line in enumerate(SKILL.splitlines()) if line.startsw
 LINK_LINE = next(i for i, line in enumerate(SKILL.splitlines()) if "references/x.md" in line)
 LLM_ERROR = "LLM layers are not available yet"
 ERROR_LEVEL = 4  # vim.log.levels.ERROR
+WARN_LEVEL = 3  # vim.log.levels.WARN
 
 
 # --------------------------------------------------------------------------- locating Neovim
@@ -137,6 +138,8 @@ def server_path() -> str:
 def _env(tmp_path: Path, path: str, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
     for key in ("NVIM", "NVIM_LISTEN_ADDRESS", "VIMINIT", "MYVIMRC", "NVIM_APPNAME"):
+        env.pop(key, None)
+    for key in [k for k in env if k.startswith("ANTHROPIC_")]:  # no real key ever reaches these tests
         env.pop(key, None)
     home = tmp_path / "home"
     for sub in ("config", "cache", "data", "state"):
@@ -284,11 +287,13 @@ def _check_e2e(r: dict, workspace: Path) -> None:
     body = json.loads("\n".join(ln for ln in buf if not ln.startswith("#")))
     assert isinstance(body["composite"]["score"], (int, float)), body
 
-    # :SkillgradeCertify / :SkillgradeJudge -> the honest error via vim.notify
-    for what in ("certify", "judge"):
-        msgs = r[f"{what}_notifications"]
-        errors = [n for n in msgs if n["level"] == ERROR_LEVEL]
-        assert any(LLM_ERROR in n["msg"] for n in errors), f":Skillgrade{what.title()} notifications: {msgs}"
+    # :SkillgradeCertify -> the honest error via vim.notify (Monte Carlo is not available yet)
+    msgs = r["certify_notifications"]
+    errors = [n for n in msgs if n["level"] == ERROR_LEVEL]
+    assert any(LLM_ERROR in n["msg"] for n in errors), f":SkillgradeCertify notifications: {msgs}"
+    # :SkillgradeJudge without an API key -> the server's one sentence as a warning; the static result stands
+    msgs = r["judge_notifications"]
+    assert any(n["level"] == WARN_LEVEL and "No API key" in n["msg"] for n in msgs), f":SkillgradeJudge: {msgs}"
 
 
 def test_nvim07_setup(nvim_legacy, workspace, tmp_path, server_path):
@@ -411,3 +416,53 @@ def test_bundled_markdown_file_gets_its_diagnostics(which, mode, request, worksp
     assert r["guide_cleared"], ctx
     assert r["other_clients"] == 0 and r["other"] == [], ctx
     assert r["clients_running"] == 1, ctx
+
+
+# --------------------------------------------------------------------------- the judge against the fake API
+
+
+@pytest.mark.parametrize("which,mode", [("legacy", "setup"), ("new", "enable")])
+def test_judge_against_the_fake_api(which, mode, request, workspace, tmp_path, server_path):
+    """:SkillgradeJudge runs the real judge (the server's anthropic SDK against tests/llm/fakeapi.py); the
+    hover then shows the judge's grades and "Assessed", and judge diagnostics appear at evidence quotes."""
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
+    from fakeapi import FakeAPI, json_reply, text_reply, tool_use
+
+    from skillgrade.analyzers.layers.judge import TITLES
+
+    quote = "Check the output for missing pages."
+
+    def answer(body):
+        if body.get("tools"):
+            return tool_use("Skill", {"skill": "pdf-tools"}) if "pdf" in body["messages"][0]["content"] \
+                else text_reply("Sure.")
+        user = str(body["messages"][0]["content"])
+        dim = next((d for d, t in TITLES.items() if f"**{t}**" in user), None)
+        if dim is None:
+            return json_reply({"prompts": [{"prompt": f"extract the tables from report{i}.pdf",
+                                            "should_trigger": True, "why": ""} for i in range(5)]
+                               + [{"prompt": f"convert notes{i}.docx to markdown", "should_trigger": False,
+                                   "why": ""} for i in range(5)]})
+        v = {"rationale": "Steps are concrete.", "evidence": [{"quote": quote}], "band": "0.80-1.00", "score": 0.85}
+        if dim == "output_quality":
+            v["tasks"] = [{"task": f"t{i}", "outcome": "ok"} for i in range(3)]
+        return json_reply(v)
+
+    skill = workspace / "skills" / "pdf-tools" / "SKILL.md"
+    out = tmp_path / f"judge-{mode}.json"
+    with FakeAPI() as fake:
+        fake.responder = answer
+        env = _env(tmp_path, server_path, SKILL_FILE=str(skill), OUT=str(out), SKILLGRADE_MODE=mode,
+                   ANTHROPIC_BASE_URL=fake.url, ANTHROPIC_API_KEY="sk-ant-test-NVIM-0123456789")
+        r = _run(nvim, "judge.lua", env, tmp_path, out)
+        n_requests = len(fake.message_requests)
+    ctx = f"lsp.log:\n{_lsp_log(tmp_path)}\nresult: {json.dumps(r, indent=1)[:6000]}"
+    assert r["ok"] and not r["errors"], ctx
+    assert r["judge_done"] and n_requests == 21, ctx
+    assert "Estimated" in r["hover_before"] and "| Judge |" not in r["hover_before"], ctx
+    after = r["hover_after"]
+    assert "Assessed" in after and "| Static | Judge | Blend |" in after, ctx
+    assert "| Robustness | 0.05 | — | 85 B |" in after, ctx
+    assert r["judge_diagnostics"], ctx
+    assert "sk-ant-test-NVIM" not in json.dumps(r)

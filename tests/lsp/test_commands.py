@@ -14,7 +14,8 @@ from pytest_lsp import LanguageClient
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(scope="module", config=server_config(SKILLGRADE_LSP_STEP_DELAY_MS="150"))
+@pytest_lsp.fixture(scope="module", config=server_config(SKILLGRADE_LSP_STEP_DELAY_MS="150", ANTHROPIC_API_KEY="",
+                                                        ANTHROPIC_AUTH_TOKEN=""))
 async def client(lsp_client: LanguageClient, workspace):
     write_skill(workspace, "cmd-skill", refs={"references/forms.md": "# Forms\n"})
     await lsp_client.initialize_session(T.InitializeParams(
@@ -47,14 +48,13 @@ async def test_score_and_report(client: LanguageClient):
         await execute(client, "skillgrade.score", "file:///nowhere/SKILL.md")
 
 
-async def test_judge_fails_honestly_with_progress(client: LanguageClient):
+async def test_judge_without_a_key_says_so_with_progress(client: LanguageClient):
     u = client.skill_uri
     before = set(client.progress_reports)
-    with pytest.raises(JsonRpcException) as err:
-        await execute(client, "skillgrade.judge", u)
-    msg = err.value.message
-    assert msg.startswith("LLM layers are not available yet"), msg
-    assert "static score" in msg and "not implemented in this version" in msg
+    result = await execute(client, "skillgrade.judge", u)
+    msg = result["judgeRun"]["message"]
+    assert result["judgeRun"]["status"] == "no_key" and msg.startswith("No API key"), msg
+    assert result["composite"]["confidence"] == "Estimated"  # the static result stands
     tokens = set(client.progress_reports) - before
     assert len(tokens) == 1
     reports = client.progress_reports[tokens.pop()]
@@ -62,9 +62,9 @@ async def test_judge_fails_honestly_with_progress(client: LanguageClient):
     assert isinstance(reports[-1], T.WorkDoneProgressEnd)
     h = await client.text_document_hover_async(T.HoverParams(
         text_document=T.TextDocumentIdentifier(uri=u), position=T.Position(line=5, character=0)))
-    assert "Last judge" in h.contents.value and "unavailable" in h.contents.value
+    assert "Last judge" in h.contents.value and "no_key" in h.contents.value
     report = await execute(client, "skillgrade.report", u)
-    assert report["runs"][-1]["command"] == "judge" and report["runs"][-1]["status"] == "unavailable"
+    assert report["runs"][-1]["command"] == "judge" and report["runs"][-1]["status"] == "no_key"
     assert report["runs"][-1]["costUsd"] == 0.0
 
 

@@ -246,6 +246,14 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
           { command, arguments: [uri.toString()] },
           cts.token,
         );
+        const run = (result as { judgeRun?: { status?: string; message?: string } } | null)?.judgeRun;
+        if (run && run.status !== "ok") {
+          // e.g. no API key: the server's one sentence; the static result stands, no judge score
+          const message = run.message ?? `judge ${run.status}`;
+          void vscode.window.showWarningMessage(`skillgrade ${kind}: ${message}`);
+          scheduleStatusUpdate(0);
+          return { ...base, status: "error", message, cancelRequested: cts.token.isCancellationRequested, ms: Date.now() - t0 };
+        }
         const status = statusText(result);
         void vscode.window.showInformationMessage(
           status ? `skillgrade ${kind}: ${status.tooltip.replace(/^skillgrade: /, "").replace(/ Click for the report\.$/, "")}` : `skillgrade ${kind}: done.`,

@@ -80,6 +80,8 @@ export const SETTING_KEYS = [
   "judgeModel",
   "simulationModel",
   "budgetUsd",
+  "baseUrl",
+  "judges",
   "debounceMs",
   "docsBaseUrl",
   "logLevel",

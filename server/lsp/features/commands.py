@@ -12,6 +12,7 @@ from pathlib import Path
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcRequestCancelled
 
+from .. import judge_view
 from ..convert import uri_to_path
 from ..engine import env_delay_ms
 from ..render import RunRecord, score_line
@@ -20,7 +21,7 @@ from ..server import SkillServer, server
 log = logging.getLogger("skillgrade.server")
 
 SCORE, REPORT, JUDGE, CERTIFY = "skillgrade.score", "skillgrade.report", "skillgrade.judge", "skillgrade.certify"
-UNAVAILABLE = "LLM layers are not available yet"
+UNAVAILABLE = "LLM layers are not available yet"  # certify only: Monte Carlo is the next issue
 REQUEST_FAILED = -32803
 
 
@@ -50,17 +51,26 @@ async def _result(ls: SkillServer, uri: str):
     return res
 
 
-def _report_dict(ls: SkillServer, uri: str, res) -> dict:
-    d = res.report.to_dict()
+def _report_dict(ls: SkillServer, uri: str, res, report=None) -> dict:
+    """The report of the current version, blended with the judge when its result is for this version."""
+    d = (report or judge_view.blended(ls, uri, res)).to_dict()
     d["uri"] = uri
     d["version"] = res.version
+    st = judge_view.state(ls, uri)
+    if st is not None:
+        d["judge"] = {"version": st.version, "current": st.version == res.version, "cached": st.cached,
+                      "source": st.source}
+        if st.ledger is not None and st.version == res.version:
+            d["ledger"] = st.ledger
     return d
 
 
 @server.command(SCORE)
 async def score(ls: SkillServer, *args) -> dict:
     uri = _uri_arg(ls, args)
-    return _report_dict(ls, uri, await _result(ls, uri))
+    res = await _result(ls, uri)
+    await judge_view.probe_cache(ls, uri, res)
+    return _report_dict(ls, uri, res)
 
 
 @server.command(REPORT)
@@ -75,7 +85,7 @@ async def report(ls: SkillServer, *args) -> dict:
 
 @server.command(JUDGE)
 async def judge(ls: SkillServer, *args) -> dict:
-    return await _llm_command(ls, "judge", _uri_arg(ls, args))
+    return await _judge_command(ls, _uri_arg(ls, args))
 
 
 @server.command(CERTIFY)
@@ -139,6 +149,109 @@ class _Progress:
             self.ls.cancel_events.pop(self.msg_id, None)
 
 
+async def _judge_command(ls: SkillServer, uri: str) -> dict:
+    """Run the LLM judge on the document's current version as a task on the server's loop (hover and
+    diagnostics keep answering), with work-done progress per model call and a working cancel: in-flight
+    requests are cancelled; replies that already arrived stay in the LLM cache."""
+    import os
+
+    from skillgrade.analyzers.llm.config import LLMConfigError
+    from skillgrade.analyzers.llm.setup import build_gateway
+    from skillgrade.analyzers.llm.types import LLMError
+
+    from ...judging import from_cache, judge_report, models_of
+
+    prog = _Progress(ls, "skillgrade: running the LLM judge")
+    started, t0 = time.time(), time.perf_counter()
+    version = ls.docs.get(uri).version if ls.docs.get(uri) else None
+    status, message, cost = "failed", "", 0.0
+    gateway = None
+    task: asyncio.Task | None = None
+    try:
+        await prog.begin()
+        prog.report("Static layer", 1)
+        res = await _result(ls, uri)
+        version = res.version
+        prog.check()
+        p = uri_to_path(uri)
+        skill = Path(p) if p else None
+        llm = judge_view.llm_for(ls, skill)
+        try:
+            built = build_gateway(llm, os.environ)
+        except LLMConfigError as exc:  # e.g. an unusable prices-file
+            built = None
+            status, message = "failed", str(exc)
+        if isinstance(built, LLMError):  # no key: say so; the static result stands
+            status, message = "no_key", built.reason
+        if built is None or isinstance(built, LLMError):
+            ls.show_message(f"skillgrade: {message}", T.MessageType.Warning)
+            d = _report_dict(ls, uri, res)
+            d["judgeRun"] = {"status": status, "message": message}
+            return d
+        gateway = built
+        started_calls = time.perf_counter()
+
+        def progress(label: str, done: int, planned: int) -> None:
+            prog.report(f"{label} ({done}/{planned} calls)", min(99, 2 + 97 * done // max(planned, 1)))
+
+        if (old := ls.judge_tasks.pop(uri, None)) is not None:
+            old.cancel()
+        task = asyncio.ensure_future(judge_report(
+            res.report, gateway, models=models_of(llm), judges=ls.settings.judges,
+            workspace_skills=judge_view.workspace_cards(ls, skill), progress=progress))
+        ls.judge_tasks[uri] = task
+        while not task.done():
+            await asyncio.wait({task}, timeout=0.05)
+            if prog.cancel.is_set() and not task.done():
+                task.cancel()
+        if task.cancelled():
+            raise JsonRpcRequestCancelled("skillgrade: running the LLM judge cancelled")
+        blended, result = task.result()
+        ledger = gateway.ledger.to_json()
+        cost = float(ledger.get("cost_usd") or 0.0)
+        ls.judged[uri] = judge_view.JudgeState(res.version, result, ledger, from_cache(result), "run")
+        status = "ok"
+        src = "cached, no call made" if from_cache(result) else gateway.ledger.summary()
+        unmeasured = f"; unmeasured: {', '.join(result.unmeasured)}" if result.unmeasured else ""
+        message = f"{score_line(blended)} ({src}{unmeasured})"
+        log.info("judge of %s done in %.2f s: %s", uri, time.perf_counter() - started_calls, message)
+        judge_view.refresh(ls, uri)
+        d = _report_dict(ls, uri, res, blended)
+        d["judgeRun"] = {"status": status, "message": message}
+        return d
+    except JsonRpcRequestCancelled:
+        status, message = "cancelled", "cancelled by the client"
+        log.info("judge of %s cancelled", uri)
+        raise
+    except asyncio.CancelledError:
+        status, message = "cancelled", "cancelled"
+        if task is not None:
+            task.cancel()
+        raise
+    finally:
+        if task is not None and ls.judge_tasks.get(uri) is task:
+            ls.judge_tasks.pop(uri, None)
+        if gateway is not None and cost == 0.0:
+            cost = float(gateway.ledger.known_cost_usd or 0.0)
+        prog.end(status)
+        if version is not None:
+            rec = RunRecord("judge", version, status, started, time.perf_counter() - t0, cost, message)
+            ls.runs.setdefault(uri, []).append(rec)
+            ls.runs[uri] = ls.runs[uri][-10:]
+            if ls.supports_lens_refresh:
+                ls.workspace_code_lens_refresh(None)
+        if gateway is not None:
+            asyncio.ensure_future(_close(gateway))  # after the cancelled task has unwound
+
+
+async def _close(gateway) -> None:
+    await asyncio.sleep(0)
+    try:
+        await gateway.aclose()
+    except Exception:  # noqa: BLE001 - closing the HTTP client must not hide the result
+        log.warning("closing the LLM client failed", exc_info=True)
+
+
 async def _llm_command(ls: SkillServer, what: str, uri: str) -> dict:
     title = "skillgrade: running the LLM judge" if what == "judge" else "skillgrade: certifying"
     prog = _Progress(ls, title)
@@ -156,12 +269,11 @@ async def _llm_command(ls: SkillServer, what: str, uri: str) -> dict:
         await prog.step("LLM layers", 60)
         c = res.report.composite
         static = "—" if c.score is None else f"{c.score:.1f}"
-        layer = "the LLM judge layer, which is" if what == "judge" else \
-            "the LLM judge and Monte Carlo layers, which are"
         status = "unavailable"
         message = (f"{UNAVAILABLE}: static score {static} ({c.badge or 'no badge'}, {c.confidence}). "
-                   f"skillgrade.{what} needs {layer} not implemented in this version; "
-                   f"no LLM score was produced.")
+                   f"skillgrade.{what} needs the Monte Carlo simulation layer, which is not implemented in "
+                   "this version; no certified score was produced. Run the judge (skillgrade.judge, "
+                   "\"Run judge\") for an Assessed score.")
         raise LlmUnavailable(message, data={"staticScore": c.score, "badge": c.badge,
                                             "confidence": c.confidence, "command": what})
     except JsonRpcRequestCancelled:
@@ -189,8 +301,12 @@ async def code_lens(ls: SkillServer, params: T.CodeLensParams) -> list[T.CodeLen
     if res is None:
         return None
     top = T.Range(start=T.Position(line=0, character=0), end=T.Position(line=0, character=0))
+    title = score_line(judge_view.blended(ls, uri, res))
+    st = judge_view.state(ls, uri)
+    if st is not None and st.version != res.version:
+        title += f" · judge from v{st.version} (re-run)"
     return [
-        T.CodeLens(range=top, command=T.Command(title=score_line(res.report), command=REPORT, arguments=[uri])),
+        T.CodeLens(range=top, command=T.Command(title=title, command=REPORT, arguments=[uri])),
         T.CodeLens(range=top, command=T.Command(title="Run judge", command=JUDGE, arguments=[uri])),
         T.CodeLens(range=top, command=T.Command(title="Certify", command=CERTIFY, arguments=[uri])),
     ]

@@ -16,9 +16,12 @@ async def document_diagnostic(ls: SkillServer, params: T.DocumentDiagnosticParam
     res = await ls.result_for(params.text_document.uri, bundled=True)
     if res is None:
         return T.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
-    if params.previous_result_id == res.result_id:
-        return T.RelatedUnchangedDocumentDiagnosticReport(result_id=res.result_id)
-    return T.RelatedFullDocumentDiagnosticReport(items=res.diagnostics, result_id=res.result_id)
+    from ..judge_view import with_judge_diagnostics
+
+    items, result_id = with_judge_diagnostics(ls, res)
+    if params.previous_result_id == result_id:
+        return T.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return T.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
 
 
 @server.feature(T.WORKSPACE_DIAGNOSTIC)
@@ -31,7 +34,7 @@ async def workspace_diagnostic(ls: SkillServer, params: T.WorkspaceDiagnosticPar
             continue
         res = await ls.result_for(d.uri, bundled=True)
         if res is not None:
-            items.append(_report(res.uri, res.version, res, previous))
+            items.append(_report(res.uri, res.version, res, previous, ls))
     for path in list(ls.engine.skill_paths()):
         uri = path_to_uri(str(path))
         if uri in open_uris:
@@ -42,8 +45,12 @@ async def workspace_diagnostic(ls: SkillServer, params: T.WorkspaceDiagnosticPar
     return T.WorkspaceDiagnosticReport(items=items)
 
 
-def _report(uri: str, version: int | None, res, previous: dict):
-    if previous.get(uri) == res.result_id:
-        return T.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=res.result_id)
-    return T.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=res.diagnostics,
-                                                   result_id=res.result_id)
+def _report(uri: str, version: int | None, res, previous: dict, ls: SkillServer | None = None):
+    items, result_id = res.diagnostics, res.result_id
+    if ls is not None:  # an open document: the judge's evidence diagnostics too
+        from ..judge_view import with_judge_diagnostics
+
+        items, result_id = with_judge_diagnostics(ls, res)
+    if previous.get(uri) == result_id:
+        return T.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=result_id)
+    return T.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=items, result_id=result_id)

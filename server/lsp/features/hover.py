@@ -6,6 +6,7 @@ from lsprotocol import types as T
 
 from skillgrade.analyzers import Pos
 
+from .. import judge_view
 from ..convert import fix_title
 from ..render import field_help, grade_card, rule_help
 from ..server import SkillServer, server
@@ -40,5 +41,9 @@ async def hover(ls: SkillServer, params: T.HoverParams) -> T.Hover | None:
                 fx = d.data.get("fix") if isinstance(d.data, dict) else None
                 parts.append(rule_help(f.code, f.message, fix_title(fx) if fx else None))
     # the grade card shows anywhere in the file; rule or field help comes first where it applies
-    md = "\n\n---\n\n".join([*parts, grade_card(report, ls.runs.get(uri, []))])
+    await judge_view.probe_cache(ls, uri, res)  # a judge result entirely in the LLM cache: shown, no call
+    st = judge_view.state(ls, uri)
+    note = judge_view.judge_markdown(st, res.version) if st is not None else None
+    card = grade_card(judge_view.blended(ls, uri, res), ls.runs.get(uri, []), note)
+    md = "\n\n---\n\n".join([*parts, card])
     return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))

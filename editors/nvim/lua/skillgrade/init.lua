@@ -404,11 +404,32 @@ function M.execute(command, bufnr, on_done)
     elseif command == 'skillgrade.report' or command == 'skillgrade.score' then
       M.show_report(result, bufnr)
       notify(what .. ': ' .. summary(result))
+    elseif type(result) == 'table' and type(result.judgeRun) == 'table' and result.judgeRun.status ~= 'ok' then
+      -- e.g. no API key: the server's one sentence; the static result stands
+      notify(what .. ': ' .. tostring(result.judgeRun.message), vim.log.levels.WARN)
     else
       notify(what .. ': ' .. summary(result))
+      if command == 'skillgrade.judge' then
+        M.repull_diagnostics(client, bufnr)
+      end
     end
   end, bufnr)
   return true
+end
+
+--- Pull clients (Neovim >= 0.10 without workspace/diagnostic/refresh support) re-pull only after an
+--- edit; after a judge run, ask once so the judge's evidence diagnostics appear now.
+function M.repull_diagnostics(client, bufnr)
+  local caps = client.server_capabilities or {}
+  if not has('nvim-0.10') or not caps.diagnosticProvider or not vim.api.nvim_buf_is_valid(bufnr) then
+    return
+  end
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  client_request(client, 'textDocument/diagnostic', params, function(err, result, ctx)
+    if not err and result then
+      pcall(vim.lsp.diagnostic.on_diagnostic, err, result, ctx)
+    end
+  end, bufnr)
 end
 
 M.commands = {
