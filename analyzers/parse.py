@@ -131,8 +131,7 @@ def markdown_tokens(source: str) -> list:
     for tok in tokens:
         if tok.type == "inline" and tok.map and ("](" in tok.content or "][" in tok.content
                                                  or (refs and "]" in tok.content)):
-            tok.children = []
-            md.inline.parse(tok.content, md, env, tok.children)
+            tok.children = fastmd.inline_tokens(tok.content, md, env)
     return tokens
 
 

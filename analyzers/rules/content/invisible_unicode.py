@@ -14,6 +14,8 @@ from ...rule import FixAvailability, RuleContext, rule
 _INVISIBLE = re.compile(
     "[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]+"
 )
+# one character, no repetition: a search with it is twice as fast as with _INVISIBLE (most texts have none)
+_ANY_INVISIBLE = re.compile(_INVISIBLE.pattern[:-1])
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: part of writing in Arabic, Persian, Indic scripts, emoji
 _MARKS = frozenset("\u200e\u200f\u061c")  # LRM, RLM, ALM: part of writing right-to-left text
@@ -100,7 +102,9 @@ MAX_EXAMINED = 10_000  # runs looked at per file (ordinary emoji joiners include
 def scan_invisible(text: str) -> tuple[list[tuple[int, int]], bool]:
     """(start, end) offsets of the runs of invisible characters that are not ordinary writing, and
     whether the file has more runs than were examined."""
-    out = []
+    out: list[tuple[int, int]] = []
+    if _ANY_INVISIBLE.search(text) is None:
+        return out, False
     for k, m in enumerate(_INVISIBLE.finditer(text)):
         if k == MAX_EXAMINED:
             return out, True
@@ -161,7 +165,7 @@ def invisible_unicode(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if not doc.text.isascii():
         yield from _findings(ctx, doc.text, doc.index, None, safe=True, root=doc)
     for bf in bundled_text_files(doc):
-        if bf.text.isascii() or _INVISIBLE.search(bf.text) is None:
+        if bf.text.isascii() or _ANY_INVISIBLE.search(bf.text) is None:
             continue  # most files: one scan, no line index
         yield from _findings(ctx, bf.text, bf.index, bf, safe=suffix(bf.rel) in _TEXT_SUFFIXES, root=doc)
 

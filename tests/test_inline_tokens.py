@@ -1,0 +1,68 @@
+"""fastmd.inline_tokens (markdown-it's inline parse with a shortcut for plain links) gives the same links
+as markdown-it's own inline parser, on generated link-dense text and on every inline of the corpus."""
+
+from __future__ import annotations
+
+import random
+import time
+from types import SimpleNamespace
+
+from skillgrade.analyzers import fastmd
+from skillgrade.analyzers.parse import _collect_links, markdown_parser
+
+PIECES = ["[a](b)", "![i](c.png)", "[x](y \"t\")", "[", "]", "(", ")", "!", "`", "``", "<", ">", "\\", "&amp;",
+          " ", "\n", "a", "b", "\x01", "\x7f", "\u00a0", "[a]", "[a][b]", "<http://x>", "[a](<b c>)",
+          "[a](b c)", "[a]( b)", "[a](b )", "[l [n](m)](o)", "[a](b(c))", "[*a*](b)", "[a](b", "\"", "'",
+          "[a]: b\n", "&", "[^1]", "[![i](p)](q)"]
+
+
+def links(tokens: list, content: str) -> list:
+    out: list = []
+    lines = content.split("\n")
+    _collect_links(SimpleNamespace(map=[0, len(lines)], children=tokens), lines, out)
+    return out
+
+
+def both(content: str, refs: bool) -> tuple[list, list]:
+    md = markdown_parser()
+    env = {"references": {"B": {"href": "x", "title": ""}}} if refs else {}
+    ref: list = []
+    md.inline.parse(content, md, dict(env), ref)
+    return links(ref, content), links(fastmd.inline_tokens(content, md, dict(env)), content)
+
+
+def test_generated_text_gives_markdown_its_links() -> None:
+    rng = random.Random(7)
+    for _ in range(4000):
+        content = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 30)))
+        for refs in (False, True):
+            ref, fast = both(content, refs)
+            assert fast == ref, repr(content)
+
+
+def test_corpus_inlines_give_markdown_its_links() -> None:
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    md = markdown_parser()
+    n = 0
+    for f in sorted(corpus.rglob("*.md"))[:400]:
+        for tok in md.parse(f.read_text("utf-8", errors="replace"), {}):
+            if tok.type == "inline" and "](" in tok.content:
+                ref, fast = both(tok.content, False)
+                assert fast == ref, (f, tok.content[:200])
+                n += 1
+    assert n > 0 or not corpus.is_dir()
+
+
+def test_a_flipped_link_run_stays_linear() -> None:
+    def run(n: int) -> str:
+        return "[a}(b)" + "[a](b)" * n + "[a](b(" + "[a](b)" * n + "[a]8b)" + "![i](j)" * n
+
+    ref, fast = both(run(300), False)
+    assert fast == ref and len(fast) > 600
+    content = run(20_000)
+    t = time.perf_counter()
+    fast = fastmd.inline_tokens(content, markdown_parser(), {})
+    assert time.perf_counter() - t < 1.0  # markdown-it's own inline parser: ~6 s here
+    assert sum(1 for tok in fast if tok.type in ("link_open", "image")) > 50_000
