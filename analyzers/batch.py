@@ -245,21 +245,22 @@ def score_paths(
 
     json_texts, when given, receives each report's compact JSON (from the cache where it was kept).
     """
-    files: list[Path] = []
+    files: list[tuple[Path, str]] = []
     errors: list[str] = []
     for p in paths:
         found = list(find_skill_files([p]))
         if not found:
             errors.append(f"{p}: no SKILL.md found")
-        files.extend(found)
-    uniq: dict[str, Path] = {}  # de-duplicate while keeping order
-    for f in files:
-        uniq.setdefault(os.path.abspath(f), f)
+        root = _root_of(os.path.abspath(p))  # the repository, else the directory given (not each skill's parent)
+        files.extend((f, root) for f in found)
+    uniq: dict[str, tuple[Path, str]] = {}  # de-duplicate while keeping order
+    for f, root in files:
+        uniq.setdefault(os.path.abspath(f), (f, root))
     fingerprint = engine_fingerprint() if cache_dir is not None else ""
     caches: dict[str, ResultCache] = {}
     items: list[_Item] = []
-    for apath, f in uniq.items():
-        it = _Item(f, apath, _root_of(apath))
+    for apath, (f, root) in uniq.items():
+        it = _Item(f, apath, root)
         items.append(it)
         try:
             st = os.stat(apath)

@@ -15,7 +15,7 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _EXPLICIT = re.compile(
     r"\b(?:"
     r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+)?(?:only\s+|immediately\s+|especially\s+|primarily\s+)?"
-    r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|to\s+\w+)\b"
+    r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|in|to\s+\w+)\b"
     r"|should\s+be\s+used\s+(?:when|whenever|for|if|to)\b"
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load)\s+"

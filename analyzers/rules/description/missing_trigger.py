@@ -13,9 +13,15 @@ from .empty_description import MIN_CHARS
 
 
 def exempt(doc: SkillDocument) -> bool:
-    """Skills the model never routes to by description: slash-only or path-triggered."""
+    """Skills the model never routes to by description alone: slash-only, path-triggered, or with a
+    non-empty `when_to_use` (Claude Code appends it to the description in the skill listing: it is the
+    trigger clause, kept in its own field)."""
     data = doc.frontmatter.data
     if data.get("disable-model-invocation") is True:
+        return True
+    wtu = data.get("when_to_use")
+    if (isinstance(wtu, str) and wtu.strip()) or (isinstance(wtu, list) and any(
+            isinstance(w, str) and w.strip() for w in wtu)):
         return True
     paths = data.get("paths")
     if isinstance(paths, str) and paths.strip():
@@ -47,7 +53,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Decides, from the shape of `description`, which of three cases it is (the same decision
     `WEAK_TRIGGER` uses; the spelling of a word, e.g. an "-ing" ending, never matters):
 
-    1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / for / before /
+    1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / in / for / before /
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        when|on|for …", "TRIGGER: …", "proactively", "when the user asks / wants / needs / mentions …".
@@ -60,8 +66,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     3. **Neither**: `MISSING_TRIGGER`.
 
     A phrase after a negation in the same sentence ("Do not use when …", "Do NOT use for forms,
-    tables or fields for checkout", "never for …") counts for nothing; the next sentence starts afresh. Skills with `disable-model-invocation: true` or `paths:` (a string or a list) are
-    exempt: the model does not route to them by description. Descriptions too short for
+    tables or fields for checkout", "never for …") counts for nothing; the next sentence starts afresh. Skills with `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty
+    `when_to_use` (Claude Code appends it to the description: the trigger clause in its own field) are
+    exempt: the model does not route to them by the description's wording alone. Descriptions too short for
     `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     ## Why is this bad?
