@@ -22,6 +22,9 @@ _GENERIC = frozenset({
     "user", "username", "users", "you", "your", "yours", "yourname", "yourusername", "yourself", "me",
     "myuser", "myname", "myusername", "name", "someone", "somebody", "example", "exampleuser", "foo", "bar",
     "xxx", "xxxx", "shared", "public", "default", "defaultuser", "allusers", "linuxbrew", "...", "…",
+    # accounts of well-known sandboxes, CI runners and containers: the same path on every such machine
+    "claude", "runner", "runneradmin", "ubuntu", "node", "vscode", "codespace", "codespaces", "jovyan",
+    "circleci", "ec2user", "gitpod", "sandbox", "agent", "app", "developer", "dev", "admin",
 })
 _PLACEHOLDER_START = ("<", "$", "{", "%", "[", "*", ".")
 
@@ -45,7 +48,10 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Not reported: `~/…`, `$HOME/…`, `%USERPROFILE%\\…`; a generic or placeholder user name (`user`,
     `username`, `you`, `your-name`, `me`, `name`, `someone`, `example`, `xxxx`, and anything written
     `<user>`, `$USER`, `${USER}`, `{user}`, `%USERNAME%`); shared folders (`/Users/Shared`,
-    `C:\\Users\\Public`, `C:\\Users\\Default`, `/home/linuxbrew`); the same words inside a longer
+    `C:\\Users\\Public`, `C:\\Users\\Default`, `/home/linuxbrew`); the home folders of well-known
+    sandboxes, CI runners and containers, the same on every such machine (`/home/claude` in claude.ai's
+    code sandbox, `/home/runner` on GitHub Actions, `/home/ubuntu`, `/home/node`, `/home/vscode`,
+    `/home/jovyan`, `/home/circleci`, `/home/ec2-user`, `/home/gitpod`, …); the same words inside a longer
     path or URL (`https://api.example.com/Users/42`, `app/home/view`), and lowercase `/users/`
     (a web route, not a macOS home). A realistic example name such as `alice` is reported: the
     agent cannot tell an illustration from the path to use.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -25,7 +26,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     (`{baseDir}/scripts/x.py`, `https://…/scripts/x.py`), output arguments in inline code
     (`-o assets/out.png`, `> scripts/log.txt`), other lines of code blocks (examples of other
     projects), and paths that exist relative to a folder above the skill up to the workspace root (a
-    plugin or repository root). A path that exists with a different case is `LINK_CASE_MISMATCH`.
+    plugin or repository root), and paths the same sentence places in another project ("`scripts/policy.json`
+    in the arelay repo", "… from the upstream repository"). A path that exists with a different case is
+    `LINK_CASE_MISMATCH`.
     A project skill (SKILL.md names paths of a host project that are not in the skill, such as
     `src/app.ts` or `.claude/agents/x.md`) runs from the repository root, so its `scripts/…` and
     `assets/…` paths are checked only when the skill bundles that folder itself; `references/…` paths
@@ -70,7 +73,21 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
                 project = names_project_paths(doc)
             if project:
                 continue  # a project skill's scripts/ or assets/ may be the repository's own
+        if m.where != "command" and _elsewhere(doc.lines[m.range.end.line], m.range.end.character):
+            continue  # "`scripts/policy.json` in the arelay repo": a file of another project
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")
+
+
+_ELSEWHERE = re.compile(
+    r"\s*[)`'\"]?[\s,:(]*(?:in|from|of|inside|within)\s+(?:the\s+|their\s+|its\s+|your\s+)?"
+    r"(?:[`'\"]?[\w.@/-]{1,80}[`'\"]?\s+)?(?:repo|repository|project|package|codebase|monorepo)\b", re.I)
+
+
+def _elsewhere(line: str, end: int) -> bool:
+    """The path is followed, in its sentence, by "in/from the <name> repo(sitory)/project/package"."""
+    tail = line[end:end + 120]
+    stop = min((i for i in (tail.find(". "), tail.find("; ")) if i >= 0), default=len(tail))
+    return _ELSEWHERE.match(tail[:stop]) is not None
 
 
 def _missing(doc: SkillDocument, rel: str) -> bool:

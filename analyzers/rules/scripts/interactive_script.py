@@ -135,7 +135,9 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
 
     A generated or minified file with more than 50,000 strings and comments is not analysed.
     A script that checks for a terminal (`isatty()`, `[ -t 0 ]`, `process.stdin.isTTY`,
-    `[Console]::IsInputRedirected`) is not reported: it is written to run without one. Reading piped
+    `[Console]::IsInputRedirected`) is not reported: it is written to run without one; nor is a script
+    with an opt-in interactive mode (it names a `--interactive` or `--repl` option), whose default run
+    takes its input as arguments. Reading piped
     data (`sys.stdin.read()`, `json.load(sys.stdin)`, `rl.on('line')`) is not a prompt and is not
     reported. Names such as `input_file`, `args.input(` or `def input(` are not calls of the builtin.
 
@@ -171,6 +173,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             continue  # more strings and comments than any hand-written script: prefer silence
         if any(w in code for w in _GUARD_NEEDS[lang]) and _TTY_GUARD[lang].search(code):
             continue
+        if "--interactive" in bf.text or "--repl" in bf.text:
+            continue  # prompts behind an opt-in mode: the default run takes its input as arguments
         for k, (a, b, what) in enumerate(_SCAN[lang](code)):
             if k == MAX_PER_FILE:
                 break
