@@ -64,5 +64,5 @@ def test_a_flipped_link_run_stays_linear() -> None:
     content = run(20_000)
     t = time.perf_counter()
     fast = fastmd.inline_tokens(content, markdown_parser(), {})
-    assert time.perf_counter() - t < 1.0  # markdown-it's own inline parser: ~6 s here
+    assert time.perf_counter() - t < 2.5  # ~0.5 s idle; markdown-it's own inline parser: ~6 s here
     assert sum(1 for tok in fast if tok.type in ("link_open", "image")) > 50_000
