@@ -427,27 +427,11 @@ def test_judge_against_the_fake_api(which, mode, request, workspace, tmp_path, s
     hover then shows the judge's grades and "Assessed", and judge diagnostics appear at evidence quotes."""
     nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-    from fakeapi import FakeAPI, json_reply, text_reply, tool_use
-
-    from skillgrade.analyzers.layers.judge import TITLES
+    from editor_script import judge_responder
+    from fakeapi import FakeAPI
 
     quote = "Check the output for missing pages."
-
-    def answer(body):
-        if body.get("tools"):
-            return tool_use("Skill", {"skill": "pdf-tools"}) if "pdf" in body["messages"][0]["content"] \
-                else text_reply("Sure.")
-        user = str(body["messages"][0]["content"])
-        dim = next((d for d, t in TITLES.items() if f"**{t}**" in user), None)
-        if dim is None:
-            return json_reply({"prompts": [{"prompt": f"extract the tables from report{i}.pdf",
-                                            "should_trigger": True, "why": ""} for i in range(5)]
-                               + [{"prompt": f"convert notes{i}.docx to markdown", "should_trigger": False,
-                                   "why": ""} for i in range(5)]})
-        v = {"rationale": "Steps are concrete.", "evidence": [{"quote": quote}], "band": "0.80-1.00", "score": 0.85}
-        if dim == "output_quality":
-            v["tasks"] = [{"task": f"t{i}", "outcome": "ok"} for i in range(3)]
-        return json_reply(v)
+    answer = judge_responder("pdf-tools", quote)
 
     skill = workspace / "skills" / "pdf-tools" / "SKILL.md"
     out = tmp_path / f"judge-{mode}.json"

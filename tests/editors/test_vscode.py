@@ -7,7 +7,8 @@
 3. Real VS Code: code-server 4.139.1 (Code 1.139.1) on node 24 + headless Chromium. The .vsix is
    installed, a workspace of skills opened, and the extension's self-test (SKILLGRADE_E2E_OUT)
    reports diagnostics, hover, code actions, an applied quick fix, status bar, report, and the
-   certify/judge palette commands (answered honestly or cancelled).
+   certify/judge palette commands (answered honestly or cancelled), then "Set API key" and Run judge
+   against tests/llm/fakeapi.py (skillgrade.baseUrl): hover judge columns, "Assessed", judge diagnostics.
 
 Prerequisites come from `bash editors/vscode/ci-setup.sh`. A missing one skips the test locally
 and FAILS it when $CI is set. SKILLGRADE_UPDATE_SCREENSHOT=1 copies the e2e screenshot to
@@ -54,6 +55,8 @@ def require(ok: object, what: str) -> None:
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("ANTHROPIC_API_KEY", None)  # the tests assert the no-key behaviour
+    env.pop("ANTHROPIC_AUTH_TOKEN", None)
+    env.pop("ANTHROPIC_BASE_URL", None)  # it would win over skillgrade.baseUrl
     env["PYTHON"] = sys.executable  # the interpreter pip uses in bundle-python
     return env
 
@@ -131,11 +134,24 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
     out = tmp_path / "e2e.json"
     shot = tmp_path / "vscode.png"
     artifacts = tmp_path / "artifacts"
-    cmd = [
-        "node", "scripts/e2e-code-server.mjs", "--vsix", str(vsix), "--workspace", str(ws),
-        "--out", str(out), "--screenshot", str(shot), "--artifacts", str(artifacts), "--timeout", "180",
-    ]
-    proc = _run(cmd, timeout=400)
+    sys.path.insert(0, str(REPO / "tests" / "llm"))
+    from editor_script import judge_responder
+    from fakeapi import FakeAPI
+
+    quote = "This skill contains helpers for PDF files."
+    api_key = "sk-ant-test-VSCODE-0123456789"
+    with FakeAPI() as fake:
+        fake.responder = judge_responder("pdf-toolkit", quote)
+        cmd = [
+            "node", "scripts/e2e-code-server.mjs", "--vsix", str(vsix), "--workspace", str(ws),
+            "--out", str(out), "--screenshot", str(shot), "--artifacts", str(artifacts), "--timeout", "240",
+            "--base-url", fake.url,
+        ]
+        proc = subprocess.run(cmd, cwd=EXT, env={**_env(), "SKILLGRADE_E2E_API_KEY": api_key}, text=True,
+                              capture_output=True, timeout=460)
+        n_requests = len(fake.message_requests)
+        # the key the user stored reached the provider (the SDK sends it as a bearer token)
+        saw_key = {r.headers.get("authorization") for r in fake.message_requests} == {f"Bearer {api_key}"}
     logs = proc.stdout + proc.stderr
     print(logs[-3000:])
 
@@ -191,13 +207,33 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
         assert o["status"] in ("error", "cancelled"), o
         if o["status"] == "error":
             assert o["message"], o
-            assert o["code"] != -32800, o
+            assert o.get("code") != -32800, o
+        assert "result" not in o, o  # never a score
+    # the judge without a key: the static result stands; the server's sentence names the key
+    assert r["judge"]["status"] == "error" and r["judge"].get("judgeStatus") == "no_key", r["judge"]
+    assert "ANTHROPIC_API_KEY" in r["judge"]["message"], r["judge"]
     assert r["certify"]["status"] == "error" and r["certify"]["message"].startswith(LLM_ERROR), r["certify"]
     c = r["certifyCancelled"]
     assert c["cancelRequested"], c
     assert (c["status"] == "cancelled" and c["code"] == -32800) or (
         c["status"] == "error" and c["message"].startswith(LLM_ERROR)
     ), c
+
+    # "Set API key", then Run judge against the fake: the hover's unmeasured dimensions get judge grades
+    j = r["judgeWithKey"]
+    hover_before, hover_after = "\n".join(j["hoverBefore"]), "\n".join(j["hoverAfter"])
+    assert j["restarted"], j
+    assert j["outcome"]["status"] == "ok", j["outcome"]
+    assert n_requests == 21 and saw_key, (n_requests, j)
+    assert "Estimated" in hover_before and "| Judge |" not in hover_before, hover_before
+    assert "Assessed" in hover_after and "| Static | Judge | Blend |" in hover_after, hover_after
+    assert re.search(r"\| Robustness \| [\d.]+ \| — \| 85 B \|", hover_after), hover_after
+    assert j["statusBar"].endswith(" · Assessed"), j["statusBar"]
+    assert any(d["source"] == "skillgrade judge" and d["severity"] == "Information" for d in j["judgeDiagnostics"]), j
+    line = ws.joinpath("pdf-toolkit", "SKILL.md").read_text().splitlines().index(quote)
+    assert any(d["range"][0] == line for d in j["judgeDiagnostics"]), (line, j["judgeDiagnostics"])
+    everything = out.read_text() + logs + "".join(f.read_text(errors="replace") for f in artifacts.rglob("*") if f.is_file() and f.suffix in (".log", ".json", ".txt"))
+    assert api_key not in everything, "the API key leaked into the self-test output or logs"
 
     # skillgrade: Restart server brings up a new client that diagnoses again
     assert r["restart"] == {"ok": True, "running": True, "newClient": True, "diagnosticsBack": True}, r["restart"]

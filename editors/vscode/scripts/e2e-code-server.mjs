@@ -5,7 +5,10 @@
 // write its JSON. Optionally saves a screenshot. Asserts nothing: tests/editors/test_vscode.py does.
 //
 //   node scripts/e2e-code-server.mjs --vsix skillgrade.vsix --workspace DIR --out result.json \
-//        [--screenshot shot.png] [--artifacts DIR] [--server-path EXE] [--timeout 180]
+//        [--screenshot shot.png] [--artifacts DIR] [--server-path EXE] [--base-url URL] [--timeout 180]
+//
+// --base-url sets skillgrade.baseUrl (a fake Messages API); with SKILLGRADE_E2E_API_KEY in the
+// environment the self-test stores that key the way "Set API key" does and runs the judge for real.
 //
 // Finds node 24 and code-server in $SKILLGRADE_CI_CACHE (default ~/.cache/skillgrade-ci, filled by
 // ci-setup.sh); override with SKILLGRADE_NODE24 / SKILLGRADE_CODE_SERVER_ENTRY / SKILLGRADE_CHROMIUM.
@@ -37,6 +40,7 @@ const { values: opt } = parseArgs({
     screenshot: { type: "string" },
     artifacts: { type: "string" },
     "server-path": { type: "string" },
+    "base-url": { type: "string" },
     timeout: { type: "string", default: "180" },
   },
 });
@@ -90,6 +94,7 @@ const settings = {
   "workbench.colorTheme": "Default Light Modern",
   "editor.hover.delay": 100,
   "editor.minimap.enabled": false,
+  ...(opt["base-url"] ? { "skillgrade.baseUrl": opt["base-url"] } : {}),
 };
 fs.writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify(settings, null, 2));
 // machine-scoped settings (skillgrade.serverPath/interpreter) come from the remote's Machine settings

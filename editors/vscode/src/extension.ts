@@ -44,6 +44,8 @@ export interface CommandOutcome {
   code?: number;
   message?: string;
   result?: unknown;
+  /** the server's judgeRun.status when it could not run the judge (e.g. "no_key") */
+  judgeStatus?: string;
   cancelRequested?: boolean;
   ms?: number;
 }
@@ -252,7 +254,10 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
           const message = run.message ?? `judge ${run.status}`;
           void vscode.window.showWarningMessage(`skillgrade ${kind}: ${message}`);
           scheduleStatusUpdate(0);
-          return { ...base, status: "error", message, cancelRequested: cts.token.isCancellationRequested, ms: Date.now() - t0 };
+          return {
+            ...base, status: "error", message, judgeStatus: run.status,
+            cancelRequested: cts.token.isCancellationRequested, ms: Date.now() - t0,
+          };
         }
         const status = statusText(result);
         void vscode.window.showInformationMessage(
@@ -421,6 +426,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       statusBarText,
       serverCommandInUse,
       log,
+      // the same store the "Set API key" input box writes; its onDidChange restarts the server
+      storeApiKey: (key: string) => Promise.resolve(context.secrets.store(SECRET_KEY, key)),
     });
   }
 }

@@ -16,6 +16,7 @@ export interface SelfTestHooks {
   statusBarText(): string;
   serverCommandInUse(): ServerCommand | undefined;
   log(message: string): void;
+  storeApiKey(key: string): Promise<void>;
 }
 
 const SOURCE = "skillgrade";
@@ -255,6 +256,41 @@ export async function runSelfTest(outFile: string, hooks: SelfTestHooks): Promis
       target.uri,
       { cancelAfterMs: 0 },
     );
+  });
+
+  // With SKILLGRADE_E2E_API_KEY (and skillgrade.baseUrl pointing at the test's fake Messages API):
+  // what a user does after the no-key warning: set the key, run the judge again, read the hover.
+  await step("judgeWithKey", async () => {
+    const key = process.env.SKILLGRADE_E2E_API_KEY;
+    if (!target || !key) return;
+    const doc = target;
+    const hoverAt = async () => {
+      const hs = await vscode.commands.executeCommand<vscode.Hover[]>(
+        "vscode.executeHoverProvider", doc.uri, new vscode.Position(1, 2));
+      return (hs ?? []).flatMap(hoverText);
+    };
+    const o: Record<string, unknown> = {};
+    result.judgeWithKey = o;
+    o.hoverBefore = await hoverAt();
+    const before = await hooks.readyClient();
+    await hooks.storeApiKey(key);
+    // the secret's change restarts the server with the key in its environment
+    let after: LanguageClient | undefined;
+    const end = Date.now() + 30000;
+    while (Date.now() < end) {
+      after = await hooks.readyClient();
+      if (after && after !== before && after.isRunning()) break;
+      await sleep(200);
+    }
+    o.restarted = !!after && after !== before;
+    await vscode.window.showTextDocument(doc, { preview: false });
+    o.outcome = await vscode.commands.executeCommand<CommandOutcome>("skillgrade.judgeActiveFile");
+    const fromJudge = () => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === "skillgrade judge");
+    await waitFor(() => fromJudge().length > 0, 15000);
+    o.judgeDiagnostics = fromJudge().map(diagJson);
+    o.hoverAfter = await hoverAt();
+    await hooks.updateStatus();
+    o.statusBar = hooks.statusBarText();
   });
 
   await step("restart", async () => {

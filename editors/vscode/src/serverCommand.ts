@@ -99,12 +99,19 @@ export function initializationOptions(get: (key: string) => unknown): Record<str
 
 /** Formats the status-bar text from a `skillgrade.score` result. */
 export function statusText(result: unknown): { text: string; tooltip: string } | undefined {
-  const composite = (result as { composite?: { score?: unknown; badge?: unknown } } | null)?.composite;
+  const composite = (result as { composite?: { score?: unknown; badge?: unknown; confidence?: unknown } } | null)
+    ?.composite;
   if (!composite || typeof composite.score !== "number") return undefined;
   const score = Math.round(composite.score * 10) / 10;
   const badge = typeof composite.badge === "string" && composite.badge ? composite.badge : undefined;
+  const confidence = typeof composite.confidence === "string" && composite.confidence ? composite.confidence : undefined;
+  // "Estimated" (static layer only) is the default and stays in the tooltip; a label earned by an
+  // LLM layer ("Assessed", "Certified") is shown in the bar itself
+  const earned = confidence && confidence !== "Estimated" ? confidence : undefined;
   return {
-    text: `$(checklist) skillgrade ${score.toFixed(1)}${badge ? ` · ${badge}` : ""}`,
-    tooltip: `skillgrade: ${score.toFixed(1)}${badge ? ` (${badge})` : ""}. Click for the report.`,
+    text: `$(checklist) skillgrade ${score.toFixed(1)}${badge ? ` · ${badge}` : ""}${earned ? ` · ${earned}` : ""}`,
+    tooltip:
+      `skillgrade: ${score.toFixed(1)}${badge ? ` (${badge})` : ""}` +
+      `${confidence ? `, ${confidence}` : ""}. Click for the report.`,
   };
 }

@@ -39,11 +39,13 @@ test("manifest: activation events, engine, commands, settings, no hard dependenc
   assert.deepEqual(
     props,
     [
+      "skillgrade.baseUrl",
       "skillgrade.budgetUsd",
       "skillgrade.debounceMs",
       "skillgrade.docsBaseUrl",
       "skillgrade.interpreter",
       "skillgrade.judgeModel",
+      "skillgrade.judges",
       "skillgrade.logLevel",
       "skillgrade.serverPath",
       "skillgrade.simulationModel",
@@ -193,6 +195,20 @@ test("status bar: a score without a badge (below the lowest tier)", async () => 
   });
   await ext.updateStatus();
   assert.equal(world.statusItem.text, "$(checklist) skillgrade 48.0");
+});
+
+test("status bar: 'Assessed' once a judge run is blended in; 'Estimated' stays in the tooltip", async () => {
+  let confidence = "Estimated";
+  const { ext, world } = await activate({
+    activeFile: SKILL,
+    onRequest: async () => ({ composite: { score: 81.26, badge: "Gold", confidence } }),
+  });
+  await ext.updateStatus();
+  assert.equal(world.statusItem.text, "$(checklist) skillgrade 81.3 · Gold");
+  assert.match(world.statusItem.tooltip, /81\.3 \(Gold\), Estimated\./);
+  confidence = "Assessed";
+  await ext.updateStatus();
+  assert.equal(world.statusItem.text, "$(checklist) skillgrade 81.3 · Gold · Assessed");
 });
 
 test("no SKILL.md active: palette commands explain instead of failing", async () => {
