@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -467,9 +468,7 @@ def _collect_links(tok: Any, lines: list[str], links: list) -> None:
         starts.append(starts[-1] + len(ln) + 1)
 
     def to_pos(off: int) -> tuple[int, int]:
-        import bisect
-
-        i = max(0, bisect.bisect_right(starts, off) - 1)
+        i = max(0, bisect_right(starts, off) - 1)
         return a + i, off - starts[i]
 
     cursor = 0

@@ -214,6 +214,14 @@ def case_variant(doc: SkillDocument, rel: str) -> str | None:
     """
     if doc.skill_dir is None or not rel or rel == ".":
         return None
+    memo = doc._resolved  # per document; a tuple key never meets resolve()'s string keys
+    key = ("case", rel)
+    if key not in memo:
+        memo[key] = _case_variant(doc, rel)
+    return memo[key]
+
+
+def _case_variant(doc: SkillDocument, rel: str) -> str | None:
     cache = _listing_cache(doc)
     parts = rel.split("/")
     inside = parts[0] != ".."
