@@ -152,6 +152,9 @@ def judge_text(reports: list[dict], style) -> str:
             if m.get("f1") is not None:
                 out.append(style.dim(f"  routing simulation: F1 {m['f1']:.2f} (tp {m['tp']}, fp {m['fp']}, "
                                      f"fn {m['fn']}, tn {m['tn']}, n={m['n']})"))
+        for what, k in (layer.get("kappa") or {}).items():
+            value = f"{k['value']:.2f} (n={k['n']})" if k.get("value") is not None else f"n/a: {k.get('reason')}"
+            out.append(style.dim(f"  agreement of {layer['judges']} judges on {what}: {k['method']} kappa {value}"))
         for note in layer.get("notes") or []:
             out.append(style.dim(f"  {note}"))
     return "\n".join(out) + ("\n" if out else "")

@@ -140,3 +140,15 @@ def test_no_key_dry_run_and_budget(fake_api: FakeAPI, skill: Path, tmp_path: Pat
     assert reasons and all("budget" in r.lower() for r in reasons.values())
     assert rep["ledger"]["cost_usd"] <= 0.001
     assert len(fake_api.message_requests) == rep["ledger"]["calls"]
+
+
+def test_two_judges(fake_api: FakeAPI, skill: Path, tmp_path: Path) -> None:
+    fake_api.responder = responder(route, judge_by_table)
+    p = cli(fake_api, tmp_path, "judge", str(skill), "--judges", "2", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    layer = json.loads(p.stdout)["layers"][1]
+    assert len(fake_api.message_requests) == 41  # one prompt writer, then 20 calls per judge
+    assert layer["judges"] == 2 and layer["kappa"]["grades"]["n"] == 10
+    assert layer["dimensions"]["robustness"]["per_judge"] == [0.3, 0.3]
+    text = cli(fake_api, tmp_path, "judge", str(skill), "--judges", "2")
+    assert "agreement of 2 judges on routing: cohen kappa" in text.stdout

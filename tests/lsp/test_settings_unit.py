@@ -29,3 +29,28 @@ def test_known_fields_reach_the_engine_config() -> None:
     assert errors == [] and s.config().known_fields == ("scope", "stability")
     s, errors = parse_settings({"known_fields": 7})
     assert any("known" in e for e in errors) and s.config().known_fields == ()
+
+
+def test_llm_settings() -> None:
+    s, errors = parse_settings({"judgeModel": "claude-opus-5-5", "simulateModel": "qwen3:8b",
+                                "baseUrl": "http://127.0.0.1:11434", "budgetUsd": 0.25, "judges": 3})
+    assert errors == []
+    assert (s.judge_model, s.simulation_model, s.base_url, s.budget_usd, s.judges) == (
+        "claude-opus-5-5", "qwen3:8b", "http://127.0.0.1:11434", 0.25, 3)
+    assert parse_settings({"simulationModel": "m"})[0].simulation_model == "m"
+    d, errors = parse_settings({})
+    assert errors == [] and d.judge_model is None and d.budget_usd is None and d.judges == 1
+    bad, errors = parse_settings({"baseUrl": "https://user:pw@host", "judges": 0})
+    assert any("baseUrl" in e for e in errors) and any("judges" in e for e in errors)
+    assert bad.base_url is None and bad.judges == 1
+
+
+def test_llm_settings_override_the_file_config() -> None:
+    from skillgrade.analyzers.llm.config import LLMConfig
+    from skillgrade.server.judging import llm_config
+
+    base = LLMConfig(judge_model="from-file", budget_usd=0.5)
+    s, _ = parse_settings({"judgeModel": "from-editor"})
+    llm = llm_config(base, judge_model=s.judge_model, simulate_model=s.simulation_model, base_url=s.base_url,
+                     budget_usd=s.budget_usd)
+    assert llm.judge_model == "from-editor" and llm.budget_usd == 0.5 and llm.simulate_model == base.simulate_model
