@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -51,10 +52,20 @@ URL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 def link_path(link: Link) -> str | None:
     """The relative file path a link points at, or None for URLs, anchors, mailto, absolute paths."""
-    t = link.target.strip()
+    return _target_path(link.target)
+
+
+@lru_cache(maxsize=4096)
+def _target_path(target: str) -> str | None:
+    t = target.strip()
     if not t or t.startswith("#") or URL_RE.match(t) or t.startswith("//") or t.startswith("~"):
         return None
-    p = unquote(link.path_part)
+    p = target
+    for sep in ("#", "?"):  # Link.path_part: without #anchor and ?query
+        i = p.find(sep)
+        if i >= 0:
+            p = p[:i]
+    p = unquote(p)
     if not p or p.startswith("/") or "{" in p or "<" in p or "$" in p:
         return None  # absolute or templated paths cannot be checked
     return p

@@ -467,6 +467,8 @@ def _collect_links(tok: Any, lines: list[str], links: list) -> None:
     for ln in region[:-1]:
         starts.append(starts[-1] + len(ln) + 1)
 
+    one_line = len(starts) == 1
+
     def to_pos(off: int) -> tuple[int, int]:
         i = max(0, bisect_right(starts, off) - 1)
         return a + i, off - starts[i]
@@ -508,11 +510,18 @@ def _collect_links(tok: Any, lines: list[str], links: list) -> None:
         open_at = text.rfind("[", 0, found)
         if open_at > 0 and text[open_at - 1] == "!":
             open_at -= 1
-        close_at = text.find(")", found + len(target))
-        l1, c1 = to_pos(found)
-        l2, c2 = to_pos(found + len(target))
-        fl1, fc1 = to_pos(open_at if open_at >= 0 else found)
-        fl2, fc2 = to_pos(close_at + 1 if close_at >= 0 else found + len(target))
+        end = found + len(target)
+        close_at = text.find(")", end)
+        first = open_at if open_at >= 0 else found
+        last = close_at + 1 if close_at >= 0 else end
+        if one_line:  # most links: no line arithmetic
+            l1 = l2 = fl1 = fl2 = a
+            c1, c2, fc1, fc2 = found, end, first, last
+        else:
+            l1, c1 = to_pos(found)
+            l2, c2 = to_pos(end)
+            fl1, fc1 = to_pos(first)
+            fl2, fc2 = to_pos(last)
         cursor = found + len(target)
         links.append((target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, ct == "image"))
 

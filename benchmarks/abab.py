@@ -5,7 +5,8 @@ Usage:  python benchmarks/abab.py BEFORE_PKG AFTER_PKG [--corpus ../shared/corpu
 BEFORE_PKG / AFTER_PKG are directories holding a `skillgrade` package (the `.pkg` shim of a worktree).
 Each measurement runs in a fresh subprocess with PYTHONPATH set to one side's directory (the module path
 each side imports is printed first), alternating A, B, A, B, ... so background load hits both alike.
-Reported: medians per side and after/before ratios for
+Reported: medians per side (wall seconds, and CPU seconds: user + system of the measured process,
+much less sensitive to the load than wall time) and after/before ratios for
 - in-process analysis of every SKILL.md of the corpus (one subprocess per round; caches cleared);
 - cold `skillgrade score TREE` (cache removed first) over a copy of the corpus that is its own
   workspace root;
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -34,9 +36,10 @@ root = Path(sys.argv[1])
 files = sorted(find_skill_files([root]))
 texts = [f.read_text("utf-8", errors="replace") for f in files]
 t0 = time.perf_counter()
+c0 = time.process_time()
 for f, text in zip(files, texts):
     analyze(text, f, workspace_root=root)
-print(time.perf_counter() - t0)
+print(time.perf_counter() - t0, time.process_time() - c0)
 """
 
 
@@ -47,10 +50,19 @@ def _env(pkg: str) -> dict[str, str]:
     return env
 
 
-def _wall(cmd: list[str], env: dict[str, str]) -> float:
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _wall(cmd: list[str], env: dict[str, str], cpu: list[float]) -> float:
+    """Wall seconds of one run; appends its CPU seconds (user + system) to `cpu`."""
+    c = _cpu()
     t = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    cpu.append(_cpu() - c)
+    return wall
 
 
 def main() -> int:
@@ -77,25 +89,29 @@ def main() -> int:
         cache = tree / ".skillgrade_cache"
         one = str(sorted(tree.rglob("SKILL.md"))[0].parent)
         cli = ["-m", "skillgrade.server.cli", "score"]
-        res: dict[str, dict[str, list[float]]] = {s: {"inproc": [], "cold": [], "warm": [], "single": []}
-                                                  for s in sides}
+        kinds = ("inproc", "cold", "warm", "single")
+        res: dict[str, dict[str, list[float]]] = {s: {k: [] for k in kinds} for s in sides}
+        cpu: dict[str, dict[str, list[float]]] = {s: {k: [] for k in kinds} for s in sides}
         for r in range(args.rounds):
             for name, pkg in sides.items():
                 env = _env(pkg)
                 out = subprocess.run([py, "-c", INPROC, str(args.corpus)], env=env, capture_output=True,
                                      text=True)
-                res[name]["inproc"].append(float(out.stdout.strip().splitlines()[-1]))
+                wall, proc = out.stdout.strip().splitlines()[-1].split()
+                res[name]["inproc"].append(float(wall))
+                cpu[name]["inproc"].append(float(proc))
                 shutil.rmtree(cache, ignore_errors=True)
-                res[name]["cold"].append(_wall([py, *cli, str(tree)], env))
-                res[name]["warm"].append(_wall([py, *cli, str(tree)], env))
-                res[name]["single"].append(_wall([py, *cli, one, "--no-cache"], env))
+                res[name]["cold"].append(_wall([py, *cli, str(tree)], env, cpu[name]["cold"]))
+                res[name]["warm"].append(_wall([py, *cli, str(tree)], env, cpu[name]["warm"]))
+                res[name]["single"].append(_wall([py, *cli, one, "--no-cache"], env, cpu[name]["single"]))
             print(f"round {r + 1}: " + "  ".join(f"{n} " + " ".join(f"{k}={v[-1]:.2f}" for k, v in d.items())
                                                  for n, d in res.items()), flush=True)
         print(f"\nmedians of {args.rounds} interleaved rounds (s); ratio = after / before")
-        for k in ("inproc", "cold", "warm", "single"):
-            b = statistics.median(res["before"][k])
-            a = statistics.median(res["after"][k])
-            print(f"{k:<7} before {b:.3f}  after {a:.3f}  ratio {a / b:.2f}")
+        for k in kinds:
+            b, a = statistics.median(res["before"][k]), statistics.median(res["after"][k])
+            cb, ca = statistics.median(cpu["before"][k]), statistics.median(cpu["after"][k])
+            print(f"{k:<7} wall before {b:.3f} after {a:.3f} ratio {a / b:.2f} | "
+                  f"cpu before {cb:.3f} after {ca:.3f} ratio {ca / cb:.2f}")
         print(f"cores: {os.cpu_count()}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

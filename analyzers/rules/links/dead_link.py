@@ -19,6 +19,17 @@ def _squash(s: str) -> str:
     return re.sub(r"[^0-9a-z]", "", s.lower())
 
 
+def _is_dead(doc: SkillDocument, path: str) -> bool:
+    res = resolve(doc, path)
+    if res.inside_skill:
+        if res.rel.startswith("references/") or res.exists is not False:
+            return False
+        if path.lstrip("./").startswith(("skills/", "agents/")):
+            return False  # repo-relative cross references: DEAD_CROSS_REF
+        return case_variant(doc, res.rel) is None  # exists with another case: LINK_CASE_MISMATCH
+    return res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None
+
+
 @rule("DEAD_LINK", family="links", severity=Severity.WARNING)
 def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A relative link or image whose target does not exist, or a `#anchor` with no matching heading.
@@ -62,17 +73,12 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             anchor = _squash(t[1:])
             if anchor and anchor not in slugs and not re.search(r"-\d+$", t):
                 yield ctx.finding(link.range, f"No heading matches the anchor `{t}`")
+    dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     for t in link_targets(doc):
-        res = resolve(doc, t.path)
-        if res.inside_skill:
-            if res.rel.startswith("references/") or res.exists is not False:
-                continue
-            if t.path.lstrip("./").startswith(("skills/", "agents/")):
-                continue  # repo-relative cross references: DEAD_CROSS_REF
-            if case_variant(doc, res.rel) is not None:
-                continue  # exists with another case: LINK_CASE_MISMATCH
-            yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
-        elif res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None:
+        verdict = dead.get(t.path)
+        if verdict is None:
+            verdict = dead[t.path] = _is_dead(doc, t.path)
+        if verdict:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
     for bf, link in bad_anchors(doc):
         yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
