@@ -146,6 +146,8 @@ def why_hidden(body: str) -> str | None:
 
 def comments(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, body) of each HTML comment outside fenced code and inline code spans."""
+    if "<!--" not in text:
+        return  # most files: no comment, no need to find the fences
     fenced: list[tuple[int, int]] = []  # offsets of fenced code blocks
     if "```" in text or "~~~" in text:
         pos = 0
