@@ -1,4 +1,5 @@
-"""Exact agreement statistics: Cohen's kappa (plain and weighted) and Fleiss' kappa.
+"""Exact statistics: Cohen's kappa (plain and weighted), Fleiss' kappa, and (Monte Carlo) Clopper-Pearson and
+Wilson intervals, quartiles/IQR/outliers, coefficient of variation, the seed's efficiency_norm and mc_score.
 
 Computed with `fractions.Fraction`, so a kappa from integer counts is the exact rational value (converted to
 float once, at the end). Each function returns an `Agreement`: the value, the number of items it was
@@ -9,6 +10,7 @@ little; `MIN_ITEMS` is the floor below which we print a reason rather than a num
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -137,3 +139,173 @@ def fleiss_kappa(ratings: Sequence[Sequence[Hashable]], *, labels: Sequence[Hash
     if p_e == 1:
         return Agreement(method, None, n, float(p_bar), "every rating is in one category (chance agreement is 1)")
     return Agreement(method, float((p_bar - p_e) / (1 - p_e)), n, float(p_bar))
+
+
+# ---- proportions, spread and the Monte Carlo summary --------------------------------------------------------
+# Pure Python, no scipy. Clopper-Pearson bounds are found by bisection on the exact binomial CDF, so they are
+# exact to the bisection's tolerance (1e-12), not a normal or beta-function approximation.
+
+Z95 = 1.959963984540054  # the 0.975 quantile of the standard normal
+ALPHA = 0.05
+_BISECT_STEPS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A proportion x/n with a two-sided 95% confidence interval."""
+
+    method: str  # "clopper-pearson" or "wilson"
+    x: int
+    n: int
+    rate: float | None  # x/n; None when n == 0
+    lower: float | None
+    upper: float | None
+    reason: str | None = None
+
+    @property
+    def half_width(self) -> float | None:
+        return None if self.lower is None or self.upper is None else (self.upper - self.lower) / 2
+
+    def to_dict(self) -> dict:
+        r = lambda v: None if v is None else round(v, 6)  # noqa: E731
+        d = {"method": self.method, "x": self.x, "n": self.n, "rate": r(self.rate), "lower": r(self.lower),
+             "upper": r(self.upper), "half_width": r(self.half_width)}
+        if self.reason is not None:
+            d["reason"] = self.reason
+        return d
+
+
+def binom_cdf(k: int, n: int, p: float) -> float:
+    """P(X <= k) for X ~ Binomial(n, p), summed exactly term by term."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    if p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0
+    q = 1.0 - p
+    total = 0.0
+    for i in range(k + 1):
+        total += math.comb(n, i) * p**i * q ** (n - i)
+    return min(1.0, total)
+
+
+def _bisect(f, target: float, decreasing: bool) -> float:
+    """p in [0, 1] with f(p) == target for a monotone f."""
+    lo, hi = 0.0, 1.0
+    for _ in range(_BISECT_STEPS):
+        mid = (lo + hi) / 2
+        above = f(mid) > target
+        if above == decreasing:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-13:
+            break
+    return (lo + hi) / 2
+
+
+def _check(x: int, n: int, method: str) -> Interval | None:
+    if n < 0 or x < 0 or x > n:
+        raise ValueError(f"need 0 <= x <= n, got x={x}, n={n}")
+    if n == 0:
+        return Interval(method, 0, 0, None, None, None, "no trials")
+    return None
+
+
+def clopper_pearson(x: int, n: int, alpha: float = ALPHA) -> Interval:
+    """The exact (Clopper-Pearson) interval: lower solves P(X >= x | p) = alpha/2, upper P(X <= x | p) = alpha/2.
+    n=50: x=0 -> [0, 0.0711]; x=1 -> [0.0005, 0.1065]."""
+    empty = _check(x, n, "clopper-pearson")
+    if empty is not None:
+        return empty
+    a = alpha / 2
+    lower = 0.0 if x == 0 else _bisect(lambda p: 1.0 - binom_cdf(x - 1, n, p), a, decreasing=False)
+    upper = 1.0 if x == n else _bisect(lambda p: binom_cdf(x, n, p), a, decreasing=True)
+    return Interval("clopper-pearson", x, n, x / n, lower, upper)
+
+
+def wilson(x: int, n: int, z: float = Z95) -> Interval:
+    """The Wilson score interval: (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)."""
+    empty = _check(x, n, "wilson")
+    if empty is not None:
+        return empty
+    p = x / n
+    z2 = z * z
+    den = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / den
+    spread = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
+    lower = 0.0 if x == 0 else max(0.0, centre - spread)  # exact 0 / 1 at the ends, not rounding noise
+    upper = 1.0 if x == n else min(1.0, centre + spread)
+    return Interval("wilson", x, n, p, lower, upper)
+
+
+def quantile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default, Hyndman-Fan type 7) on sorted values."""
+    if not sorted_values:
+        raise ValueError("no values")
+    h = (len(sorted_values) - 1) * q
+    lo = math.floor(h)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (h - lo) * (sorted_values[hi] - sorted_values[lo])
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """Median, quartiles (type 7), IQR and the values outside Q1 - 1.5 IQR .. Q3 + 1.5 IQR."""
+
+    n: int
+    median: float | None
+    q1: float | None
+    q3: float | None
+    iqr: float | None
+    outliers: tuple[float, ...] = ()
+    reason: str | None = None
+
+    def to_dict(self) -> dict:
+        r = lambda v: None if v is None else round(v, 4)  # noqa: E731
+        d = {"n": self.n, "median": r(self.median), "q1": r(self.q1), "q3": r(self.q3), "iqr": r(self.iqr),
+             "outliers": [r(v) for v in self.outliers], "outlier_count": len(self.outliers)}
+        if self.reason is not None:
+            d["reason"] = self.reason
+        return d
+
+
+def spread(values: Sequence[float]) -> Spread:
+    if not values:
+        return Spread(0, None, None, None, None, (), "no values")
+    s = sorted(values)
+    q1, med, q3 = quantile(s, 0.25), quantile(s, 0.5), quantile(s, 0.75)
+    iqr = q3 - q1
+    lo, hi = q1 - 1.5 * iqr, q3 + 1.5 * iqr
+    return Spread(len(s), med, q1, q3, iqr, tuple(v for v in values if v < lo or v > hi))
+
+
+def coefficient_of_variation(values: Sequence[float]) -> tuple[float | None, str | None]:
+    """Population standard deviation / |mean| (as the seed's reference computes it); (None, reason) when
+    there are fewer than two values or the mean is 0."""
+    if len(values) < 2:
+        return None, f"fewer than two values ({len(values)})"
+    mean = sum(values) / len(values)
+    if mean == 0:
+        return None, "the mean is 0"
+    var = sum((v - mean) ** 2 for v in values) / len(values)
+    return math.sqrt(var) / abs(mean), None
+
+
+def efficiency_norm(median_tokens: float, ceiling: float = 8000.0) -> float:
+    """The seed's token efficiency: max(0, 1 - median_tokens / 8000)."""
+    return max(0.0, 1.0 - median_tokens / ceiling)
+
+
+def mc_score(activation_rate: float, cv: float, failure_rate: float, eff_norm: float) -> float:
+    """The seed's Layer 3 score: 0.40 activation + 0.30 (1 - min(1, CV)) + 0.20 (1 - failure) + 0.10 efficiency."""
+    return 0.40 * activation_rate + 0.30 * (1 - min(1.0, cv)) + 0.20 * (1 - failure_rate) + 0.10 * eff_norm
+
+
+def youden_j(tpr: float, fpr: float) -> float:
+    """max(0, TPR - FPR): 1 for a skill that fires on every positive and no negative, 0 for one that fires on
+    everything, on nothing, or at random."""
+    return max(0.0, tpr - fpr)

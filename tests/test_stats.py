@@ -77,3 +77,74 @@ def test_fleiss_undefined_cases():
     assert "one category" in fleiss_kappa([["a", "a", "a"]] * 6).reason
     assert "different numbers" in fleiss_kappa([["a", "b"], ["a", "b", "a"]] * 3).reason
     assert "at least two" in fleiss_kappa([["a"]] * 6).reason
+
+
+# ---- Monte Carlo statistics: exact values --------------------------------------------------------------------
+
+from skillgrade.analyzers.stats import (  # noqa: E402
+    binom_cdf,
+    clopper_pearson,
+    coefficient_of_variation,
+    efficiency_norm,
+    mc_score,
+    quantile,
+    spread,
+    wilson,
+    youden_j,
+)
+
+
+def test_clopper_pearson_exact_values():
+    # closed forms: x=0 -> upper = 1 - (alpha/2)^(1/n); x=1 -> lower = 1 - (1 - alpha/2)^(1/n)
+    cp = clopper_pearson(0, 50)
+    assert cp.lower == 0.0 and cp.upper == pytest.approx(1 - 0.025 ** (1 / 50), abs=1e-10)
+    assert round(cp.upper, 4) == 0.0711  # PluginEval reported 0.0766
+    cp = clopper_pearson(1, 50)
+    assert cp.lower == pytest.approx(1 - 0.975 ** (1 / 50), abs=1e-10)
+    assert round(cp.lower, 4) == 0.0005  # PluginEval clamped to 0.0010
+    assert round(clopper_pearson(0, 100).upper, 4) == 0.0362
+    mid = clopper_pearson(25, 50)  # R: binom.test(25, 50)$conf.int = 0.3552730 0.6447270
+    assert mid.lower == pytest.approx(0.3552730, abs=1e-6) and mid.upper == pytest.approx(0.6447270, abs=1e-6)
+    full = clopper_pearson(50, 50)
+    assert full.upper == 1.0 and full.lower == pytest.approx(0.025 ** (1 / 50), abs=1e-10)
+    assert clopper_pearson(0, 0).rate is None and clopper_pearson(0, 0).reason == "no trials"
+    with pytest.raises(ValueError):
+        clopper_pearson(3, 2)
+
+
+def test_clopper_pearson_bounds_solve_the_binomial_tail():
+    for x, n in ((3, 17), (9, 40), (1, 5)):
+        cp = clopper_pearson(x, n)
+        assert 1 - binom_cdf(x - 1, n, cp.lower) == pytest.approx(0.025, abs=1e-9)
+        assert binom_cdf(x, n, cp.upper) == pytest.approx(0.025, abs=1e-9)
+
+
+def test_wilson_exact_values():
+    w = wilson(1, 50)
+    z = 1.959963984540054
+    centre = (0.02 + z * z / 100) / (1 + z * z / 50)
+    spread_ = z * ((0.02 * 0.98 / 50 + z * z / 10000) ** 0.5) / (1 + z * z / 50)
+    assert w.lower == pytest.approx(centre - spread_, abs=1e-12) and w.upper == pytest.approx(centre + spread_)
+    assert round(w.lower, 4) == 0.0035 and round(w.upper, 4) == 0.1050
+    assert wilson(0, 50).lower == 0.0 and round(wilson(0, 50).upper, 4) == 0.0713
+
+
+def test_quartiles_iqr_outliers():
+    assert quantile([1, 2, 3, 4], 0.25) == 1.75 and quantile([1, 2, 3, 4], 0.5) == 2.5
+    s = spread([4, 1, 100, 2, 3])
+    assert (s.median, s.q1, s.q3, s.iqr, s.outliers) == (3, 2, 4, 2, (100,))
+    s = spread([10, 10, 10])
+    assert s.iqr == 0 and s.outliers == ()
+    assert spread([]).median is None and spread([]).reason == "no values"
+
+
+def test_cv_efficiency_and_mc_score():
+    cv, reason = coefficient_of_variation([0.5, 1.0])  # mean 0.75, population sd 0.25
+    assert cv == pytest.approx(1 / 3) and reason is None
+    assert coefficient_of_variation([0.8]) == (None, "fewer than two values (1)")
+    assert coefficient_of_variation([0.0, 0.0])[0] is None
+    assert efficiency_norm(2000) == 0.75 and efficiency_norm(9000) == 0.0
+    assert mc_score(1.0, 0.0, 0.0, 1.0) == pytest.approx(1.0)
+    assert mc_score(0.5, 2.0, 0.1, 0.75) == pytest.approx(0.2 + 0.0 + 0.18 + 0.075)
+    assert youden_j(1.0, 1.0) == 0.0 and youden_j(0.0, 0.0) == 0.0 and youden_j(0.9, 0.1) == pytest.approx(0.8)
+    assert youden_j(0.2, 0.6) == 0.0
