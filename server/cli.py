@@ -101,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="show a rule's documentation")
     e.add_argument("code")
 
+    from skillgrade.server.cli_init import add_parser as add_init_parser
+
+    add_init_parser(sub)
+
     sv = sub.add_parser("server", help="start the language server (stdio)")
     sv.add_argument("--stdio", action="store_true", help="accepted and ignored: stdio is the default")
     sv.add_argument("--tcp", type=int, default=None, metavar="PORT")
@@ -407,6 +411,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return 2
         handler = {"score": cmd_score, "judge": cmd_score, "compare": cmd_compare, "rules": cmd_rules, "explain": cmd_explain}
+        if args.command == "init":
+            from skillgrade.server.cli_init import cmd_init
+
+            return cmd_init(args)
         return handler[args.command](args)
     except UsageError as exc:
         print(f"skillgrade: error: {exc}", file=sys.stderr)
