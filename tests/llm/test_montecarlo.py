@@ -7,11 +7,16 @@ import asyncio
 import json
 
 import pytest
-from conftest import TEST_KEY, wait_for_requests
 from mc_script import ME, NEGATIVE, POSITIVE, SKILL, MCResponder
 
+from conftest import TEST_KEY, wait_for_requests
 from skillgrade.analyzers.layers.montecarlo import montecarlo_layer, run_montecarlo, schedule
-from skillgrade.analyzers.mc_prompts import PromptSet, PromptsFileError, examples_from_frontmatter, load_prompts_file
+from skillgrade.analyzers.mc_prompts import (
+    PromptSet,
+    PromptsFileError,
+    examples_from_frontmatter,
+    load_prompts_file,
+)
 from skillgrade.analyzers.parse import parse
 from skillgrade.analyzers.routing import TestPrompt
 from skillgrade.analyzers.scoring import composite
