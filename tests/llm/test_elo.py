@@ -68,7 +68,8 @@ def doc(tmp_path: Path):
 
 
 def user_text(body: dict) -> str:
-    return body["messages"][0]["content"]
+    content = body["messages"][0]["content"]
+    return content if isinstance(content, str) else "\n".join(b["text"] for b in content)
 
 
 def skill_slot(body: dict) -> str:
@@ -141,6 +142,13 @@ async def test_the_skill_text_is_a_cached_prefix_shared_by_every_pair(fake_api: 
     assert len(blocks) == 2 and all(b.get("cache_control") == {"type": "ephemeral"} for b in blocks)
     assert "pdftotext input.pdf" in blocks[1]["text"]
     assert all("pdftotext" not in user_text(r.body) for r in reqs)  # the skill is not re-sent in the user turn
+    # the user turn: the reference's data (cached, the same in both orders of a pair), then the task block
+    by_ref: dict[str, list[dict]] = {}
+    for r in reqs:
+        content = r.body["messages"][0]["content"]
+        assert content[0]["cache_control"] == {"type": "ephemeral"} and "cache_control" not in content[1]
+        by_ref.setdefault(content[0]["text"], []).append(content[1])
+    assert len(by_ref) == 3 and all(len(tasks) == 2 and tasks[0] != tasks[1] for tasks in by_ref.values())
     assert "temperature" not in reqs[0].body
     writes = [u["cache_creation_input_tokens"] for u in fake_api.reported]
     reads = [u["cache_read_input_tokens"] for u in fake_api.reported]
