@@ -248,3 +248,44 @@ def test_invalid_pair_replies(value, why):
     with pytest.raises(Invalid, match=re.escape(why)):
         validate_pair(value)
     assert validate_pair({"reason": " two\nlines ", "winner": "tie"}) == Verdict("tie", "two lines")
+
+
+async def test_cancellation_propagates_and_keeps_finished_replies(fake_api: FakeAPI, fake_gateway, doc, index):
+    import asyncio
+
+    from fakeapi import slow
+
+    from conftest import wait_for_requests
+
+    def judge(body: dict) -> Scripted:
+        if "pdf-merge" in user_text(body):
+            return slow(1.5, skill_always_wins(body))
+        return skill_always_wins(body)
+
+    fake_api.responder = judge
+    task = asyncio.create_task(run_elo(doc, fake_gateway, index, model="m", k=4))
+    await wait_for_requests(fake_api, 4)
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    finished = len(fake_api.message_requests)
+    # a re-run serves the finished replies from the cache and only asks for the rest
+    fake_api.responder = skill_always_wins
+    res = await run_elo(doc, fake_gateway, index, model="m", k=4)
+    assert res.n_pairs == 4
+    assert res.usage.to_dict()["cached"] >= 1 and len(fake_api.message_requests) - finished < 8
+
+
+async def test_budget_stop_leaves_elo_unmeasured(fake_api: FakeAPI, doc, index, tmp_path: Path):
+    from conftest import TEST_KEY
+    from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider
+    from skillgrade.analyzers.llm.gateway import Gateway
+
+    fake_api.responder = skill_always_wins
+    gw = Gateway(AnthropicProvider(TEST_KEY, fake_api.url), budget_usd=0.0, timeout_s=10.0)
+    try:
+        res = await run_elo(doc, gw, index, model="claude-sonnet-5-5", k=4)
+    finally:
+        await gw.aclose()
+    assert res.rating is None and "Budget reached" in res.reason and fake_api.requests == []
