@@ -100,7 +100,15 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
                 print("\r\x1b[K", end="", file=sys.stderr, flush=True)
             await gateway.aclose()
 
-    blended = asyncio.run(run_all())
+    try:
+        blended = asyncio.run(run_all())
+    except KeyboardInterrupt:
+        running = gateway.batches.state.batches if gateway.batches is not None and gateway.batches.state else {}
+        if running:
+            print(f"\nskillgrade: interrupted; {len(running)} batch(es) keep running on the server "
+                  f"({', '.join(sorted(running))}). Run the same command again to collect their results: "
+                  "nothing is submitted twice.", file=sys.stderr)
+        raise
     if args.dry_run:
         plan = gateway.plan()
         if args.format == "json":

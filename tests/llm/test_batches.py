@@ -318,7 +318,8 @@ def test_cli_batch_on_a_tree_is_one_batch_per_round_with_the_live_results(tmp_pa
             assert TEST_KEY not in t
 
 
-def test_cli_killed_after_submit_resumes_without_a_second_create(tmp_path: Path) -> None:
+def test_cli_interrupted_after_submit_resumes_without_a_second_create(tmp_path: Path) -> None:
+    import signal
     import subprocess
     import sys
     import time
@@ -340,8 +341,10 @@ def test_cli_killed_after_submit_resumes_without_a_second_create(tmp_path: Path)
                 time.sleep(0.01)
             time.sleep(0.1)
         finally:
-            proc.kill()  # a crash: no clean-up at all
-            proc.communicate(timeout=30)
+            proc.send_signal(signal.SIGINT)  # Ctrl-C
+            _out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130
+        assert "interrupted; 1 batch(es) keep running on the server (msgbatch_fake_0002)" in err
         state = json.loads((xdg / "skillgrade" / "llm" / "batches.json").read_text())
         assert set(state["batches"]) == {"msgbatch_fake_0002"} and len(state["items"]) == 6
         for b in fake.batches.values():
