@@ -215,6 +215,12 @@ def load_index(path: Path) -> CorpusIndex | None:
     return CorpusIndex.from_dict(data)
 
 
+def find_index(env: Mapping[str, str], data_dir: Path | None = None) -> CorpusIndex | None:
+    """The index of `data_dir` (default: default_data_dir(env)); None when `skillgrade init` never ran there.
+    Raises CorpusIndexError when it exists but cannot be read."""
+    return load_index(index_path(Path(data_dir).expanduser() if data_dir is not None else default_data_dir(env)))
+
+
 def save_index(index: CorpusIndex, path: Path) -> None:
     """Write atomically (temporary file + rename). Raises CorpusIndexError when the folder is not writable."""
     path = Path(path)

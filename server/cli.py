@@ -49,6 +49,9 @@ def _score_args(s: argparse.ArgumentParser) -> None:
                      help="stop before a model call that would pass this many dollars")
     llm.add_argument("--dry-run", action="store_true",
                      help="print the estimated calls, tokens and cost; call no model (no key needed)")
+    llm.add_argument("--batch", action="store_true",
+                     help="send the model calls through the Message Batches API (half price, slower); an "
+                          "interrupted run resumes its batches when run again")
     llm.add_argument("--judge-model", default=None, metavar="MODEL", help="the judge model (config: judge-model)")
     llm.add_argument("--simulate-model", default=None, metavar="MODEL",
                      help="the routing-simulation model (config: simulate-model)")

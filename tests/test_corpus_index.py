@@ -18,6 +18,7 @@ from skillgrade.analyzers.corpus_index import (
     build_index,
     categorize,
     default_data_dir,
+    find_index,
     index_path,
     keyword_bucket,
     load_index,
@@ -133,9 +134,19 @@ def test_default_data_dir_follows_xdg(tmp_path: Path):
 
 def test_init_without_data_dir_writes_to_xdg_data_home(tmp_path: Path):
     skill(tmp_path / "c" / "a", "a", "Use when merging PDF files.")
+    assert find_index({"XDG_DATA_HOME": str(tmp_path / "xdg")}) is None
     p = run("init", str(tmp_path / "c"), env={"XDG_DATA_HOME": str(tmp_path / "xdg")})
     assert p.returncode == 0, p.stderr
     assert load_index(tmp_path / "xdg" / "skillgrade" / "corpus" / "index.json") is not None
+    found = find_index({"XDG_DATA_HOME": str(tmp_path / "xdg")})
+    assert found is not None and [e.name for e in found.entries] == ["a"]
+    assert find_index({}, tmp_path / "xdg" / "skillgrade") is not None
+
+
+def test_init_usage_errors():
+    p = run("init")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1
+    assert "init" in run("--help").stdout
 
 
 def test_damaged_index_is_an_error_to_load(tmp_path: Path):

@@ -5,7 +5,9 @@ by a Bradley-Terry fit on the Elo scale (analyzers/ranking.py). See docs/llm.md 
   file is gone or changed since then is left out with the reason (no call).
 - One pair = two calls: the skill as Skill A with the reference as Skill B, then the reference as A and the
   skill as B. The system prompt (prompts/pairwise_system.md) and the skill's own material are the two cached
-  system blocks, identical in every call of the run; the reference and the slot labels are in the user turn.
+  system blocks, identical in every call of the run; the user turn is the reference's material (a third cache
+  breakpoint, read back by the pair's second call) and then the task with the slot labels (prompts/pairwise.md),
+  the only text that differs between the two orders.
   Reply: {"reason": one sentence, "winner": "A" | "B" | "tie"}, validated, re-asked once (layers/ask.py).
 - Both orders name the same winner (or both "tie"): that result. Both pick the same slot (A and A, or B and
   B): position bias, flagged on the pair and counted as a draw. One order says tie, the other a winner: the
@@ -58,17 +60,24 @@ def system_blocks(material: SkillMaterial) -> tuple[dict[str, Any], ...]:
     )
 
 
+def reference_block(reference: SkillMaterial) -> dict[str, Any]:
+    """The first user block: the reference's data, cached, so the second order of a pair reads it from the
+    prompt cache (the prefix instructions + skill + reference is the same in both orders)."""
+    return {"type": "text", "text": "The other skill:\n" + reference.block, "cache_control": {"type": "ephemeral"}}
+
+
 def pair_request(material: SkillMaterial, reference: SkillMaterial, order: str, *, model: str) -> Request:
-    """One order of one pair. order "skill_first": the skill is Skill A; "reference_first": the reference is."""
+    """One order of one pair. order "skill_first": the skill is Skill A; "reference_first": the reference is.
+    Only the task block (slot labels) differs between the two orders of a pair."""
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}")
     here = f'the skill in the system block (<skill_data id="{material.nonce}">)'
-    below = f'the skill below (<skill_data id="{reference.nonce}">)'
-    slot_a, slot_b = (here, below) if order == "skill_first" else (below, here)
-    user = prompts.render("pairwise.md", slot_a=slot_a, slot_b=slot_b, reference=reference.block)
+    there = f'the other skill, at the start of this message (<skill_data id="{reference.nonce}">)'
+    slot_a, slot_b = (here, there) if order == "skill_first" else (there, here)
+    task = {"type": "text", "text": prompts.render("pairwise.md", slot_a=slot_a, slot_b=slot_b)}
     return Request(kind=KIND, model=model, system=system_blocks(material),
-                   messages=({"role": "user", "content": user},), max_tokens=PAIR_MAX_TOKENS,
-                   json_schema=pair_schema(), prompt_version=prompts.prompt_version())
+                   messages=({"role": "user", "content": [reference_block(reference), task]},),
+                   max_tokens=PAIR_MAX_TOKENS, json_schema=pair_schema(), prompt_version=prompts.prompt_version())
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,49 +315,37 @@ async def run_elo(report_or_doc: Any, gateway: CallsModels, index: CorpusIndex |
             return OrderResult(order, None, None, None, asked.reason or "no reply")
         return OrderResult(order, asked.value.winner, side_of(order, asked.value.winner), asked.value.reason)
 
-    # the first call writes the cached prefix (instructions + this skill); the rest follow once it answered
+    # The first call writes the cached prefix (instructions + this skill); the other pairs start once it has
+    # answered. Within a pair the reference-first order follows the skill-first one, so it reads the
+    # reference from the prompt cache too.
     warm = asyncio.Event()
 
-    async def order_task(ref: _Ref, order: str, first: bool) -> OrderResult:
+    async def one_pair(ref: _Ref, first: bool) -> PairResult:
+        if ref.material is None:
+            return PairResult(ref.entry, ref.rating, (), None, None, False, ref.error)
         if not first:
             await warm.wait()
         try:
-            return await one_order(ref, order)
+            o1 = await one_order(ref, ORDERS[0])
         finally:
             if first:
                 warm.set()
+        o2 = await one_order(ref, ORDERS[1])
+        orders = (o1, o2)
+        failed = [o for o in orders if o.slot is None]
+        if failed:
+            why = "; ".join(f"{o.order.replace('_', ' ')}: {o.error}" for o in failed)
+            return PairResult(ref.entry, ref.rating, orders, None, None, False, why)
+        winner, score, bias = combine(Verdict(o1.slot or "", o1.reason or ""), Verdict(o2.slot or "", o2.reason or ""))
+        return PairResult(ref.entry, ref.rating, orders, winner, score, bias)
 
-    tasks: list[tuple[_Ref, list[asyncio.Task[OrderResult]]]] = []
-    first = True
-    for ref in refs:
-        if ref.material is None:
-            tasks.append((ref, []))
-            continue
-        ts = []
-        for order in ORDERS:
-            ts.append(asyncio.create_task(order_task(ref, order, first)))
-            first = False
-        tasks.append((ref, ts))
+    first_readable = next((i for i, r in enumerate(refs) if r.material is not None), -1)
+    tasks = [asyncio.create_task(one_pair(r, i == first_readable)) for i, r in enumerate(refs)]
     try:
-        matches: list[PairResult] = []
-        for ref, ts in tasks:
-            if not ts:
-                matches.append(PairResult(ref.entry, ref.rating, (), None, None, False, ref.error))
-                continue
-            orders = tuple([await t for t in ts])
-            failed = [o for o in orders if o.slot is None]
-            if failed:
-                why = "; ".join(f"{o.order.replace('_', ' ')}: {o.error}" for o in failed)
-                matches.append(PairResult(ref.entry, ref.rating, orders, None, None, False, why))
-                continue
-            v1 = Verdict(orders[0].slot or "", orders[0].reason or "")
-            v2 = Verdict(orders[1].slot or "", orders[1].reason or "")
-            winner, score, bias = combine(v1, v2)
-            matches.append(PairResult(ref.entry, ref.rating, orders, winner, score, bias))
+        matches: list[PairResult] = [await t for t in tasks]
     finally:
-        for _ref, ts in tasks:
-            for t in ts:
-                t.cancel()
+        for t in tasks:
+            t.cancel()
 
     completed = [(m.reference_rating, m.score) for m in matches if m.score is not None]
     if len(completed) < MIN_PAIRS:

@@ -260,3 +260,100 @@ def test_batch_prices_are_half_of_every_token_class() -> None:
     assert prices.cost("claude-sonnet-5-5", u) == pytest.approx(2.0 + 10.0 + 2.5 + 0.2)
     assert prices.cost("claude-sonnet-5-5", u, batch=True) == pytest.approx((2.0 + 10.0 + 2.5 + 0.2) / 2)
     assert prices.cost("no-such-model", u, batch=True) is None
+
+
+# -- the CLI: `skillgrade judge --batch` on a tree of skills ---------------------------------------------
+
+def _tree(tmp: Path) -> Path:
+    from judge_script import SKILL
+
+    tree = tmp / "skills"
+    for name in ("pdf-a", "pdf-b", "pdf-c"):
+        make_skill(tree / name, SKILL.replace("name: pdf-tools", f"name: {name}"))
+    (tmp / ".skillgrade.toml").write_text("[llm]\nbatch-poll-s = 0.01\n")
+    return tree
+
+
+def _cli_env(fake: FakeAPI, xdg: Path) -> dict[str, str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env.update(XDG_CACHE_HOME=str(xdg), ANTHROPIC_CONFIG_DIR="/nonexistent-anthropic-config",
+               ANTHROPIC_BASE_URL=fake.url, ANTHROPIC_API_KEY=TEST_KEY)
+    return env
+
+
+def _cli(fake: FakeAPI, tmp: Path, xdg: Path, *args: str) -> Any:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "skillgrade.server.cli", *args], env=_cli_env(fake, xdg), cwd=tmp,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_batch_on_a_tree_is_one_batch_per_round_with_the_live_results(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    with FakeAPI() as live_api:
+        live_api.responder = responder()
+        live = _cli(live_api, tmp_path, tmp_path / "xdg-live", "judge", str(tree), "--format", "json")
+    assert live.returncode == 0, live.stderr
+    with FakeAPI() as fake:
+        fake.responder = responder()
+        p = _cli(fake, tmp_path, tmp_path / "xdg", "judge", str(tree), "--batch", "--format", "json")
+        assert p.returncode == 0, p.stderr
+        assert fake.message_requests == []
+        assert [len(c.body["requests"]) for c in fake.batch_creates] == [3 * n for n in ROUNDS]
+        out, want = json.loads(p.stdout), json.loads(live.stdout)
+        assert [r["composite"]["score"] for r in out["skills"]] == [r["composite"]["score"] for r in want["skills"]]
+        led = out["ledger"]
+        assert led["calls"] == 63 and led["batch"]["batch_calls"] == 63 and led["batch"]["live_reruns"] == 0
+        assert led["cost_usd"] == pytest.approx(0.5 * want["ledger"]["cost_usd"], rel=0.02)
+        assert led["batch"]["batches"] == [f"msgbatch_fake_{i:04d}" for i in range(1, 5)]
+        assert "batch msgbatch_fake_0001: submitted, 3 request(s)" in p.stderr
+        assert "batch msgbatch_fake_0003: 51/51 ended" in p.stderr
+        text = _cli(fake, tmp_path, tmp_path / "xdg", "judge", str(tree), "--batch")
+        assert text.returncode == 0 and len(fake.batch_creates) == 4  # the re-run: every reply cached
+        assert text.stderr.strip().splitlines()[-1].startswith("LLM: 0 call(s), 63 cached")
+        for t in (p.stdout, p.stderr, text.stdout, text.stderr):
+            assert TEST_KEY not in t
+
+
+def test_cli_interrupted_after_submit_resumes_without_a_second_create(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    tree = _tree(tmp_path)
+    xdg = tmp_path / "xdg"
+    with FakeAPI() as fake:
+        fake.responder = responder()
+        fake.batch_polls = 10**6
+        proc = subprocess.Popen([sys.executable, "-m", "skillgrade.server.cli", "judge", str(tree), "--batch",
+                                 "--format", "json"], env=_cli_env(fake, xdg), cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while len(fake.batch_creates) < 2:
+                assert time.monotonic() < deadline and proc.poll() is None, "the CLI never submitted"
+                if len(fake.batch_creates) == 1:
+                    next(iter(fake.batches.values())).polls = 0
+                time.sleep(0.01)
+            time.sleep(0.1)
+        finally:
+            proc.send_signal(signal.SIGINT)  # Ctrl-C
+            _out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130
+        assert "interrupted; 1 batch(es) keep running on the server (msgbatch_fake_0002)" in err
+        state = json.loads((xdg / "skillgrade" / "llm" / "batches.json").read_text())
+        assert set(state["batches"]) == {"msgbatch_fake_0002"} and len(state["items"]) == 6
+        for b in fake.batches.values():
+            b.polls = 0
+        fake.batch_polls = 1
+        p = _cli(fake, tmp_path, xdg, "judge", str(tree), "--batch", "--format", "json")
+        assert p.returncode == 0, p.stderr
+        ids = custom_ids(fake)
+        assert len(ids) == len(set(ids)) == 63  # nothing paid twice
+        assert "batch msgbatch_fake_0002: resumed" in p.stderr
+        assert json.loads(p.stdout)["ledger"]["batch"]["batches"][0] == "msgbatch_fake_0002"
+        assert not (xdg / "skillgrade" / "llm" / "batches.json").exists()

@@ -68,7 +68,8 @@ def doc(tmp_path: Path):
 
 
 def user_text(body: dict) -> str:
-    return body["messages"][0]["content"]
+    content = body["messages"][0]["content"]
+    return content if isinstance(content, str) else "\n".join(b["text"] for b in content)
 
 
 def skill_slot(body: dict) -> str:
@@ -141,6 +142,13 @@ async def test_the_skill_text_is_a_cached_prefix_shared_by_every_pair(fake_api: 
     assert len(blocks) == 2 and all(b.get("cache_control") == {"type": "ephemeral"} for b in blocks)
     assert "pdftotext input.pdf" in blocks[1]["text"]
     assert all("pdftotext" not in user_text(r.body) for r in reqs)  # the skill is not re-sent in the user turn
+    # the user turn: the reference's data (cached, the same in both orders of a pair), then the task block
+    by_ref: dict[str, list[dict]] = {}
+    for r in reqs:
+        content = r.body["messages"][0]["content"]
+        assert content[0]["cache_control"] == {"type": "ephemeral"} and "cache_control" not in content[1]
+        by_ref.setdefault(content[0]["text"], []).append(content[1])
+    assert len(by_ref) == 3 and all(len(tasks) == 2 and tasks[0] != tasks[1] for tasks in by_ref.values())
     assert "temperature" not in reqs[0].body
     writes = [u["cache_creation_input_tokens"] for u in fake_api.reported]
     reads = [u["cache_read_input_tokens"] for u in fake_api.reported]
@@ -240,3 +248,44 @@ def test_invalid_pair_replies(value, why):
     with pytest.raises(Invalid, match=re.escape(why)):
         validate_pair(value)
     assert validate_pair({"reason": " two\nlines ", "winner": "tie"}) == Verdict("tie", "two lines")
+
+
+async def test_cancellation_propagates_and_keeps_finished_replies(fake_api: FakeAPI, fake_gateway, doc, index):
+    import asyncio
+
+    from fakeapi import slow
+
+    from conftest import wait_for_requests
+
+    def judge(body: dict) -> Scripted:
+        if "pdf-merge" in user_text(body):
+            return slow(1.5, skill_always_wins(body))
+        return skill_always_wins(body)
+
+    fake_api.responder = judge
+    task = asyncio.create_task(run_elo(doc, fake_gateway, index, model="m", k=4))
+    await wait_for_requests(fake_api, 4)
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    finished = len(fake_api.message_requests)
+    # a re-run serves the finished replies from the cache and only asks for the rest
+    fake_api.responder = skill_always_wins
+    res = await run_elo(doc, fake_gateway, index, model="m", k=4)
+    assert res.n_pairs == 4
+    assert res.usage.to_dict()["cached"] >= 1 and len(fake_api.message_requests) - finished < 8
+
+
+async def test_budget_stop_leaves_elo_unmeasured(fake_api: FakeAPI, doc, index, tmp_path: Path):
+    from conftest import TEST_KEY
+    from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider
+    from skillgrade.analyzers.llm.gateway import Gateway
+
+    fake_api.responder = skill_always_wins
+    gw = Gateway(AnthropicProvider(TEST_KEY, fake_api.url), budget_usd=0.0, timeout_s=10.0)
+    try:
+        res = await run_elo(doc, gw, index, model="claude-sonnet-5-5", k=4)
+    finally:
+        await gw.aclose()
+    assert res.rating is None and "Budget reached" in res.reason and fake_api.requests == []
