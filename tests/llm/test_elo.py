@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from fakeapi import FakeAPI, Scripted, json_reply, text_reply
 
+from conftest import TEST_KEY, wait_for_requests
 from skillgrade.analyzers.corpus_index import build_index
 from skillgrade.analyzers.layers.ask import Invalid
 from skillgrade.analyzers.layers.elo import (
@@ -255,7 +256,6 @@ async def test_cancellation_propagates_and_keeps_finished_replies(fake_api: Fake
 
     from fakeapi import slow
 
-    from conftest import wait_for_requests
 
     def judge(body: dict) -> Scripted:
         if "pdf-merge" in user_text(body):
@@ -278,7 +278,6 @@ async def test_cancellation_propagates_and_keeps_finished_replies(fake_api: Fake
 
 
 async def test_budget_stop_leaves_elo_unmeasured(fake_api: FakeAPI, doc, index, tmp_path: Path):
-    from conftest import TEST_KEY
     from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider
     from skillgrade.analyzers.llm.gateway import Gateway
 
