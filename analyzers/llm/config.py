@@ -10,6 +10,7 @@
     timeout-s = 120                        # per-call deadline, retries included
     cache-dir = "~/.cache/skillgrade/llm"  # default: $XDG_CACHE_HOME/skillgrade/llm
     prices-file = "prices.toml"            # merged over the packaged prices
+    data-dir = "~/.local/share/skillgrade" # the Elo corpus index (`skillgrade init`); default: $XDG_DATA_HOME/skillgrade
 
 Keys may be kebab-case, snake_case or camelCase. The API key is never a configuration value: a key-like
 entry is rejected with a clear error (it lives in ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN).
@@ -42,19 +43,22 @@ class LLMConfig:
     timeout_s: float = 120.0
     cache_dir: str | None = None
     prices_file: str | None = None
+    data_dir: str | None = None  # where `skillgrade init` keeps the Elo corpus index (None: the XDG default)
 
     def merged(self, data: dict[str, Any]) -> LLMConfig:
         """A new config with the keys of `data` applied (raises LLMConfigError)."""
         return replace(self, **parse_llm_fields(data))
 
     def relative_to(self, directory: str) -> LLMConfig:
-        """Relative `cache-dir` / `prices-file` taken from the directory of the config file that set them."""
+        """Relative `cache-dir` / `prices-file` / `data-dir` taken from the directory of the config file that set
+        them."""
         def resolve(value: str | None) -> str | None:
             if not value or value.startswith("~") or os.path.isabs(value):
                 return value
             return os.path.normpath(os.path.join(directory, value))
 
-        return replace(self, cache_dir=resolve(self.cache_dir), prices_file=resolve(self.prices_file))
+        return replace(self, cache_dir=resolve(self.cache_dir), prices_file=resolve(self.prices_file),
+                       data_dir=resolve(self.data_dir))
 
 
 _KEYS = {
@@ -67,6 +71,7 @@ _KEYS = {
     "timeout-s": "timeout_s", "timeout_s": "timeout_s", "timeoutS": "timeout_s",
     "cache-dir": "cache_dir", "cache_dir": "cache_dir", "cacheDir": "cache_dir",
     "prices-file": "prices_file", "prices_file": "prices_file", "pricesFile": "prices_file",
+    "data-dir": "data_dir", "data_dir": "data_dir", "dataDir": "data_dir",
 }
 
 
@@ -93,7 +98,7 @@ def parse_llm_fields(data: Any) -> dict[str, Any]:
             if not isinstance(value, str) or not value.strip():
                 raise LLMConfigError(f"{where} must be a model id")
             out[key] = value.strip()
-        elif key in ("base_url", "cache_dir", "prices_file"):
+        elif key in ("base_url", "cache_dir", "prices_file", "data_dir"):
             if value is None or value == "":
                 out[key] = None
             elif not isinstance(value, str):
