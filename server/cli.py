@@ -57,6 +57,9 @@ def _score_args(s: argparse.ArgumentParser) -> None:
                      help="the routing-simulation model (config: simulate-model)")
     llm.add_argument("--base-url", default=None, metavar="URL",
                      help="an Anthropic-compatible endpoint (ANTHROPIC_BASE_URL wins)")
+    from skillgrade.server.cli_certify import add_mc_args
+
+    add_mc_args(s)
 
 
 def _positive_int(value: str) -> int:
@@ -86,11 +89,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("score", help="score skills (a skill dir, a SKILL.md, or any tree)")
     s.add_argument("--depth", choices=("quick", "standard", "deep", "certify"), default="quick",
-                   help="quick: static analysis; standard: + the LLM judge (needs ANTHROPIC_API_KEY)")
+                   help="quick: static analysis; standard: + the LLM judge (needs ANTHROPIC_API_KEY); deep: + "
+                        "Monte Carlo simulation; certify: + Elo (= `skillgrade certify`)")
     _score_args(s)
     j = sub.add_parser("judge", help="score skills with the LLM judge (= score --depth standard)")
     j.set_defaults(depth="standard")
     _score_args(j)
+    cf = sub.add_parser("certify", help="static + judge + Monte Carlo + Elo, and the badge (= score --depth certify)")
+    cf.set_defaults(depth="certify")
+    _score_args(cf)
 
     c = sub.add_parser("compare", help="compare two skills dimension by dimension")
     c.add_argument("a", type=Path)
@@ -171,7 +178,7 @@ def _config_loader(args: argparse.Namespace):
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    _check_depth(args.depth, ("quick", "standard"))
+    _check_depth(args.depth, ("quick", "standard", "deep", "certify"))
     for p in args.paths:
         if not p.exists():
             raise UsageError(f"{p}: no such file or directory")
@@ -182,7 +189,13 @@ def cmd_score(args: argparse.Namespace) -> int:
         fixed = _apply_fixes(list(args.paths), config_for, args.unsafe_fixes)
         if fixed:
             print(f"skillgrade: applied {fixed} fix{'es' if fixed != 1 else ''}", file=sys.stderr)
-    if args.depth == "standard":
+    if args.depth in ("deep", "certify"):
+        from skillgrade.server.cli_certify import score_deep
+
+        code = score_deep(args, config_for, _color(args.color), certify=args.depth == "certify")
+        if code is not None:
+            return code
+    elif args.depth == "standard":
         from skillgrade.server.cli_judge import score_standard
 
         code = score_standard(args, config_for, _color(args.color))
@@ -241,6 +254,9 @@ def emit(reports: list[dict], errors: list[str], args: argparse.Namespace, confi
             from skillgrade.server.cli_judge import judge_text
 
             out += judge_text(reports, render.Style(_color(args.color)))
+            from skillgrade.server.cli_certify import mc_text
+
+            out += mc_text(reports, render.Style(_color(args.color)))
     sys.stdout.write(out)
     if args.format != "text":
         for e in errors:
@@ -413,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        handler = {"score": cmd_score, "judge": cmd_score, "compare": cmd_compare, "rules": cmd_rules, "explain": cmd_explain}
+        handler = {"score": cmd_score, "judge": cmd_score, "certify": cmd_score, "compare": cmd_compare, "rules": cmd_rules, "explain": cmd_explain}
         if args.command == "init":
             from skillgrade.server.cli_init import cmd_init
 
@@ -439,4 +455,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # `python -m skillgrade.server.cli`: let the helper modules' `from skillgrade.server.cli import UsageError`
+    # get this module, so their usage errors are caught here (exit 2) rather than reported as internal errors
+    sys.modules.setdefault("skillgrade.server.cli", sys.modules[__name__])
     sys.exit(main())

@@ -229,12 +229,13 @@ def test_rules_and_explain() -> None:
     assert bad.returncode == 2 and "MISSING_TRIGGER" in bad.stderr
 
 
-def test_llm_depths_say_plainly_they_need_llm_layers(skills: Path) -> None:
-    for depth in ("deep", "certify"):
-        p = run("score", str(skills / "skills"), "--depth", depth)
-        assert p.returncode == 2
-        assert "LLM layers" in p.stderr and "Traceback" not in p.stderr
-        assert len(p.stderr.strip().splitlines()) == 1
+def test_deep_and_certify_without_a_key_show_the_static_result(skills: Path) -> None:
+    no_key = {k: "" for k in os.environ if k.startswith("ANTHROPIC_")}
+    static = run("score", str(skills / "skills"), "--no-cache", env=no_key)
+    for args in (("score", "--depth", "deep"), ("score", "--depth", "certify"), ("certify",)):
+        p = run(*args, str(skills / "skills"), "--no-cache", env=no_key)
+        assert p.returncode == static.returncode and p.stdout == static.stdout
+        assert p.stderr.startswith("skillgrade: No API key:") and len(p.stderr.strip().splitlines()) == 1
 
 
 def test_standard_without_a_key_says_so_and_shows_the_static_result(skills: Path) -> None:

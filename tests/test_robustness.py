@@ -332,10 +332,10 @@ def test_cli_directory_without_skill(tmp_path: Path) -> None:
 
 def test_cli_depth_deep(tmp_path: Path) -> None:
     d = _skill(tmp_path, "clean-skill", CLEAN)
-    p = cli("score", str(d), "--depth", "deep", "--no-cache", cwd=tmp_path)
+    p = cli("score", str(d), "--depth", "deep", "--mc-n", "1", "--no-cache", cwd=tmp_path)
     assert p.returncode == 2
     _one_plain_line(p)
-    assert "depth" in p.stderr
+    assert "--mc-n" in p.stderr
 
 
 def test_cli_bad_format(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ One simulation (analyzers/routing.py's router, the same skill list as the judge'
    router calls `Skill` with its name;
 2. an activated should-trigger prompt continues as an agent would: the SKILL.md arrives as the tool's
    result, the model does the task (no tool use), and
-3. a grader scores the answer 0-1 against anchored bands (prompts/mc_grade.md, the judge's output-quality
+3. a grader scores the answer 0-1 against anchored bands (prompts/mc_grade.md + mc_grade_run.md, the judge's output-quality
    anchors applied to one result), validated like the judge's replies.
 
 API errors and refusals of the router or the task call are failures; a budget stop, a dry run and a
@@ -115,8 +115,8 @@ def task_request(cards: Sequence[SkillCard], me: SkillCard, prompt: str, text: s
             {"role": "user", "content": prompt},
             {"role": "assistant", "content": [{"type": "tool_use", "id": TOOL_USE_ID, "name": SKILL_TOOL["name"],
                                                "input": {"skill": me.name}}]},
-            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": TOOL_USE_ID, "content": [
-                {"type": "text", "text": text, "cache_control": {"type": "ephemeral"}}]}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": TOOL_USE_ID, "content": text,
+                                          "cache_control": {"type": "ephemeral"}}]},
         ),
         max_tokens=TASK_MAX_TOKENS,
         tools=(SKILL_TOOL,),
@@ -127,11 +127,15 @@ def task_request(cards: Sequence[SkillCard], me: SkillCard, prompt: str, text: s
 
 
 def grade_request(material: SkillMaterial, prompt: str, answer: str, *, model: str, cache_salt: str) -> Request:
-    user = prompts.render("mc_grade.md", nonce=material.nonce, request=prompt, answer=answer[:MAX_ANSWER_CHARS])
+    """The grader: the judge's instructions and skill block, then the grading instructions (all cached, the
+    same for every simulation of this skill); the user turn holds only this run's request and answer."""
+    instructions = prompts.render("mc_grade.md", nonce=material.nonce)
+    user = prompts.render("mc_grade_run.md", nonce=material.nonce, request=prompt, answer=answer[:MAX_ANSWER_CHARS])
     return Request(
         kind="grade",
         model=model,
-        system=material.system_blocks(),
+        system=(*material.system_blocks(),
+                {"type": "text", "text": instructions, "cache_control": {"type": "ephemeral"}}),
         messages=({"role": "user", "content": user},),
         max_tokens=GRADE_MAX_TOKENS,
         json_schema=GRADE_SCHEMA,

@@ -12,7 +12,7 @@ POST /v1/messages/count_tokens ({"input_tokens": N}). Contract checks: 401 witho
 temperature/top_p/top_k; 400 for output_config when `reject_output_config=True` (a local server without
 structured output). Usage is deterministic: input = ceil(chars/4) of the request's text; system blocks up
 to the last one carrying cache_control are a cache write the first time that prefix is seen and a cache
-read afterwards.
+read afterwards; a message block with cache_control extends that prefix through the messages up to it.
 
 Stdlib only; bound to 127.0.0.1, port 0; can also run standalone: `python tests/llm/fakeapi.py 8765`.
 """
@@ -256,12 +256,23 @@ class FakeAPI:
             system = [{"type": "text", "text": system}]
         last_marked = max((i for i, b in enumerate(system) if isinstance(b, dict) and b.get("cache_control")),
                           default=-1)
-        prefix_chars = _text_len(system[:last_marked + 1])
+        prefix: list[Any] = system[:last_marked + 1]
+        # a message block carrying cache_control (e.g. a tool_result) ends a longer prefix: system + messages to it
+        for mi, message in reversed(list(enumerate(body.get("messages") or []))):
+            blocks = message.get("content") if isinstance(message, dict) else None
+            marked = [bi for bi, b in enumerate(blocks) if isinstance(b, dict) and b.get("cache_control")] \
+                if isinstance(blocks, list) else []
+            if marked:
+                prefix = [*system, *(body["messages"][:mi]), {"role": message.get("role"),
+                                                              "content": blocks[:marked[-1] + 1]}]
+                last_marked = len(prefix) - 1
+                break
+        prefix_chars = _text_len(prefix)
         total = self._input_tokens(body)
         write = read = 0
         if last_marked >= 0:
             prefix_tokens = math.ceil(prefix_chars / 4)
-            key = json.dumps([body.get("model"), system[:last_marked + 1]], sort_keys=True)
+            key = json.dumps([body.get("model"), prefix], sort_keys=True)
             with self._lock:
                 if key in self._seen_prefixes:
                     read = prefix_tokens

@@ -5,6 +5,7 @@ turn and the grader. The real anthropic SDK talks to it through the gateway."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -52,14 +53,15 @@ class MCResponder:
         self.counts: dict[str, int] = {}
 
     def kind(self, body: dict[str, Any]) -> str:
-        if len(body["messages"]) == 3:
+        msgs = body["messages"]
+        if len(msgs) == 3 and isinstance(msgs[1]["content"], list) and msgs[1]["content"][0].get("type") == "tool_use":
             return "task"
         if body.get("tools"):
             return "route"
         text = user_text(body)
         if "write realistic test prompts" in text:
             return "prompts"
-        if "grade one simulated run" in text:
+        if "<agent_answer id=" in text:
             return "grade"
         return "other"
 
@@ -67,8 +69,10 @@ class MCResponder:
         kind = self.kind(body)
         n = self.counts[kind] = self.counts.get(kind, 0) + 1
         if kind == "prompts":
-            rows = [{"prompt": p, "should_trigger": True, "why": "pdf"} for p in self.positives]
-            rows += [{"prompt": p, "should_trigger": False, "why": "docx"} for p in self.negatives]
+            wanted = re.search(r"exactly (\d+) user\s+messages.*?exactly (\d+) near\s+misses", user_text(body), re.S)
+            n_pos, n_neg = (int(wanted[1]), int(wanted[2])) if wanted else (len(self.positives), len(self.negatives))
+            rows = [{"prompt": p, "should_trigger": True, "why": "pdf"} for p in self.positives[:n_pos]]
+            rows += [{"prompt": p, "should_trigger": False, "why": "docx"} for p in self.negatives[:n_neg]]
             return json_reply({"prompts": rows})
         if kind == "route":
             prompt = user_text(body)
@@ -81,3 +85,19 @@ class MCResponder:
         if kind == "grade":
             return json_reply(grade_json(self.grades[(n - 1) % len(self.grades)]))
         return status(500, message="unexpected request")
+
+
+def deep_responder(mc: MCResponder | None = None, judge_score: float = 0.8) -> Callable[[dict[str, Any]], Scripted]:
+    """MCResponder plus the judge's rubric calls (valid verdicts quoting the skill): a whole deep/certify run."""
+    from judge_script import verdict
+
+    mc = mc or MCResponder()
+
+    def respond(body: dict[str, Any]) -> Scripted:
+        if mc.kind(body) != "other":
+            return mc(body)
+        extra = {"tasks": [{"task": f"t{i}", "outcome": "ok"} for i in range(3)]} \
+            if "**Output quality**" in user_text(body) else {}
+        return json_reply(verdict(judge_score, **extra))
+
+    return respond

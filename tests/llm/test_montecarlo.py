@@ -61,8 +61,8 @@ async def test_full_run_with_refusals_and_exact_statistics(fake_api, tmp_path):
     assert kinds.count(1) == 40 and kinds.count(3) == 18  # 40 router calls, 18 tasks (activated positives)
     task = next(r.body for r in fake_api.message_requests if len(r.body["messages"]) == 3)
     assert task["messages"][1]["content"][0]["input"] == {"skill": ME}
-    assert task["messages"][2]["content"][0]["content"][0]["text"] == SKILL  # the SKILL.md as tool result
-    assert task["messages"][2]["content"][0]["content"][0]["cache_control"] == {"type": "ephemeral"}
+    assert task["messages"][2]["content"][0]["content"] == SKILL  # the SKILL.md as tool result
+    assert task["messages"][2]["content"][0]["cache_control"] == {"type": "ephemeral"}
     assert task["system"][0]["cache_control"] == {"type": "ephemeral"}
     layer = montecarlo_layer(res)
     assert layer["name"] == "monte_carlo" and layer["n_used"] == 40 and layer["stop_reason"] == "max_reached"

@@ -1,0 +1,245 @@
+"""`skillgrade score --depth deep` (static + judge + Monte Carlo) and `skillgrade certify` (= deep + Elo).
+
+One asyncio.run, one gateway (one cache, one budget, one ledger). Progress per phase on stderr: a live line on
+a terminal (judge k/N, simulations k/N), plain lines when piped. Ctrl-C during Monte Carlo keeps the finished
+simulations (printed, exit 130); every finished call is in the cache, so a re-run resumes without paying for
+it again. Without an API key: the one-sentence message and None (the caller prints the static result).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+SKILLS_AT_ONCE = 2
+PLAIN_EVERY = 10  # piped: one progress line per this many simulations
+
+_TITLES = {
+    "triggering_accuracy": "Triggering accuracy", "output_quality": "Output quality",
+    "robustness": "Robustness", "token_efficiency": "Token efficiency",
+}
+STOPS = {"ci_target": "CI target reached", "max_reached": "maximum reached", "budget": "budget",
+         "cancelled": "cancelled", "dry_run": "dry run", "no_prompts": "no test prompts"}
+
+
+def add_mc_args(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("Monte Carlo (--depth deep, `certify`)")
+    g.add_argument("--mc-n", type=_mc_n, default=50, metavar="N",
+                   help="maximum simulations per skill (default 50; fewer when the CI target is reached)")
+    g.add_argument("--mc-ci", type=_mc_ci, default=0.10, metavar="W",
+                   help="stop once the activation rates' 95%% CI half-widths are under W (default 0.10)")
+    g.add_argument("--prompts", type=Path, default=None, metavar="FILE",
+                   help="test prompts: YAML, JSON or JSONL rows {prompt, should_trigger}")
+
+
+def _mc_n(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--mc-n: {value!r} is not a whole number") from None
+    if not 2 <= n <= 1000:
+        raise argparse.ArgumentTypeError("--mc-n must be between 2 and 1000")
+    return n
+
+
+def _mc_ci(value: str) -> float:
+    try:
+        w = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--mc-ci: {value!r} is not a number") from None
+    if not 0.0 <= w < 0.5:
+        raise argparse.ArgumentTypeError("--mc-ci must be at least 0 and below 0.5")
+    return w
+
+
+class Progress:
+    """Per-skill, per-phase progress on stderr: a live line on a terminal, plain lines when piped."""
+
+    def __init__(self, live: bool, enabled: bool = True) -> None:
+        self.live, self.enabled = live, enabled
+        self.last: dict[tuple[str, str], int] = {}
+
+    def __call__(self, skill: str, phase: str, done: int, planned: int) -> None:
+        if not self.enabled:
+            return
+        if self.live:
+            print(f"\r{skill}: {phase} {done}/{planned}\x1b[K", end="", file=sys.stderr, flush=True)
+            return
+        key = (skill, phase)
+        prev = self.last.get(key, 0)
+        step = PLAIN_EVERY if phase == "simulations" else planned
+        if done >= planned or done // step > prev // step or prev == 0 and done == 1 and phase != "judge":
+            print(f"{skill}: {phase} {done}/{planned}", file=sys.stderr, flush=True)
+        self.last[key] = done
+
+    def clear(self) -> None:
+        if self.enabled and self.live:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+
+
+def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bool) -> int | None:
+    from skillgrade.analyzers.batch import workspace_root_for
+    from skillgrade.analyzers.certify import no_elo_index, run_deep
+    from skillgrade.analyzers.llm.config import LLMConfigError
+    from skillgrade.analyzers.llm.gateway import format_plan
+    from skillgrade.analyzers.llm.setup import build_gateway
+    from skillgrade.analyzers.llm.types import LLMError
+    from skillgrade.analyzers.mc_prompts import PromptsFileError, load_prompts_file
+    from skillgrade.analyzers.report import UnreadableError, analyze_file
+    from skillgrade.analyzers.routing import cards_from_files
+    from skillgrade.server.cli import UsageError, emit, exit_code, strictest_threshold
+    from skillgrade.server.cli_judge import _skill_files
+    from skillgrade.server.judging import llm_config, models_of
+
+    prompt_set = None
+    if args.prompts is not None:  # a bad file is a usage error before anything is spent
+        try:
+            prompt_set = load_prompts_file(args.prompts)
+        except PromptsFileError as exc:
+            raise UsageError(f"--prompts: {exc}") from None
+    files, errors = _skill_files(list(args.paths))
+    if not files:
+        raise UsageError(errors[0] if errors else "no SKILL.md found")
+    llm = llm_config(config_for(files[0]).llm, judge_model=args.judge_model,
+                     simulate_model=args.simulate_model, base_url=args.base_url)
+    try:
+        gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run)
+    except LLMConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if isinstance(gateway, LLMError):  # no key: one sentence, then the static result
+        print(f"skillgrade: {gateway.reason}", file=sys.stderr)
+        return None
+
+    reports = []
+    for f in files:
+        try:
+            reports.append(analyze_file(f, config=config_for(f), workspace_root=workspace_root_for(f)))
+        except UnreadableError as exc:
+            errors.append(str(exc))
+    if not reports:
+        raise UsageError(errors[0])
+    models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
+    progress = Progress(live=sys.stderr.isatty(), enabled=not args.dry_run)
+    finished: dict[int, object] = {}
+    interrupted = False
+
+    async def run_all() -> None:
+        nonlocal interrupted
+        sem = asyncio.Semaphore(SKILLS_AT_ONCE)
+
+        async def one(i: int, rep) -> None:
+            async with sem:
+                name = rep.name or Path(rep.path or "").parent.name
+                cards = cards_from_files(files, exclude=Path(rep.path)) if len(files) > 1 else []
+                run = await run_deep(rep, gateway, models=models, judges=args.judges, workspace_skills=cards,
+                                     mc_n=args.mc_n, mc_ci=args.mc_ci, prompt_set=prompt_set,
+                                     elo=no_elo_index if certify else None, keep_on_cancel=True,
+                                     progress=lambda phase, d, n: progress(name, phase, d, n))
+                finished[i] = run.report
+                if run.cancelled:
+                    raise asyncio.CancelledError
+
+        try:
+            await asyncio.gather(*(one(i, r) for i, r in enumerate(reports)))
+        except asyncio.CancelledError:  # Ctrl-C: keep what finished
+            interrupted = True
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+        finally:
+            progress.clear()
+            await gateway.aclose()
+
+    asyncio.run(run_all())
+    if args.dry_run:
+        plan = gateway.plan()
+        if args.format == "json":
+            import json
+
+            sys.stdout.write(json.dumps({"dry_run": plan, "skills": len(reports)}, indent=2) + "\n")
+        else:
+            cached = gateway.ledger.cached_calls
+            print(format_plan(plan) + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call."
+                                       if cached else "")
+                  + f" (upper bound: every positive activates, no early stop, --mc-n {args.mc_n})")
+        return 0
+    dicts = [finished[i].to_dict() for i in sorted(finished)]  # type: ignore[attr-defined]
+    if not dicts:
+        print("skillgrade: interrupted before any skill finished; finished calls are cached, a re-run resumes",
+              file=sys.stderr)
+        return 130
+    tty = sys.stdout.isatty()
+    emit(dicts, errors, args, config_for, tty=tty, ledger=gateway.ledger.to_json())
+    if args.format == "text":
+        print(gateway.ledger.summary(), file=sys.stderr)
+    if interrupted:
+        print("skillgrade: interrupted; finished simulations are shown and cached, a re-run resumes",
+              file=sys.stderr)
+        return 130
+    return exit_code(dicts, errors, args, strictest_threshold(dicts, args, config_for))
+
+
+def _layer(report: dict, name: str) -> dict | None:
+    return next((la for la in report.get("layers", []) if la.get("name") == name), None)
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _ci(iv: dict) -> str:
+    if iv.get("rate") is None:
+        return f"n/a ({iv.get('reason') or 'no trials'})"
+    return f"{_pct(iv['rate'])} [{_pct(iv['lower'])}, {_pct(iv['upper'])}] ({iv['x']}/{iv['n']})"
+
+
+def mc_text(reports: list[dict], style) -> str:
+    """The Monte Carlo (and Elo) section of a text report: the statistics, readably."""
+    from skillgrade.analyzers.render import display_path
+
+    out: list[str] = []
+    for r in reports:
+        layer = _layer(r, "monte_carlo")
+        if layer is None:
+            continue
+        st = layer["statistics"]
+        ps = layer.get("prompts") or {}
+        src = (f"prompts: {ps.get('source')} ({ps.get('positives')} + {ps.get('negatives')} near misses)" if ps
+               else f"prompts: none ({layer.get('prompts_reason')})")
+        out.append("")
+        out.append(style.bold(f"{display_path(r['skill']['path'])}: Monte Carlo {layer['model']}, "
+                              f"{layer['n_used']}/{layer['n_max']} simulations, stopped: "
+                              f"{STOPS.get(layer['stop_reason'], layer['stop_reason'])}; {src}"))
+        out.append(f"  activation on positives    {_ci(st['activation_rate'])}")
+        out.append(f"  false activation (misses)  {_ci(st['false_activation_rate'])}")
+        f1, j = st.get("f1"), st.get("triggering_j")
+        out.append(f"  precision {_pct(st.get('precision'))}, recall {_pct(st.get('recall'))}, "
+                   f"F1 {'n/a' if f1 is None else f'{f1:.2f}'}; triggering (recall - false activation) "
+                   f"{'n/a' if j is None else f'{j:.2f}'}")
+        q = st["quality"]
+        if q.get("mean") is not None:
+            cv = q.get("cv")
+            out.append(f"  output quality  mean {q['mean']:.2f}, median {q['median']:.2f}, IQR {q['iqr']:.2f}, "
+                       f"CV {'n/a' if cv is None else f'{cv:.2f}'} (n={q['n']})")
+        out.append(f"  failure rate    {_ci(st['failure_rate'])}")
+        t = st["tokens"]
+        if t.get("median") is not None:
+            out.append(f"  tokens/run      median {t['median']:,.0f}, IQR {t['iqr']:,.0f}, "
+                       f"{t['outlier_count']} outlier(s); efficiency_norm {st['efficiency_norm']:.2f}")
+        if st.get("mc_score") is not None:
+            out.append(style.dim(f"  mc_score (seed formula, display only) {st['mc_score']:.2f}"))
+        for name, reason in (layer.get("unmeasured") or {}).items():
+            if name in _TITLES:
+                out.append(f"  {style.yellow('unmeasured')} {_TITLES[name]}: {reason}")
+        elo = _layer(r, "elo")
+        if elo is not None:
+            rating = elo.get("rating")
+            out.append(f"  Elo: {rating:.0f}" if rating is not None
+                       else f"  {style.yellow('unmeasured')} Elo: {elo.get('reason')}")
+        comp = r["composite"]
+        out.append(style.bold(f"  composite {comp['score']}, badge {comp['badge'] or 'none'}, "
+                              f"confidence {comp['confidence']}"))
+    return "\n".join(out) + ("\n" if out else "")
