@@ -82,7 +82,7 @@ class Progress:
 
 def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bool) -> int | None:
     from skillgrade.analyzers.batch import workspace_root_for
-    from skillgrade.analyzers.certify import no_elo_index, run_deep
+    from skillgrade.analyzers.certify import run_deep
     from skillgrade.analyzers.llm.config import LLMConfigError
     from skillgrade.analyzers.llm.gateway import format_plan
     from skillgrade.analyzers.llm.setup import build_gateway
@@ -90,6 +90,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     from skillgrade.analyzers.mc_prompts import PromptsFileError, load_prompts_file
     from skillgrade.analyzers.report import UnreadableError, analyze_file
     from skillgrade.analyzers.routing import cards_from_files
+    from skillgrade.server.certifying import elo_step, load_corpus_index
     from skillgrade.server.cli import UsageError, emit, exit_code, strictest_threshold
     from skillgrade.server.cli_judge import _skill_files
     from skillgrade.server.judging import llm_config, models_of
@@ -122,6 +123,10 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     if not reports:
         raise UsageError(errors[0])
     models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
+    step = None
+    if certify:  # Elo against the `skillgrade init` index (unmeasured, with the reason, without one)
+        index, why = load_corpus_index(os.environ, getattr(llm, "data_dir", None))
+        step = elo_step(index, model=llm.judge_model, reason=why)
     progress = Progress(live=sys.stderr.isatty(), enabled=not args.dry_run)
     finished: dict[int, object] = {}
     interrupted = False
@@ -136,7 +141,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
                 cards = cards_from_files(files, exclude=Path(rep.path)) if len(files) > 1 else []
                 run = await run_deep(rep, gateway, models=models, judges=args.judges, workspace_skills=cards,
                                      mc_n=args.mc_n, mc_ci=args.mc_ci, prompt_set=prompt_set,
-                                     elo=no_elo_index if certify else None, keep_on_cancel=True,
+                                     elo=step if certify else None, keep_on_cancel=True,
                                      progress=lambda phase, d, n: progress(name, phase, d, n))
                 finished[i] = run.report
                 if run.cancelled:
