@@ -357,3 +357,28 @@ def test_cli_interrupted_after_submit_resumes_without_a_second_create(tmp_path: 
         assert "batch msgbatch_fake_0002: resumed" in p.stderr
         assert json.loads(p.stdout)["ledger"]["batch"]["batches"][0] == "msgbatch_fake_0002"
         assert not (xdg / "skillgrade" / "llm" / "batches.json").exists()
+
+
+def test_batch_config_keys() -> None:
+    from skillgrade.analyzers.llm.config import LLMConfig, LLMConfigError, parse_llm_config
+
+    assert (LLMConfig().batch_poll_s, LLMConfig().batch_timeout_s) == (30.0, 90000.0)
+    cfg = parse_llm_config({"batch-poll-s": 5, "batchTimeoutS": 600})
+    assert (cfg.batch_poll_s, cfg.batch_timeout_s) == (5.0, 600.0)
+    for bad in (0, -1, "soon", True):
+        with pytest.raises(LLMConfigError):
+            parse_llm_config({"batch-poll-s": bad})
+
+
+def test_build_gateway_batch_mode_keeps_its_state_beside_the_cache(tmp_path: Path) -> None:
+    from skillgrade.analyzers.llm.config import LLMConfig
+    from skillgrade.analyzers.llm.setup import build_gateway
+
+    llm = LLMConfig(cache_dir=str(tmp_path / "c"), batch_poll_s=2.0, batch_timeout_s=60.0)
+    gw = build_gateway(llm, {"ANTHROPIC_API_KEY": TEST_KEY}, batch=True, no_cache=True)
+    assert isinstance(gw, Gateway) and gw.batches is not None and gw.cache is None
+    assert gw.batches.state is not None and gw.batches.state.path == tmp_path / "c" / "batches.json"
+    assert (gw.batches.poll_s, gw.batches.poll_max_s, gw.batches.deadline_s) == (2.0, 8.0, 60.0)
+    assert TEST_KEY not in repr(gw)
+    plain = build_gateway(llm, {"ANTHROPIC_API_KEY": TEST_KEY})
+    assert isinstance(plain, Gateway) and plain.batches is None
