@@ -382,3 +382,34 @@ def test_build_gateway_batch_mode_keeps_its_state_beside_the_cache(tmp_path: Pat
     assert TEST_KEY not in repr(gw)
     plain = build_gateway(llm, {"ANTHROPIC_API_KEY": TEST_KEY})
     assert isinstance(plain, Gateway) and plain.batches is None
+
+
+def test_batch_state_file_is_atomic_json_and_an_unreadable_one_is_empty(tmp_path: Path) -> None:
+    path = tmp_path / "batches.json"
+    path.write_text("{not json")
+    st = BatchState(path)
+    assert st.batch_of("k1") is None and st.batches == {}
+    st.add("msgbatch_1", [("k1", "judge"), ("k2", "route")])
+    again = BatchState(path)
+    assert again.batch_of("k2") == "msgbatch_1" and again.keys_of("msgbatch_1") == ["k1", "k2"]
+    again.remove(["k1"])
+    assert set(BatchState(path).batches) == {"msgbatch_1"}
+    again.remove(["k2"])
+    assert not path.exists()  # nothing left to resume: no file
+    assert [p.name for p in tmp_path.iterdir()] == []  # no temporary file left behind
+
+
+async def test_cancel_on_the_sdk_gives_canceled_items(fake_api: FakeAPI) -> None:
+    fake_api.batch_polls = 10**6
+    provider = AnthropicProvider(TEST_KEY, fake_api.url, max_retries=0)
+    reqs = {f"k{i}": Request("route", "claude-haiku-5-5", (), ({"role": "user", "content": f"p{i}"},), max_tokens=20)
+            for i in range(3)}
+    created = await provider.create_batch(list(reqs.items()), timeout_s=5)
+    assert (created.processing_status, created.processing, created.total) == ("in_progress", 3, 3)
+    canceling = await provider.cancel_batch(created.id, timeout_s=5)
+    assert canceling.processing_status == "canceling"
+    ended = await provider.retrieve_batch(created.id, timeout_s=5)
+    assert ended.ended and ended.canceled == 3
+    items = await provider.batch_results(created.id, reqs, timeout_s=5)
+    assert sorted((i.custom_id, i.outcome) for i in items) == [("k0", "canceled"), ("k1", "canceled"), ("k2", "canceled")]
+    await provider.aclose()
