@@ -314,6 +314,9 @@ def test_cli_batch_on_a_tree_is_one_batch_per_round_with_the_live_results(tmp_pa
         text = _cli(fake, tmp_path, tmp_path / "xdg", "judge", str(tree), "--batch")
         assert text.returncode == 0 and len(fake.batch_creates) == 4  # the re-run: every reply cached
         assert text.stderr.strip().splitlines()[-1].startswith("LLM: 0 call(s), 63 cached")
+        dry = _cli(fake, tmp_path, tmp_path / "xdg-dry", "judge", str(tree), "--batch", "--dry-run")
+        assert dry.returncode == 0 and dry.stdout.startswith("Dry run: 63 call(s) would be made")
+        assert dry.stdout.rstrip().endswith(", at the Message Batches price.") and len(fake.batch_creates) == 4
         for t in (p.stdout, p.stderr, text.stdout, text.stderr):
             assert TEST_KEY not in t
 
