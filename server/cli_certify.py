@@ -106,8 +106,12 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
         raise UsageError(errors[0] if errors else "no SKILL.md found")
     llm = llm_config(config_for(files[0]).llm, judge_model=args.judge_model,
                      simulate_model=args.simulate_model, base_url=args.base_url)
+    from skillgrade.server.cli_judge import batch_progress_printer
+
+    batch = bool(getattr(args, "batch", False))
     try:
-        gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run)
+        gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run,
+                                batch=batch, batch_progress=batch_progress_printer(sys.stderr) if batch else None)
     except LLMConfigError as exc:
         raise UsageError(str(exc)) from None
     if isinstance(gateway, LLMError):  # no key: one sentence, then the static result
@@ -133,7 +137,8 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
 
     async def run_all() -> None:
         nonlocal interrupted
-        sem = asyncio.Semaphore(SKILLS_AT_ONCE)
+        # --batch: every skill at once, so each round of calls of the whole tree is one batch
+        sem = asyncio.Semaphore(max(len(reports), 1) if batch else SKILLS_AT_ONCE)
 
         async def one(i: int, rep) -> None:
             async with sem:
@@ -159,6 +164,10 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
             await gateway.aclose()
 
     asyncio.run(run_all())
+    running = gateway.batches.state.batches if gateway.batches is not None and gateway.batches.state else {}
+    if interrupted and running:
+        print(f"skillgrade: {len(running)} batch(es) keep running on the server ({', '.join(sorted(running))}); "
+              "run the same command again to collect their results: nothing is submitted twice.", file=sys.stderr)
     if args.dry_run:
         plan = gateway.plan()
         if args.format == "json":
