@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Iterator
 
@@ -57,10 +56,10 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     yield ctx.finding(fld.value_range, f"Skill name `{fld.value}` is also used by {where}", related=related)
 
 
-@functools.lru_cache(maxsize=4096)
 def _repository(path: str, root: str | None) -> str | None:
     """The nearest folder holding `.git` above `path`, not looking past the workspace root; else the
-    root (None when there is neither: every skill then shares one scope)."""
+    root (None when there is neither: every skill then shares one scope). Not cached: only skills that
+    share a name get here, and a long-running server must see a `git init` made after it started."""
     d = os.path.dirname(os.path.abspath(path))
     stop = os.path.abspath(root) if root is not None else None
     while True:
