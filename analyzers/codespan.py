@@ -28,10 +28,27 @@ def _runs(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _RUN.finditer(text)]
 
 
+def _single_spans(text: str) -> list[tuple[int, int]]:
+    """code_spans() of a text whose runs are all single backticks and that has no backslash: each
+    backtick closes the span the previous unpaired one opened (the common case, no run bookkeeping)."""
+    spans: list[tuple[int, int]] = []
+    find = text.find
+    a = find("`")
+    while a >= 0:
+        b = find("`", a + 1)
+        if b < 0:
+            break  # an unpaired last backtick is literal
+        spans.append((a, b + 1))
+        a = find("`", b + 1)
+    return spans
+
+
 def code_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each code span in `text`, backticks included, in order and non-overlapping."""
     if "`" not in text:
         return []
+    if "``" not in text and "\\" not in text:
+        return _single_spans(text)
     runs = _runs(text)
     by_len: dict[int, list[int]] = {}  # run length -> indices of the runs of that length, in order
     for j, (a, b) in enumerate(runs):

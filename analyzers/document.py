@@ -219,7 +219,6 @@ class SkillDocument:
     headings: list[Heading]
     code_blocks: list[CodeBlock]
     links: list[Link]
-    prose: list[ProseLine]
     tables: list[tuple[int, int]]  # (start_line, end_line) of each table
     disabled: dict[str, set[int] | None]  # code -> None (whole file) or set of lines
     files: SkillFiles
@@ -232,6 +231,10 @@ class SkillDocument:
     too_large: bool = False
     bom: bool = False  # the text started with a UTF-8 byte order mark (removed before parsing)
     external: dict[str, bool] = field(default_factory=dict)
+    # prose lines, built on first use from (lines, body_start, skip, quoted) by _make_prose (parse.py):
+    # bundled markdown files parsed for their links never need them
+    _prose: list[ProseLine] | None = None
+    _make_prose: Any = None
     _prose_text: str | None = None
     _prose_lower: str | None = None
     _resolved: dict = field(default_factory=dict)
@@ -247,6 +250,14 @@ class SkillDocument:
     @property
     def lines(self) -> list[str]:
         return self.index.lines
+
+    @property
+    def prose(self) -> list[ProseLine]:
+        """Lines of prose with code spans, HTML comments and quoted text blanked (computed on first use)."""
+        if self._prose is None:
+            make, self._make_prose = self._make_prose, None
+            self._prose = make() if make is not None else []
+        return self._prose
 
     @property
     def mentioned(self) -> set[str]:

@@ -699,7 +699,8 @@ def parse(
     for h in open_:
         h.end_line = len(lines)
     skip = parts["code_lines"] | parts["comment_lines"]
-    prose = [] if (binary or too_large) else _prose(lines, body_start, skip, parts["quoted"])
+    quoted = parts["quoted"]
+    make_prose = None if (binary or too_large) else (lambda: _prose(lines, body_start, skip, quoted))
     table_lines: set[int] = set()
     for a, b in parts["tables"]:
         table_lines.update(range(a, b))
@@ -714,7 +715,7 @@ def parse(
         headings=headings,
         code_blocks=parts["code_blocks"],
         links=parts["links"],
-        prose=prose,
+        _make_prose=make_prose,
         tables=parts["tables"],
         disabled=_disabled(lines, parts["code_lines"]) if not binary else {},
         files=files,

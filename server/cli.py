@@ -49,6 +49,9 @@ def _score_args(s: argparse.ArgumentParser) -> None:
                      help="stop before a model call that would pass this many dollars")
     llm.add_argument("--dry-run", action="store_true",
                      help="print the estimated calls, tokens and cost; call no model (no key needed)")
+    llm.add_argument("--batch", action="store_true",
+                     help="send the model calls through the Message Batches API (half price, slower); an "
+                          "interrupted run resumes its batches when run again")
     llm.add_argument("--judge-model", default=None, metavar="MODEL", help="the judge model (config: judge-model)")
     llm.add_argument("--simulate-model", default=None, metavar="MODEL",
                      help="the routing-simulation model (config: simulate-model)")
@@ -107,6 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("explain", help="show a rule's documentation")
     e.add_argument("code")
+
+    from skillgrade.server.cli_init import add_parser as add_init_parser
+
+    add_init_parser(sub)
 
     sv = sub.add_parser("server", help="start the language server (stdio)")
     sv.add_argument("--stdio", action="store_true", help="accepted and ignored: stdio is the default")
@@ -422,7 +429,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        handler = {"score": cmd_score, "judge": cmd_score, "certify": cmd_score, "compare": cmd_compare, "rules": cmd_rules, "explain": cmd_explain}
+        handler = {"score": cmd_score, "judge": cmd_score, "certify": cmd_score, "compare": cmd_compare,
+                   "rules": cmd_rules, "explain": cmd_explain}
+        if args.command == "init":
+            from skillgrade.server.cli_init import cmd_init
+
+            return cmd_init(args)
         return handler[args.command](args)
     except UsageError as exc:
         print(f"skillgrade: error: {exc}", file=sys.stderr)

@@ -82,7 +82,7 @@ class Progress:
 
 def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bool) -> int | None:
     from skillgrade.analyzers.batch import workspace_root_for
-    from skillgrade.analyzers.certify import no_elo_index, run_deep
+    from skillgrade.analyzers.certify import run_deep
     from skillgrade.analyzers.llm.config import LLMConfigError
     from skillgrade.analyzers.llm.gateway import format_plan
     from skillgrade.analyzers.llm.setup import build_gateway
@@ -91,7 +91,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     from skillgrade.analyzers.report import UnreadableError, analyze_file
     from skillgrade.analyzers.routing import cards_from_files
     from skillgrade.server.cli import UsageError, emit, exit_code, strictest_threshold
-    from skillgrade.server.cli_judge import _skill_files
+    from skillgrade.server.cli_judge import _skill_files, batch_progress_printer
     from skillgrade.server.judging import llm_config, models_of
 
     prompt_set = None
@@ -105,8 +105,10 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
         raise UsageError(errors[0] if errors else "no SKILL.md found")
     llm = llm_config(config_for(files[0]).llm, judge_model=args.judge_model,
                      simulate_model=args.simulate_model, base_url=args.base_url)
+    batch = bool(getattr(args, "batch", False))
     try:
-        gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run)
+        gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run,
+                                batch=batch, batch_progress=batch_progress_printer(sys.stderr) if batch else None)
     except LLMConfigError as exc:
         raise UsageError(str(exc)) from None
     if isinstance(gateway, LLMError):  # no key: one sentence, then the static result
@@ -122,13 +124,15 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     if not reports:
         raise UsageError(errors[0])
     models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
+    elo = certify_elo_step(llm.judge_model) if certify else None
     progress = Progress(live=sys.stderr.isatty(), enabled=not args.dry_run)
     finished: dict[int, object] = {}
     interrupted = False
 
     async def run_all() -> None:
         nonlocal interrupted
-        sem = asyncio.Semaphore(SKILLS_AT_ONCE)
+        # --batch: every skill at once and every simulation in one wave, so each round is one batch
+        sem = asyncio.Semaphore(max(len(reports), 1) if batch else SKILLS_AT_ONCE)
 
         async def one(i: int, rep) -> None:
             async with sem:
@@ -136,7 +140,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
                 cards = cards_from_files(files, exclude=Path(rep.path)) if len(files) > 1 else []
                 run = await run_deep(rep, gateway, models=models, judges=args.judges, workspace_skills=cards,
                                      mc_n=args.mc_n, mc_ci=args.mc_ci, prompt_set=prompt_set,
-                                     elo=no_elo_index if certify else None, keep_on_cancel=True,
+                                     elo=elo, keep_on_cancel=True, mc_wave=args.mc_n if batch else None,
                                      progress=lambda phase, d, n: progress(name, phase, d, n))
                 finished[i] = run.report
                 if run.cancelled:
@@ -180,6 +184,18 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
               file=sys.stderr)
         return 130
     return exit_code(dicts, errors, args, strictest_threshold(dicts, args, config_for))
+
+
+def certify_elo_step(model: str):  # noqa: ANN201 - analyzers.certify.EloStep
+    """Elo against the index `skillgrade init` wrote; unmeasured with the reason when there is none."""
+    from skillgrade.analyzers.certify import elo_step, no_elo_index, unmeasured_elo
+    from skillgrade.analyzers.corpus_index import CorpusIndexError, find_index
+
+    try:
+        index = find_index(os.environ)
+    except CorpusIndexError as exc:
+        return unmeasured_elo(f"the corpus index cannot be read: {exc}")
+    return no_elo_index if index is None else elo_step(index, model=model)
 
 
 def _layer(report: dict, name: str) -> dict | None:
@@ -237,8 +253,15 @@ def mc_text(reports: list[dict], style) -> str:
         elo = _layer(r, "elo")
         if elo is not None:
             rating = elo.get("rating")
-            out.append(f"  Elo: {rating:.0f}" if rating is not None
-                       else f"  {style.yellow('unmeasured')} Elo: {elo.get('reason')}")
+            if rating is None:
+                out.append(f"  {style.yellow('unmeasured')} Elo: {elo.get('reason') or elo.get('unmeasured')}")
+            else:
+                ci = (f" [{elo['ci_low']:.0f}, {elo['ci_high']:.0f}]" if elo.get("ci_low") is not None
+                      and elo.get("ci_high") is not None else "")
+                pct = f", percentile {elo['percentile']:.0f}" if elo.get("percentile") is not None else ""
+                bias = elo.get("position_bias_pairs") or 0
+                out.append(f"  Elo {rating:.0f}{ci}{pct} ({elo.get('n_pairs', 0)} pairs"
+                           + (f", {bias} with position bias" if bias else "") + ")")
         comp = r["composite"]
         out.append(style.bold(f"  composite {comp['score']}, badge {comp['badge'] or 'none'}, "
                               f"confidence {comp['confidence']}"))

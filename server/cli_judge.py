@@ -53,8 +53,10 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
         raise UsageError(errors[0] if errors else "no SKILL.md found")
     llm = llm_config(config_for(files[0]).llm, judge_model=args.judge_model,
                      simulate_model=args.simulate_model, base_url=args.base_url)
+    batch = bool(getattr(args, "batch", False))
     try:
-        gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run)
+        gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run,
+                                batch=batch, batch_progress=batch_progress_printer(sys.stderr) if batch else None)
     except LLMConfigError as exc:
         raise UsageError(str(exc)) from None
     if isinstance(gateway, LLMError):  # no key: one sentence, then the static result
@@ -74,7 +76,8 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
     show_progress = sys.stderr.isatty() and not args.dry_run
 
     async def run_all() -> list:
-        sem = asyncio.Semaphore(SKILLS_AT_ONCE)
+        # --batch: every skill at once, so each round of calls of the whole tree is one batch
+        sem = asyncio.Semaphore(max(len(reports), 1) if batch else SKILLS_AT_ONCE)
 
         async def one(rep):
             async with sem:
@@ -97,7 +100,15 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
                 print("\r\x1b[K", end="", file=sys.stderr, flush=True)
             await gateway.aclose()
 
-    blended = asyncio.run(run_all())
+    try:
+        blended = asyncio.run(run_all())
+    except KeyboardInterrupt:
+        running = gateway.batches.state.batches if gateway.batches is not None and gateway.batches.state else {}
+        if running:
+            print(f"\nskillgrade: interrupted; {len(running)} batch(es) keep running on the server "
+                  f"({', '.join(sorted(running))}). Run the same command again to collect their results: "
+                  "nothing is submitted twice.", file=sys.stderr)
+        raise
     if args.dry_run:
         plan = gateway.plan()
         if args.format == "json":
@@ -106,8 +117,8 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
             sys.stdout.write(json.dumps({"dry_run": plan, "skills": len(blended)}, indent=2) + "\n")
         else:
             cached = gateway.ledger.cached_calls
-            print(format_plan(plan) + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call."
-                                       if cached else ""))
+            print(format_plan(plan) + (" (Message Batches price)" if batch else "")
+                  + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call." if cached else ""))
         return 0
     dicts = [r.to_dict() for r in blended]
     tty = sys.stdout.isatty()
@@ -115,6 +126,21 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
     if args.format == "text":
         print(gateway.ledger.summary(), file=sys.stderr)
     return exit_code(dicts, errors, args, strictest_threshold(dicts, args, config_for))
+
+
+def batch_progress_printer(stream):  # type: ignore[no-untyped-def]
+    """BatchProgress -> stderr: on a terminal one updating line per poll; piped, one line at submit / resume /
+    end ('batch msgbatch_…: 120/400 done')."""
+    tty = stream.isatty()
+
+    def show(p) -> None:  # type: ignore[no-untyped-def]
+        if tty:
+            end = "\n" if p.status == "ended" else ""
+            print(f"\r{p.line()}\x1b[K", end=end, file=stream, flush=True)
+        elif p.status in ("submitted", "resumed", "ended"):
+            print(p.line(), file=stream, flush=True)
+
+    return show
 
 
 def _judge_layer(report: dict) -> dict | None:

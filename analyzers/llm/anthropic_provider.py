@@ -226,8 +226,12 @@ class AnthropicProvider:
     async def _send(self, request: Request, with_config: bool, timeout_s: float) -> Any:
         """Send `request`; with_config: output_config (native json_schema, effort) is sent, else the schema
         (if any) becomes a prompt instruction and effort is dropped."""
+        return await self._sdk_client().messages.create(**self._params(request, with_config), timeout=timeout_s)
+
+    def _params(self, request: Request, with_config: bool) -> dict[str, Any]:
+        """The Messages API parameters of `request` (what `_send` sends and a batch item carries)."""
         kwargs: dict[str, Any] = {"model": request.model, "max_tokens": request.max_tokens,
-                                  "messages": list(request.messages), "timeout": timeout_s}
+                                  "messages": list(request.messages)}
         system = list(request.system)
         if request.json_schema is not None and not with_config:
             system.append({"type": "text", "text": json_instruction(request.json_schema)})
@@ -246,7 +250,7 @@ class AnthropicProvider:
             kwargs["tool_choice"] = request.tool_choice
         if request.thinking is not None:
             kwargs["thinking"] = request.thinking
-        return await self._sdk_client().messages.create(**kwargs)
+        return kwargs
 
     async def count_tokens(self, request: Request, *, timeout_s: float) -> int:
         """Input tokens of `request` by the endpoint's own count (POST /v1/messages/count_tokens; free of
@@ -348,6 +352,87 @@ class AnthropicProvider:
             model=model if isinstance(model, str) and model else request.model,
             stop_reason=stop if isinstance(stop, str) else None, latency_s=latency,
         )
+
+    # -- Message Batches (used by analyzers/llm/batches.py) ---------------------------------------------
+    def batch_params(self, request: Request) -> dict[str, Any]:
+        """A batch item's `params`: what a live call would send first (native structured output unless this
+        endpoint is known to lack it; an item the endpoint rejects is re-run live, which falls back)."""
+        with_config = (request.json_schema is not None or request.effort is not None) and not self.prompt_only_json
+        return self._params(request, with_config)
+
+    async def _batch_call(self, what: str, make: Any, timeout_s: float) -> Any:
+        from .batches import BatchGone
+
+        self._sdk_client()
+        try:
+            async with asyncio.timeout(timeout_s):
+                return await make()
+        except TimeoutError:
+            raise LLMError(ErrorKind.TIMEOUT, f"{self.base_url} did not answer the batch {what} within "
+                                              f"{timeout_s:g} s.") from None
+        except (asyncio.CancelledError, LLMError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - every SDK/HTTP failure is mapped below
+            mapped = self._map_error(exc)
+            if getattr(exc, "status_code", None) == 404:
+                raise BatchGone(mapped.kind, mapped.reason) from None
+            raise mapped from None
+
+    async def create_batch(self, items: list[tuple[str, Request]], *, timeout_s: float) -> Any:
+        """Submit one Message Batch (custom_id, request) ... -> BatchStatus."""
+        from .batches import batch_status
+
+        reqs = [{"custom_id": cid, "params": self.batch_params(r)} for cid, r in items]
+        client = self._sdk_client()
+        b = await self._batch_call("create", lambda: client.messages.batches.create(requests=reqs, timeout=timeout_s),
+                                   timeout_s)
+        return batch_status(b)
+
+    async def retrieve_batch(self, batch_id: str, *, timeout_s: float) -> Any:
+        from .batches import batch_status
+
+        client = self._sdk_client()
+        return batch_status(await self._batch_call(
+            "poll", lambda: client.messages.batches.retrieve(batch_id, timeout=timeout_s), timeout_s))
+
+    async def cancel_batch(self, batch_id: str, *, timeout_s: float) -> Any:
+        from .batches import batch_status
+
+        client = self._sdk_client()
+        return batch_status(await self._batch_call(
+            "cancel", lambda: client.messages.batches.cancel(batch_id, timeout=timeout_s), timeout_s))
+
+    async def batch_results(self, batch_id: str, requests: dict[str, Request], *, timeout_s: float) -> list[Any]:
+        """The ended batch's items (BatchItem) whose custom_id is in `requests`, read into Replies as a live
+        call's would be (a refusal or a cut-off JSON reply is that item's LLMError)."""
+        from .batches import BatchItem
+
+        client = self._sdk_client()
+
+        async def read() -> list[Any]:
+            out: list[Any] = []
+            decoder = await client.messages.batches.results(batch_id, timeout=timeout_s)
+            async for line in decoder:
+                request = requests.get(line.custom_id)
+                if request is None:
+                    continue
+                result = line.result
+                kind = getattr(result, "type", None)
+                if kind == "succeeded":
+                    try:
+                        out.append(BatchItem(line.custom_id, "succeeded",
+                                             self._reply(request, result.message, False, 0.0)))
+                    except LLMError as exc:
+                        out.append(BatchItem(line.custom_id, "succeeded", error=exc))
+                elif kind == "errored":
+                    err = _get(_get(result, "error"), "error")
+                    detail = " ".join(self.redact(str(_get(err, "message") or _get(err, "type") or "")).split())[:200]
+                    out.append(BatchItem(line.custom_id, "errored", detail=detail))
+                else:
+                    out.append(BatchItem(line.custom_id, str(kind or "errored")))
+            return out
+
+        return await self._batch_call("results", read, timeout_s)
 
 
 def _error_text(exc: BaseException) -> str:

@@ -10,6 +10,8 @@
     timeout-s = 120                        # per-call deadline, retries included
     cache-dir = "~/.cache/skillgrade/llm"  # default: $XDG_CACHE_HOME/skillgrade/llm
     prices-file = "prices.toml"            # merged over the packaged prices
+    batch-poll-s = 30                      # --batch: first poll interval (grows to 4x), seconds
+    batch-timeout-s = 90000                # --batch: stop waiting for a batch after this (it keeps running)
 
 Keys may be kebab-case, snake_case or camelCase. The API key is never a configuration value: a key-like
 entry is rejected with a clear error (it lives in ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN).
@@ -42,6 +44,8 @@ class LLMConfig:
     timeout_s: float = 120.0
     cache_dir: str | None = None
     prices_file: str | None = None
+    batch_poll_s: float = 30.0  # --batch: the first poll interval (grows by 1.5x up to 4x this)
+    batch_timeout_s: float = 25 * 3600.0  # --batch: how long a run waits for one batch (the API expires at 24 h)
 
     def merged(self, data: dict[str, Any]) -> LLMConfig:
         """A new config with the keys of `data` applied (raises LLMConfigError)."""
@@ -67,6 +71,8 @@ _KEYS = {
     "timeout-s": "timeout_s", "timeout_s": "timeout_s", "timeoutS": "timeout_s",
     "cache-dir": "cache_dir", "cache_dir": "cache_dir", "cacheDir": "cache_dir",
     "prices-file": "prices_file", "prices_file": "prices_file", "pricesFile": "prices_file",
+    "batch-poll-s": "batch_poll_s", "batch_poll_s": "batch_poll_s", "batchPollS": "batch_poll_s",
+    "batch-timeout-s": "batch_timeout_s", "batch_timeout_s": "batch_timeout_s", "batchTimeoutS": "batch_timeout_s",
 }
 
 
@@ -115,7 +121,7 @@ def parse_llm_fields(data: Any) -> dict[str, Any]:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
                 raise LLMConfigError(f"{where} must be an integer from 1 to 64")
             out[key] = value
-        elif key == "timeout_s":
+        elif key in ("timeout_s", "batch_poll_s", "batch_timeout_s"):
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
                 raise LLMConfigError(f"{where} must be a positive number of seconds")
             out[key] = float(value)

@@ -18,9 +18,10 @@ import asyncio
 import json
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from .batches import BatchRunner
 from .cache import Cache, cache_key, reply_to_json
 from .prices import Prices, load_prices
 from .types import ErrorKind, Ledger, LedgerEntry, LLMError, Provider, Reply, Request, Usage
@@ -51,13 +52,13 @@ def _chars(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, default=str)) if value is not None else 0
 
 
-def estimate_request(request: Request, prices: Prices) -> Estimate:
-    """Pure estimate of one call (what --dry-run and the budget use)."""
+def estimate_request(request: Request, prices: Prices, *, batch: bool = False) -> Estimate:
+    """Pure estimate of one call (what --dry-run and the budget use); batch: at the Message Batches price."""
     chars = _chars(list(request.system)) + _chars(list(request.messages)) + _chars(list(request.tools))
     if request.json_schema is not None:
         chars += _chars(request.json_schema)
     input_tokens = math.ceil(chars / CHARS_PER_TOKEN)
-    cost = prices.cost(request.model, Usage(input_tokens=input_tokens, output_tokens=request.max_tokens))
+    cost = prices.cost(request.model, Usage(input_tokens=input_tokens, output_tokens=request.max_tokens), batch=batch)
     return Estimate(request.kind, request.model, input_tokens, request.max_tokens, cost)
 
 
@@ -90,7 +91,7 @@ def format_plan(plan: dict[str, Any]) -> str:
 class Gateway:
     def __init__(self, provider: Provider, *, cache: Cache | None = None, budget_usd: float | None = None,
                  concurrency: int = 4, timeout_s: float = 120.0, prices: Prices | None = None,
-                 dry_run: bool = False) -> None:
+                 dry_run: bool = False, batches: BatchRunner | None = None) -> None:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         if timeout_s <= 0:
@@ -108,6 +109,10 @@ class Gateway:
         self._reserved = 0.0  # estimated cost of calls in flight (the budget counts them as spent)
         self._sem: asyncio.Semaphore | None = None
         self._sem_loop: asyncio.AbstractEventLoop | None = None
+        # batch mode (analyzers/llm/batches.py): calls that miss the cache go out as Message Batches
+        self.batches = batches
+        if batches is not None:
+            batches.sink = self
 
     def __repr__(self) -> str:
         return (f"Gateway({self.provider!r}, cache={self.cache!r}, budget_usd={self.budget_usd}, "
@@ -125,7 +130,7 @@ class Gateway:
         return cache_key(request.cache_payload(), self.endpoint)
 
     def estimate(self, request: Request) -> Estimate:
-        return estimate_request(request, self.prices)
+        return estimate_request(request, self.prices, batch=self.batches is not None)
 
     def plan(self) -> dict[str, Any]:
         """Summary of the dry run's estimated calls (see `summarize_estimates`)."""
@@ -147,7 +152,7 @@ class Gateway:
         return self._sem
 
     async def call(self, request: Request) -> Reply:
-        key = self.key_for(request) if self.cache is not None else ""
+        key = self.key_for(request) if self.cache is not None or self.batches is not None else ""
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
@@ -157,6 +162,11 @@ class Gateway:
         if self.dry_run:
             self.planned.append(estimate)
             raise LLMError(ErrorKind.DRY_RUN, "Dry run: this call was estimated, not sent.")
+        if self.batches is not None:
+            return await self._call_batched(request, key)
+        return await self._live(request, key, estimate)
+
+    async def _live(self, request: Request, key: str, estimate: Estimate, via: str = "live") -> Reply:
         async with self._semaphore():
             reserved = self._reserve(request, estimate)
             try:
@@ -170,10 +180,64 @@ class Gateway:
         if cost is None:
             cost = self.prices.cost(request.model, reply.usage)
         self.ledger.entries.append(LedgerEntry(request.kind, reply.model, reply.usage, cost or 0.0, False,
-                                               reply.latency_s, priced=cost is not None))
+                                               reply.latency_s, priced=cost is not None, via=via))
         if self.cache is not None and self._storable(reply):
             self.cache.put(key, reply, kind=request.kind)
         return reply
+
+    # -- batch mode -----------------------------------------------------------------------------------
+    async def _call_batched(self, request: Request, key: str) -> Reply:
+        assert self.batches is not None
+        prepare = getattr(self.provider, "prepare", None)
+        if prepare is not None:
+            prepare()
+        outcome = await self.batches.submit(key, request)
+        if outcome.reply is not None:
+            if outcome.first:  # billed and recorded once, by batch_settle
+                return outcome.reply
+            self.ledger.entries.append(LedgerEntry(request.kind, outcome.reply.model, outcome.reply.usage, 0.0,
+                                                   True, 0.0))
+            return replace(outcome.reply, cached=True)
+        if outcome.error is not None:
+            self.failures.append((request.kind, outcome.error.kind))
+            raise outcome.error
+        # errored / expired / canceled in the batch: the same request, live, at the live price
+        return await self._live(request, key, estimate_request(request, self.prices), via="rerun")
+
+    def batch_reserve(self, requests: list[Request]) -> float:
+        """Reserve a whole batch's estimate at the batch price, or LLMError(BUDGET): nothing is submitted."""
+        if self.budget_usd is None:
+            return 0.0
+        estimates = [self.estimate(r) for r in requests]
+        unpriced = sorted({e.model for e in estimates if e.cost_usd is None})
+        if unpriced:
+            raise LLMError(ErrorKind.BUDGET, f"No price is known for model {', '.join(unpriced)}, so the "
+                           f"${self.budget_usd:g} budget cannot be enforced; the batch was not submitted.")
+        total = sum(e.cost_usd or 0.0 for e in estimates)
+        committed = self.ledger.cost_usd + self._reserved
+        if committed + total > self.budget_usd:
+            raise LLMError(ErrorKind.BUDGET, f"Budget reached: a batch of {len(requests)} call(s) (up to "
+                           f"${total:.4f} at the batch price) would take the run past ${self.budget_usd:g} "
+                           f"(${committed:.4f} spent or in flight); it was not submitted.")
+        self._reserved += total
+        return total
+
+    def batch_release(self, amount: float) -> None:
+        self._reserved -= amount
+
+    def batch_started(self, batch_id: str) -> None:
+        if batch_id not in self.ledger.batch_ids:
+            self.ledger.batch_ids.append(batch_id)
+
+    def batch_settle(self, key: str, request: Request, reply: Reply, batch_id: str) -> None:
+        """A batch result: into the ledger at the batch price, then into the cache."""
+        cost = self.prices.cost(reply.model, reply.usage, batch=True)
+        if cost is None:
+            cost = self.prices.cost(request.model, reply.usage, batch=True)
+        self.ledger.entries.append(LedgerEntry(request.kind, reply.model, reply.usage, cost or 0.0, False,
+                                               reply.latency_s, priced=cost is not None, via="batch"))
+        if self.cache is not None and self._storable(reply):
+            self.cache.put(key, reply, kind=request.kind)
 
     def _reserve(self, request: Request, estimate: Estimate) -> float:
         if self.budget_usd is None:
@@ -209,6 +273,8 @@ class Gateway:
         return not contains_secret(blob)  # never write a reply that contains the key
 
     async def aclose(self) -> None:
+        if self.batches is not None:
+            await self.batches.aclose()
         close = getattr(self.provider, "aclose", None)
         if close is not None:
             await close()

@@ -31,8 +31,9 @@ class ModelPrice:
     long_context_threshold: int | None = None
     long_context_input: float | None = None
     long_context_output: float | None = None
+    batch_factor: float = 0.5  # Message Batches: every token class (input, output, cache write/read) at this x
 
-    def cost(self, usage: Usage) -> float:
+    def cost(self, usage: Usage, *, batch: bool = False) -> float:
         prompt = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
         inp, out, write, read = self.input, self.output, self.cache_write, self.cache_read
         if self.long_context_threshold is not None and prompt > self.long_context_threshold:
@@ -40,8 +41,9 @@ class ModelPrice:
             scale = long_in / inp if inp else 1.0
             inp, write, read = long_in, write * scale, read * scale
             out = self.long_context_output if self.long_context_output is not None else out
-        return (usage.input_tokens * inp + usage.output_tokens * out
-                + usage.cache_creation_input_tokens * write + usage.cache_read_input_tokens * read) / _MTOK
+        total = (usage.input_tokens * inp + usage.output_tokens * out
+                 + usage.cache_creation_input_tokens * write + usage.cache_read_input_tokens * read) / _MTOK
+        return total * self.batch_factor if batch else total
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +59,9 @@ class Prices:
             return self.models.get(base)
         return None
 
-    def cost(self, model: str, usage: Usage) -> float | None:
+    def cost(self, model: str, usage: Usage, *, batch: bool = False) -> float | None:
         price = self.get(model)
-        return None if price is None else price.cost(usage)
+        return None if price is None else price.cost(usage, batch=batch)
 
 
 def _number(entry: dict[str, Any], key: str, where: str, required: bool) -> float | None:
@@ -71,6 +73,13 @@ def _number(entry: dict[str, Any], key: str, where: str, required: bool) -> floa
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
         raise PricesError(f"{where}: `{key}` must be a non-negative number")
     return float(value)
+
+
+def _batch_factor(entry: dict[str, Any], where: str) -> float:
+    factor = _number(entry, "batch_factor", where, False)
+    if factor is not None and factor > 1:
+        raise PricesError(f"{where}: `batch_factor` must be at most 1 (a discount)")
+    return 0.5 if factor is None else factor
 
 
 def parse_prices(data: dict[str, Any], source: str = "prices") -> dict[str, ModelPrice]:
@@ -95,6 +104,7 @@ def parse_prices(data: dict[str, Any], source: str = "prices") -> dict[str, Mode
             long_context_threshold=int(threshold) if threshold is not None else None,
             long_context_input=_number(entry, "long_context_input", where, False),
             long_context_output=_number(entry, "long_context_output", where, False),
+            batch_factor=_batch_factor(entry, where),
         )
     return out
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from .batches import BatchRunner, BatchState, ProgressFn
 from .cache import Cache, default_cache_dir
 from .config import LLMConfig, LLMConfigError
 from .gateway import Gateway
 from .prices import PricesError, load_prices
 from .types import ErrorKind, LLMError, Reply, Request
 
+STATE_FILE = "batches.json"  # in the cache dir: request key -> batch id, for resuming an interrupted --batch run
 NO_KEY_MESSAGE = ("No API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) to run the LLM layers; "
                   "showing the static result only.")
 
@@ -51,10 +53,14 @@ def cache_dir_from(llm: LLMConfig, env: Mapping[str, str]) -> Path:
 
 
 def build_gateway(llm: LLMConfig, env: Mapping[str, str], *, no_cache: bool = False, budget: float | None = None,
-                  dry_run: bool = False, max_retries: int = 2) -> Gateway | LLMError:
+                  dry_run: bool = False, max_retries: int = 2, batch: bool = False,
+                  batch_progress: ProgressFn | None = None) -> Gateway | LLMError:
     """The gateway for one run, or LLMError(NO_KEY) (one sentence) when there is no key and this is not a
     dry run. `budget` (--budget) overrides `budget-usd`; `no_cache` (--no-cache) neither reads nor writes
-    the cache. A `prices-file` that cannot be used raises LLMConfigError (a configuration error)."""
+    the cache. A `prices-file` that cannot be used raises LLMConfigError (a configuration error).
+    batch (--batch): calls that miss the cache go out as Message Batches at the batch price, with the
+    resume state in `<cache dir>/batches.json` (kept even with no_cache, so nothing is paid twice);
+    batch_progress(BatchProgress) is called at submit, at each poll and at the end."""
     from .anthropic_provider import AnthropicProvider
 
     base_url = base_url_from(llm, env)
@@ -71,5 +77,12 @@ def build_gateway(llm: LLMConfig, env: Mapping[str, str], *, no_cache: bool = Fa
     else:
         return LLMError(ErrorKind.NO_KEY, NO_KEY_MESSAGE)
     cache = None if no_cache else Cache(cache_dir_from(llm, env))
+    runner = None
+    if batch:
+        runner = BatchRunner(provider, state=BatchState(cache_dir_from(llm, env) / STATE_FILE),
+                             poll_s=llm.batch_poll_s, poll_max_s=4 * llm.batch_poll_s,
+                             deadline_s=llm.batch_timeout_s, request_timeout_s=llm.timeout_s,
+                             progress=batch_progress)
     return Gateway(provider, cache=cache, budget_usd=budget if budget is not None else llm.budget_usd,
-                   concurrency=llm.concurrency, timeout_s=llm.timeout_s, prices=prices, dry_run=dry_run)
+                   concurrency=llm.concurrency, timeout_s=llm.timeout_s, prices=prices, dry_run=dry_run,
+                   batches=runner)

@@ -110,6 +110,7 @@ class LedgerEntry:
     cached: bool
     latency_s: float
     priced: bool = True  # False: no price known for the model; cost_usd is 0.0 and means "unknown"
+    via: str = "live"  # "live"; "batch" (Message Batches, batch price); "rerun" (a batch item re-run live)
 
 
 @dataclass(slots=True)
@@ -117,6 +118,7 @@ class Ledger:
     """What a run spent: one entry per call (cached calls recorded with cost 0)."""
 
     entries: list[LedgerEntry] = field(default_factory=list)
+    batch_ids: list[str] = field(default_factory=list)  # Message Batches this run submitted or collected
 
     @property
     def calls(self) -> int:
@@ -151,18 +153,37 @@ class Ledger:
             k["calls"] += 1
             k["input_tokens"] += e.usage.input_tokens + e.usage.cache_creation_input_tokens + e.usage.cache_read_input_tokens
             k["output_tokens"] += e.usage.output_tokens
-        return {
+        out = {
             "calls": self.calls, "cached_calls": self.cached_calls, **self.totals(),
             "cost_usd": None if cost is None else round(cost, 6), "unpriced_calls": self.unpriced_calls,
             "by_kind": by_kind,
         }
+        if self.batch_ids or any(e.via != "live" for e in self.entries):
+            out["batch"] = self.batch_summary()
+        return out
+
+    def batch_summary(self) -> dict[str, Any]:
+        """{"batches": ids, "batch_calls", "batch_cost_usd", "live_reruns", "rerun_cost_usd"} (batch mode)."""
+        def of(via: str) -> tuple[int, float]:
+            got = [e for e in self.entries if e.via == via and not e.cached]
+            return len(got), round(sum(e.cost_usd for e in got), 6)
+
+        calls, cost = of("batch")
+        reruns, rerun_cost = of("rerun")
+        return {"batches": list(self.batch_ids), "batch_calls": calls, "batch_cost_usd": cost,
+                "live_reruns": reruns, "rerun_cost_usd": rerun_cost}
 
     def summary(self) -> str:
         """One line for stderr after a text run."""
         t = self.totals()
         cost = self.known_cost_usd
         money = f"${cost:.4f}" if cost is not None else f"cost unknown ({self.unpriced_calls} call(s) to unpriced models)"
-        return (f"LLM: {self.calls} call(s), {self.cached_calls} cached; tokens in {t['input_tokens']:,}, "
+        batch = ""
+        if self.batch_ids or any(e.via != "live" for e in self.entries):
+            b = self.batch_summary()
+            batch = (f" ({b['batch_calls']} via {len(b['batches'])} batch(es) at the batch price, "
+                     f"{b['live_reruns']} re-run live)")
+        return (f"LLM: {self.calls} call(s){batch}, {self.cached_calls} cached; tokens in {t['input_tokens']:,}, "
                 f"out {t['output_tokens']:,}, cache write {t['cache_creation_input_tokens']:,}, "
                 f"cache read {t['cache_read_input_tokens']:,}; {money}")
 

@@ -39,7 +39,6 @@ CODE_SERVER = Path(
 )
 CHROMIUM = os.environ.get("SKILLGRADE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 IN_CI = bool(os.environ.get("CI"))
-LLM_ERROR = "LLM layers are not available yet"
 SETUP_HINT = "run `bash editors/vscode/ci-setup.sh`"
 
 
@@ -212,12 +211,11 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
     # the judge without a key: the static result stands; the server's sentence names the key
     assert r["judge"]["status"] == "error" and r["judge"].get("judgeStatus") == "no_key", r["judge"]
     assert "ANTHROPIC_API_KEY" in r["judge"]["message"], r["judge"]
-    assert r["certify"]["status"] == "error" and r["certify"]["message"].startswith(LLM_ERROR), r["certify"]
-    c = r["certifyCancelled"]
-    assert c["cancelRequested"], c
-    assert (c["status"] == "cancelled" and c["code"] == -32800) or (
-        c["status"] == "error" and c["message"].startswith(LLM_ERROR)
-    ), c
+    # certify without a key: the estimate step says so before anything runs (no confirmation, no score)
+    for key in ("certify", "certifyCancelled"):
+        c = r[key]
+        assert c["status"] == "error" and c.get("judgeStatus") == "no_key", c
+        assert "ANTHROPIC_API_KEY" in c["message"], c
 
     # "Set API key", then Run judge against the fake: the hover's unmeasured dimensions get judge grades
     j = r["judgeWithKey"]

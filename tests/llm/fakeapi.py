@@ -12,7 +12,8 @@ POST /v1/messages/count_tokens ({"input_tokens": N}). Contract checks: 401 witho
 temperature/top_p/top_k; 400 for output_config when `reject_output_config=True` (a local server without
 structured output). Usage is deterministic: input = ceil(chars/4) of the request's text; system blocks up
 to the last one carrying cache_control are a cache write the first time that prefix is seen and a cache
-read afterwards; a message block with cache_control extends that prefix through the messages up to it.
+read afterwards. With `message_cache=True` a message block with cache_control (a tool_result, say) ends
+a longer prefix through the messages up to it: the longest prefix seen before is read, the rest written.
 
 Stdlib only; bound to 127.0.0.1, port 0; can also run standalone: `python tests/llm/fakeapi.py 8765`.
 """
@@ -113,7 +114,8 @@ def _text_len(value: Any) -> int:
 
 
 class FakeAPI:
-    def __init__(self, *, reject_output_config: bool = False, model: str | None = None) -> None:
+    def __init__(self, *, reject_output_config: bool = False, model: str | None = None,
+                 message_cache: bool = False) -> None:
         self.queue: list[Scripted] = []
         self.requests: list[Recorded] = []
         self.reported: list[dict[str, int]] = []
@@ -121,6 +123,7 @@ class FakeAPI:
         self.responder: Callable[[dict[str, Any]], Scripted | None] | None = None  # when the queue is empty
         self.model = model
         self._seen_prefixes: set[str] = set()
+        self.message_cache = message_cache  # also model cache_control on message blocks (see the docstring)
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._server: ThreadingHTTPServer | None = None
@@ -148,6 +151,9 @@ class FakeAPI:
 
             def do_POST(self) -> None:  # noqa: N802
                 fake._handle(self)
+
+            def do_GET(self) -> None:  # noqa: N802
+                fake._handle_get(self)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
@@ -211,6 +217,8 @@ class FakeAPI:
         if path == "/v1/messages/count_tokens":
             rec.status = 200
             return self._send(h, 200, json.dumps({"input_tokens": self._input_tokens(body)}).encode())
+        if path.startswith("/v1/messages/batches"):
+            return self._handle_batch_post(h, rec, path, body)
         if path != "/v1/messages":
             rec.status = 404
             return self._send(h, 404, error_body(404, f"no route {path}"))
@@ -251,33 +259,190 @@ class FakeAPI:
             system = [{"type": "text", "text": system}]
         last_marked = max((i for i, b in enumerate(system) if isinstance(b, dict) and b.get("cache_control")),
                           default=-1)
-        prefix: list[Any] = system[:last_marked + 1]
-        # a message block carrying cache_control (e.g. a tool_result) ends a longer prefix: system + messages to it
-        for mi, message in reversed(list(enumerate(body.get("messages") or []))):
-            blocks = message.get("content") if isinstance(message, dict) else None
-            marked = [bi for bi, b in enumerate(blocks) if isinstance(b, dict) and b.get("cache_control")] \
-                if isinstance(blocks, list) else []
-            if marked:
-                prefix = [*system, *(body["messages"][:mi]), {"role": message.get("role"),
-                                                              "content": blocks[:marked[-1] + 1]}]
-                last_marked = len(prefix) - 1
-                break
-        prefix_chars = _text_len(prefix)
+        prefixes: list[list[Any]] = [system[:last_marked + 1]] if last_marked >= 0 else []
+        if self.message_cache:  # a message block with cache_control (e.g. a tool_result) ends a longer prefix
+            for mi, message in reversed(list(enumerate(body.get("messages") or []))):
+                blocks = message.get("content") if isinstance(message, dict) else None
+                marked = [bi for bi, b in enumerate(blocks) if isinstance(b, dict) and b.get("cache_control")] \
+                    if isinstance(blocks, list) else []
+                if marked:
+                    prefixes.append([*system, *(body["messages"][:mi]),
+                                     {"role": message.get("role"), "content": blocks[:marked[-1] + 1]}])
+                    break
         total = self._input_tokens(body)
         write = read = 0
-        if last_marked >= 0:
-            prefix_tokens = math.ceil(prefix_chars / 4)
-            key = json.dumps([body.get("model"), prefix], sort_keys=True)
+        if prefixes:  # read the longest prefix seen before, write the rest up to the last breakpoint
+            sizes = [math.ceil(_text_len(p) / 4) for p in prefixes]
+            keys = [json.dumps([body.get("model"), p], sort_keys=True) for p in prefixes]
             with self._lock:
-                if key in self._seen_prefixes:
-                    read = prefix_tokens
-                else:
-                    self._seen_prefixes.add(key)
-                    write = prefix_tokens
+                for size, key in reversed(list(zip(sizes, keys, strict=True))):
+                    if key in self._seen_prefixes:
+                        read = size
+                        break
+                write = sizes[-1] - read
+                self._seen_prefixes.update(keys)
         out_chars = sum(len(b.get("text", "")) if b.get("type") == "text" else len(json.dumps(b.get("input")))
                         for b in content)
         return {"input_tokens": max(total - write - read, 0), "output_tokens": max(math.ceil(out_chars / 4), 1),
                 "cache_creation_input_tokens": write, "cache_read_input_tokens": read}
+
+
+# -- Message Batches (POST /v1/messages/batches, GET .../{id}, GET .../{id}/results, POST .../{id}/cancel) ----
+
+@dataclass
+class FakeBatch:
+    """A batch the fake holds: its items' answers are decided at creation (same queue/responder as
+    /v1/messages); it reports `in_progress` for `polls` retrieves, then `ended`."""
+
+    id: str
+    requests: list[dict[str, Any]]
+    results: list[dict[str, Any]]  # one JSONL line each (custom_id + result), in request order
+    polls: int
+    created_at: str
+    retrieves: int = 0
+    canceled: bool = False
+    ended: bool = False
+
+
+def _batch_setup(fake: FakeAPI) -> None:
+    defaults: dict[str, Callable[[], Any]] = {"batches": dict, "batch_polls": lambda: 1,
+                                              "batch_outcome": lambda: None, "batch_ids": lambda: itertools.count(1)}
+    for name, make in defaults.items():
+        if not hasattr(fake, name):
+            setattr(fake, name, make())
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+class _BatchMixin:
+    """Batch endpoints of FakeAPI (methods attached below, so FakeAPI's own code stays as it was).
+
+    Scripting: `fake.batch_polls = N` (retrieves answering in_progress before `ended`, default 1);
+    `fake.batch_outcome = fn(params) -> "errored" | "expired" | "canceled" | None` (None: answer it as
+    /v1/messages would). `fake.batches` maps id -> FakeBatch; `fake.batch_creates` lists the create calls;
+    `fake.batch_items` every item's params."""
+
+    @property
+    def batch_creates(self: Any) -> list[Recorded]:
+        return [r for r in self.requests if r.path == "/v1/messages/batches"]
+
+    @property
+    def batch_items(self: Any) -> list[dict[str, Any]]:
+        _batch_setup(self)
+        return [r["params"] for b in self.batches.values() for r in b.requests]
+
+    def _batch_answer(self: Any, params: dict[str, Any]) -> dict[str, Any]:
+        outcome = self.batch_outcome(params) if self.batch_outcome is not None else None
+        if outcome in ("expired", "canceled"):
+            return {"type": outcome}
+        if outcome == "errored":
+            return {"type": "errored", "error": {"type": "error", "error": {
+                "type": "api_error", "message": "fake batch item error"}}}
+        if self.reject_output_config and "output_config" in params:
+            return {"type": "errored", "error": {"type": "error", "error": {
+                "type": "invalid_request_error", "message": "output_config: Extra inputs are not permitted"}}}
+        with self._lock:
+            item = self.queue.pop(0) if self.queue else None
+        if item is None and self.responder is not None:
+            item = self.responder(params)
+        if item is None:
+            item = text_reply("fake reply")
+        if item.raw is not None or item.status != 200:
+            return {"type": "errored", "error": {"type": "error", "error": {
+                "type": _ERROR_TYPES.get(item.status, "api_error"), "message": item.message or "fake error"}}}
+        usage = item.usage or self._usage(params, item.content or [])
+        with self._lock:
+            self.reported.append(usage)
+        message = {"id": f"msg_fake_{next(self._ids)}", "type": "message", "role": "assistant",
+                   "model": item.model or self.model or params.get("model", "fake-model"),
+                   "content": item.content, "stop_reason": item.stop_reason, "stop_sequence": None,
+                   "usage": {**usage, "service_tier": "batch"}}
+        return {"type": "succeeded", "message": message}
+
+    def _batch_json(self: Any, b: FakeBatch) -> dict[str, Any]:
+        n = len(b.requests)
+        counts = {"processing": n, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0}
+        if b.ended:
+            counts["processing"] = 0
+            for line in b.results:
+                counts[line["result"]["type"]] += 1
+        status = "ended" if b.ended else ("canceling" if b.canceled else "in_progress")
+        return {"id": b.id, "type": "message_batch", "processing_status": status, "request_counts": counts,
+                "created_at": b.created_at, "expires_at": b.created_at, "ended_at": b.created_at if b.ended else None,
+                "cancel_initiated_at": b.created_at if b.canceled else None, "archived_at": None,
+                "results_url": f"{self.url}/v1/messages/batches/{b.id}/results" if b.ended else None}
+
+    def _handle_batch_post(self: Any, h: BaseHTTPRequestHandler, rec: Recorded, path: str, body: dict[str, Any]) -> None:
+        _batch_setup(self)
+        parts = path.strip("/").split("/")  # v1 messages batches [id [cancel]]
+        if len(parts) == 3:
+            reqs = body.get("requests")
+            if not isinstance(reqs, list) or not reqs:
+                rec.status = 400
+                return self._send(h, 400, error_body(400, "requests: must be a non-empty list"))
+            ids = [r.get("custom_id") for r in reqs if isinstance(r, dict)]
+            if len(ids) != len(reqs) or len(set(ids)) != len(ids) or not all(
+                    isinstance(i, str) and 1 <= len(i) <= 64 and all(c.isalnum() or c in "_-" for c in i) for i in ids):
+                rec.status = 400
+                return self._send(h, 400, error_body(400, "custom_id: must be unique, 1-64 of [a-zA-Z0-9_-]"))
+            for r in reqs:
+                params = r.get("params") or {}
+                for bad in ("temperature", "top_p", "top_k"):
+                    if bad in params:
+                        rec.status = 400
+                        return self._send(h, 400, error_body(400, f"{bad}: Extra inputs are not permitted"))
+            results = [{"custom_id": r["custom_id"], "result": self._batch_answer(r.get("params") or {})} for r in reqs]
+            b = FakeBatch(f"msgbatch_fake_{next(self.batch_ids):04d}", reqs, results, self.batch_polls, _iso(time.time()))
+            b.ended = b.polls <= 0
+            with self._lock:
+                self.batches[b.id] = b
+            rec.status = 200
+            return self._send(h, 200, json.dumps(self._batch_json(b)).encode())
+        b = self.batches.get(parts[3]) if len(parts) == 5 and parts[4] == "cancel" else None
+        if b is None:
+            rec.status = 404
+            return self._send(h, 404, error_body(404, f"no route {path}"))
+        if not b.ended:
+            b.canceled = True
+        rec.status = 200
+        return self._send(h, 200, json.dumps(self._batch_json(b)).encode())
+
+    def _handle_get(self: Any, h: BaseHTTPRequestHandler) -> None:
+        _batch_setup(self)
+        path = h.path.split("?", 1)[0]
+        rec = Recorded(path, {k.lower(): v for k, v in h.headers.items()}, None)
+        with self._lock:
+            self.requests.append(rec)
+        if not (rec.headers.get("authorization") or rec.headers.get("x-api-key")):
+            rec.status = 401
+            return self._send(h, 401, error_body(401, "missing credentials"))
+        parts = path.strip("/").split("/")
+        b = self.batches.get(parts[3]) if len(parts) >= 4 and parts[:3] == ["v1", "messages", "batches"] else None
+        if b is None or len(parts) > 5 or (len(parts) == 5 and parts[4] != "results"):
+            rec.status = 404
+            return self._send(h, 404, error_body(404, f"no route {path}"))
+        if len(parts) == 4:
+            with self._lock:
+                b.retrieves += 1
+                if not b.ended and (b.canceled or b.retrieves >= b.polls):
+                    b.ended = True
+                    if b.canceled:  # canceled before processing ended: nothing was processed
+                        for line in b.results:
+                            line["result"] = {"type": "canceled"}
+            rec.status = 200
+            return self._send(h, 200, json.dumps(self._batch_json(b)).encode())
+        if not b.ended:
+            rec.status = 404
+            return self._send(h, 404, error_body(404, "results are not ready"))
+        body = "".join(json.dumps(line) + "\n" for line in b.results).encode()
+        rec.status = 200
+        return self._send(h, 200, body)
+
+
+for _name in ("batch_creates", "batch_items", "_batch_answer", "_batch_json", "_handle_batch_post", "_handle_get"):
+    setattr(FakeAPI, _name, _BatchMixin.__dict__[_name])
 
 
 if __name__ == "__main__":  # manual runs: ANTHROPIC_BASE_URL=http://127.0.0.1:8765 ANTHROPIC_API_KEY=x ...

@@ -180,3 +180,18 @@ async def test_a_cached_judge_result_is_shown_on_open_without_a_call(client: Lan
     md = await hover(client)
     assert len(FAKE.requests) == n0
     assert "Assessed" in md and "cached (no call made)" in md
+
+
+async def test_estimate_before_a_run_makes_no_call(client: LanguageClient):
+    """skillgrade.estimate: the editor's confirmation line; the judge run above made its rubric replies free."""
+    n0 = len(FAKE.requests)
+    judge = await execute(client, "skillgrade.estimate", client.skill_uri, "judge")
+    certify = await execute(client, "skillgrade.estimate", client.skill_uri, "certify")
+    assert len(FAKE.requests) == n0  # an estimate never calls
+    assert judge["status"] == "ok" and certify["status"] == "ok"
+    assert judge["message"].startswith("Judge pdf-tools: up to ")
+    assert certify["message"].startswith("Certify pdf-tools: up to ")
+    assert judge["plan"]["cached_calls"] >= 10  # the rubric calls of the run above are cached
+    assert certify["plan"]["calls"] > judge["plan"]["calls"]  # + Monte Carlo simulations
+    assert certify["plan"]["cost_usd"] > 0 and "$" in certify["message"]
+    assert KEY not in str(certify)

@@ -76,8 +76,9 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     user's home, or a placeholder the agent is told to fill in (`<project-dir>`).
     """
     text = doc.text
-    if "/Users/" not in text and "/home/" not in text and ":" not in text:
-        return
+    if "/Users/" not in text and "/home/" not in text and ":\\" not in text and not (
+            ":/" in text and ("sers/" in text or "SERS/" in text)):
+        return  # most skills: a few substring scans, no line loop
     for ln, line in enumerate(doc.lines):
         if "/Users/" not in line and "/home/" not in line and "sers" not in line:
             continue

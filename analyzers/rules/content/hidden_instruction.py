@@ -144,25 +144,43 @@ def why_hidden(body: str) -> str | None:
     return None
 
 
+def _fence_line_starts(text: str) -> list[int]:
+    """Offsets of the lines that may be fences (``` or ~~~ after at most 3 spaces), in order: found by
+    substring search, not by matching every line."""
+    starts: set[int] = set()
+    for marker in ("```", "~~~"):
+        i = text.find(marker)
+        while i >= 0:
+            ls = text.rfind("\n", 0, i) + 1
+            if i - ls <= 3 and text[ls:i].strip(" ") == "":
+                starts.add(ls)
+            nl = text.find("\n", i)
+            if nl < 0:
+                break
+            i = text.find(marker, nl + 1)
+    return sorted(starts)
+
+
 def comments(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, body) of each HTML comment outside fenced code and inline code spans."""
+    if "<!--" not in text:
+        return  # most files: no comment, no need to find the fences
     fenced: list[tuple[int, int]] = []  # offsets of fenced code blocks
-    if "```" in text or "~~~" in text:
-        pos = 0
-        open_at = -1
-        fence = ""
-        for line in text.split("\n"):
-            m = _FENCE.match(line)
-            if m:
-                if open_at < 0:
-                    open_at, fence = pos, m.group(1)
-                elif m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) \
-                        and not line.strip()[len(m.group(1)):]:
-                    fenced.append((open_at, pos + len(line)))
-                    open_at = -1
-            pos += len(line) + 1
-        if open_at >= 0:
-            fenced.append((open_at, len(text)))
+    open_at = -1
+    fence = ""
+    for pos in _fence_line_starts(text):
+        end = text.find("\n", pos)
+        line = text[pos:] if end < 0 else text[pos:end]
+        m = _FENCE.match(line)
+        if not m:
+            continue
+        if open_at < 0:
+            open_at, fence = pos, m.group(1)
+        elif m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):]:
+            fenced.append((open_at, pos + len(line)))
+            open_at = -1
+    if open_at >= 0:
+        fenced.append((open_at, len(text)))
     k = 0
     i = text.find("<!--")
     count = 0

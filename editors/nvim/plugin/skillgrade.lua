@@ -14,6 +14,10 @@ local commands = {
 }
 for name, command in pairs(commands) do
   vim.api.nvim_create_user_command(name, function()
-    require('skillgrade').execute(command, 0)
+    if command == 'skillgrade.certify' then
+      require('skillgrade').certify(0) -- the cost estimate and a confirmation first
+    else
+      require('skillgrade').execute(command, 0)
+    end
   end, { desc = 'skillgrade: run ' .. command .. ' on the current SKILL.md' })
 end

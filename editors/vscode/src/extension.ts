@@ -46,6 +46,8 @@ export interface CommandOutcome {
   result?: unknown;
   /** the server's judgeRun.status when it could not run the judge (e.g. "no_key") */
   judgeStatus?: string;
+  /** certify: the server's cost estimate shown before the run */
+  estimate?: unknown;
   cancelRequested?: boolean;
   ms?: number;
 }
@@ -53,6 +55,50 @@ export interface CommandOutcome {
 export interface RunOptions {
   /** cancel the request this many ms after sending it (the self-test's stand-in for the Cancel button) */
   cancelAfterMs?: number;
+  /** certify: skip the cost confirmation (the self-test; the estimate is still asked for and returned) */
+  confirmed?: boolean;
+}
+
+interface Estimate {
+  status?: string;
+  message?: string;
+  plan?: { calls?: number; cost_usd?: number | null };
+}
+
+/** Certify spends real money: ask the server what the run would cost and let the user decide.
+ *  undefined = go ahead; otherwise the outcome to return instead of running. */
+async function confirmCertify(
+  c: LanguageClient,
+  uri: vscode.Uri,
+  base: { command: string; uri: string },
+  opts: RunOptions,
+): Promise<CommandOutcome | undefined> {
+  let est: Estimate | null = null;
+  try {
+    est = (await c.sendRequest(ExecuteCommandRequest.type, {
+      command: "skillgrade.estimate",
+      arguments: [uri.toString(), "certify"],
+    })) as Estimate | null;
+  } catch (err) {
+    log(`estimate failed (certify runs without a confirmation): ${errorInfo(err).message}`);
+    return undefined;
+  }
+  if (!est || !est.status) return undefined; // a server without estimates
+  if (est.status !== "ok") {
+    const message = est.message ?? `certify ${est.status}`;
+    void vscode.window.showWarningMessage(`skillgrade certify: ${message}`);
+    return { ...base, status: "error", message, judgeStatus: est.status, estimate: est };
+  }
+  if (opts.confirmed) return undefined;
+  const choice = await vscode.window.showWarningMessage(
+    `skillgrade: ${est.message}`,
+    { modal: true, detail: "Certify runs the LLM judge, the Monte Carlo simulations and the Elo comparisons. Finished parts are cached: a cancelled run resumes." },
+    "Certify",
+  );
+  if (choice !== "Certify") {
+    return { ...base, status: "cancelled", message: "not confirmed", estimate: est };
+  }
+  return undefined;
 }
 
 let extensionContext: vscode.ExtensionContext;
@@ -231,6 +277,10 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
     const message = "the skillgrade language server is not running";
     void vscode.window.showErrorMessage(`skillgrade: ${message}.`);
     return { command, uri: uri.toString(), status: "error", message };
+  }
+  if (kind === "certify") {
+    const stop = await confirmCertify(c, uri, { command, uri: uri.toString() }, opts);
+    if (stop) return stop;
   }
   const verb = kind === "certify" ? "Certifying" : "Judging";
   return vscode.window.withProgress(

@@ -153,6 +153,47 @@ test("certify: Notification progress, cancellable, sendRequest with a token, ser
   assert.ok(!world.messages.some(([, m]) => /\d+\.\d · /.test(m)), "no invented score");
 });
 
+test("certify: the server's cost estimate in a modal confirmation first; declining sends nothing", async () => {
+  const estimate = { status: "ok", message: "Certify pdf-toolkit: up to 75 model calls (~41,000 input tokens), up to $0.31.", plan: { calls: 75, cost_usd: 0.31 } };
+  const { world } = await activate({
+    activeFile: SKILL,
+    onRequest: async (method, params) => {
+      if (params.command === "skillgrade.estimate") return estimate;
+      if (params.command === "skillgrade.certify") return { composite: { score: 81.2, badge: "Gold", confidence: "Certified" } };
+      return null;
+    },
+  });
+  world.warningAnswer = undefined; // Escape / close
+  const declined = await world.commands.get("skillgrade.certifyActiveFile")();
+  assert.equal(declined.status, "cancelled");
+  assert.equal(world.modals.length, 1);
+  assert.equal(world.modals[0].message, `skillgrade: ${estimate.message}`);
+  assert.deepEqual(world.modals[0].items, ["Certify"]);
+  const est = world.clients[0].requests.find((r) => r.params?.command === "skillgrade.estimate");
+  assert.deepEqual(est.params.arguments, ["file:///ws/pdf-toolkit/SKILL.md", "certify"]);
+  assert.ok(!world.clients[0].requests.some((r) => r.params?.command === "skillgrade.certify"), "nothing spent");
+
+  world.warningAnswer = "Certify";
+  const ran = await world.commands.get("skillgrade.certifyActiveFile")();
+  assert.equal(ran.status, "ok");
+  assert.equal(world.modals.length, 2);
+  assert.ok(world.clients[0].requests.some((r) => r.params?.command === "skillgrade.certify"));
+});
+
+test("certify without an API key: the server's sentence, no confirmation, no run", async () => {
+  const { world } = await activate({
+    activeFile: SKILL,
+    onRequest: async (method, params) =>
+      params.command === "skillgrade.estimate" ? { status: "no_key", message: "No API key: set ANTHROPIC_API_KEY" } : null,
+  });
+  const outcome = await world.commands.get("skillgrade.certifyActiveFile")();
+  assert.equal(outcome.status, "error");
+  assert.equal(outcome.judgeStatus, "no_key");
+  assert.equal(world.modals.length, 0);
+  assert.deepEqual(world.messages.at(-1), ["warning", "skillgrade certify: No API key: set ANTHROPIC_API_KEY"]);
+  assert.ok(!world.clients[0].requests.some((r) => r.params?.command === "skillgrade.certify"));
+});
+
 test("judge: Cancel cancels the request token and reports -32800 as cancelled", async () => {
   const { world } = await activate({
     activeFile: SKILL,

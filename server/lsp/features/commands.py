@@ -21,6 +21,7 @@ from ..server import SkillServer, server
 log = logging.getLogger("skillgrade.server")
 
 SCORE, REPORT, JUDGE, CERTIFY = "skillgrade.score", "skillgrade.report", "skillgrade.judge", "skillgrade.certify"
+ESTIMATE = "skillgrade.estimate"
 UNAVAILABLE = "LLM layers are not available yet"  # certify only: Monte Carlo is the next issue
 REQUEST_FAILED = -32803
 
@@ -86,6 +87,59 @@ async def report(ls: SkillServer, *args) -> dict:
 @server.command(JUDGE)
 async def judge(ls: SkillServer, *args) -> dict:
     return await _judge_command(ls, _uri_arg(ls, args))
+
+
+@server.command(ESTIMATE)
+async def estimate(ls: SkillServer, *args) -> dict:
+    """What a judge or certify run of the document would cost, before it starts (no model call):
+    arguments [uri, "judge" | "certify"]. {"status": "ok", "message": one sentence, "plan": {...}}, or
+    {"status": "no_key", "message": ...} when the run could not start anyway."""
+    import os
+
+    from skillgrade.analyzers.llm.config import LLMConfigError
+    from skillgrade.analyzers.llm.setup import api_key_from, build_gateway
+
+    from ... import estimating
+    from ...judging import models_of
+
+    uri = _uri_arg(ls, args)
+    what = args[1] if len(args) > 1 and args[1] in estimating.WHAT else "certify"
+    res = await _result(ls, uri)
+    p = uri_to_path(uri)
+    skill = Path(p) if p else None
+    llm = judge_view.llm_for(ls, skill)
+    if api_key_from(os.environ) is None:
+        from skillgrade.analyzers.llm.setup import NO_KEY_MESSAGE
+
+        return {"status": "no_key", "message": NO_KEY_MESSAGE}
+    try:
+        gateway = build_gateway(llm, os.environ, dry_run=True)
+    except LLMConfigError as exc:
+        return {"status": "failed", "message": str(exc)}
+    try:
+        index = _corpus_index() if what == "certify" else None
+        doc = res.report.document
+        requests = await asyncio.to_thread(
+            estimating.planned, doc, what, models=models_of(llm), judges=ls.settings.judges,
+            workspace_skills=judge_view.workspace_cards(ls, skill), index=index)
+        plan = await asyncio.to_thread(estimating.estimate, gateway, requests)
+    finally:
+        await _close(gateway)
+    name = res.report.name or (skill.parent.name if skill else "this skill")
+    return {"status": "ok", "what": what, "message": estimating.sentence(what, name, plan), "plan": plan}
+
+
+def _corpus_index():
+    """The reference corpus index built by `skillgrade init`, or None."""
+    import os
+
+    from skillgrade.analyzers.corpus_index import default_data_dir, index_path, load_index
+
+    try:
+        return load_index(index_path(default_data_dir(os.environ)))
+    except Exception:  # noqa: BLE001 - an unreadable index: Elo is unmeasured, certify says why
+        log.warning("reading the corpus index failed", exc_info=True)
+        return None
 
 
 @server.command(CERTIFY)

@@ -331,7 +331,7 @@ local function main()
   vim.api.nvim_set_current_win(main_win)
   step('report')
 
-  -- 8. :SkillgradeCertify and :SkillgradeJudge -> honest error through vim.notify (until LLM layers exist).
+  -- 8. :SkillgradeCertify and :SkillgradeJudge without a key -> the server's sentence through vim.notify.
   local function run_and_wait(cmd, what)
     local start = #R.notifications
     vim.cmd(cmd)

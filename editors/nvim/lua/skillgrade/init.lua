@@ -347,6 +347,11 @@ local function summary(result)
     if c.confidence and c.confidence ~= vim.NIL then
       table.insert(parts, tostring(c.confidence))
     end
+    if type(c.elo) == 'table' and c.elo.rating ~= nil and c.elo.rating ~= vim.NIL then
+      table.insert(parts, string.format('Elo %d', math.floor((tonumber(c.elo.rating) or 0) + 0.5)))
+    elseif type(c.elo) == 'number' then
+      table.insert(parts, string.format('Elo %d', math.floor(c.elo + 0.5)))
+    end
     return table.concat(parts, ' · ')
   end
   return vim.fn.json_encode(result)
@@ -432,6 +437,41 @@ function M.repull_diagnostics(client, bufnr)
   end, bufnr)
 end
 
+--- :SkillgradeCertify: ask the server what the run would cost (skillgrade.estimate, no model call), let
+--- the user confirm with vim.ui.select, then run skillgrade.certify. Without a key: the server's sentence.
+function M.certify(bufnr, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = M.get_client(bufnr)
+  if not client then
+    return M.execute('skillgrade.certify', bufnr, on_done) -- reports the missing client
+  end
+  local params = { command = 'skillgrade.estimate', arguments = { vim.uri_from_bufnr(bufnr), 'certify' } }
+  client_request(client, 'workspace/executeCommand', params, function(err, est)
+    if err or type(est) ~= 'table' or est.status == nil then
+      -- a server without estimates: run without a confirmation
+      return M.execute('skillgrade.certify', bufnr, on_done)
+    end
+    if est.status ~= 'ok' then
+      notify('certify: ' .. tostring(est.message), vim.log.levels.WARN)
+      if on_done then
+        on_done({ message = tostring(est.message), status = est.status }, nil)
+      end
+      return
+    end
+    vim.ui.select({ 'Certify', 'Cancel' }, { prompt = tostring(est.message) .. ' ' }, function(choice)
+      if choice == 'Certify' then
+        M.execute('skillgrade.certify', bufnr, on_done)
+      else
+        notify('certify: not started')
+        if on_done then
+          on_done({ message = 'not confirmed', status = 'declined' }, nil)
+        end
+      end
+    end)
+  end, bufnr)
+  return true
+end
+
 M.commands = {
   SkillgradeCertify = 'skillgrade.certify',
   SkillgradeJudge = 'skillgrade.judge',
@@ -443,7 +483,11 @@ M.commands = {
 function M.create_commands()
   for name, command in pairs(M.commands) do
     vim.api.nvim_create_user_command(name, function()
-      M.execute(command, 0)
+      if command == 'skillgrade.certify' then
+        M.certify(0)
+      else
+        M.execute(command, 0)
+      end
     end, { desc = 'skillgrade: ' .. label(command) .. ' the current SKILL.md', force = true })
   end
 end

@@ -112,7 +112,15 @@ function makeVscode() {
       },
       showErrorMessage: async (m) => void current.messages.push(["error", m]),
       showInformationMessage: async (m) => void current.messages.push(["info", m]),
-      showWarningMessage: async (m) => void current.messages.push(["warning", m]),
+      showWarningMessage: async (m, ...rest) => {
+        current.messages.push(["warning", m]);
+        const options = rest[0] && typeof rest[0] === "object" ? rest[0] : undefined;
+        if (options?.modal) {
+          current.modals.push({ message: m, options, items: rest.slice(1) });
+          return current.warningAnswer;
+        }
+        return undefined;
+      },
       showInputBox: async (o) => {
         current.inputBoxes.push(o);
         return current.inputBoxAnswer;
@@ -212,6 +220,8 @@ async function activate(opts = {}) {
     commands: new Map(),
     clients: [],
     messages: [],
+    modals: [],
+    warningAnswer: undefined,
     output: [],
     progress: [],
     inputBoxes: [],
