@@ -5,9 +5,9 @@
   monte_carlo, `layers[3]` = elo (certify only). The confidence label follows the layers that produced
   numbers (scoring.confidence): "Certified" needs Monte Carlo numbers.
 - `run_deep(...)`: judge, then Monte Carlo on the same gateway (one cache, budget and ledger), then the Elo
-  step at certify. The Elo step is a hook (`EloStep`): `elo_step(index, model=...)` runs layers/elo.py against
-  the corpus index; without an index (`no_elo_index`) or with an unreadable one (`unmeasured_elo(reason)`) Elo
-  is unmeasured with the reason, and the badge uses the composite alone, as the seed says when Elo is not
+  step at certify. The Elo step is a hook (`EloStep`; the CLI's and the server's is server/certifying.py's
+  `elo_step`, which runs layers/elo.py against the corpus index); without an index (`no_elo_index`) Elo is
+  unmeasured with the reason, and the badge uses the composite alone, as the seed says when Elo is not
   computed.
 """
 
@@ -41,30 +41,6 @@ async def no_elo_index(report: Report, gateway: Any, progress: Callable[[str, in
     """The Elo step while no corpus index exists: unmeasured, with how to build one."""
     return EloOutcome(None, {"name": "elo", "layer": "elo", "rating": None, "unmeasured": NO_INDEX,
                              "reason": NO_INDEX}, NO_INDEX)
-
-
-def unmeasured_elo(reason: str) -> EloStep:
-    """An Elo step that reports Elo unmeasured with `reason` (e.g. an index that cannot be read)."""
-    async def step(report: Report, gateway: Any, progress: Callable[[str, int, int], None] | None = None
-                   ) -> EloOutcome:
-        return EloOutcome(None, {"name": "elo", "layer": "elo", "rating": None, "unmeasured": reason,
-                                 "reason": reason}, reason)
-
-    return step
-
-
-def elo_step(index: Any, *, model: str) -> EloStep:
-    """The real Elo step (layers/elo.py: pairwise comparisons with the nearest references of `index`)."""
-    async def step(report: Report, gateway: Any, progress: Callable[[str, int, int], None] | None = None
-                   ) -> EloOutcome:
-        from .layers.elo import run_elo
-
-        result = await run_elo(report, gateway, index, model=model,
-                               progress=None if progress is None else (lambda _l, d, n: progress("elo", d, n)))
-        return EloOutcome(result.elo, {"name": "elo", "layer": "elo", **result.to_dict(), "reason": result.reason},
-                          result.reason)
-
-    return step
 
 
 def with_layers(report: Report, judge: Any | None, mc: Any | None, elo: EloOutcome | None = None) -> Report:

@@ -164,8 +164,8 @@ def bradley_terry(matches: Sequence[Match], *, fixed: Mapping[Hashable, float] |
         pin = free[0]  # the likelihood only sees differences: pin one player, centre afterwards
     unpriored = [p for p in free if p not in prior]
     if unpriored:
-        _check_identifiable([p for p in free if p not in prior] + [p for p in free if p in prior],
-                            {**fixed, **{p: 0.0 for p in free if p in prior}}, pairs)
+        # a free player with a prior is bounded like a fixed one: merged into the anchor node
+        _check_identifiable(unpriored, {**fixed, **{p: 0.0 for p in free if p in prior}}, pairs)
     fit = [p for p in free if p != pin]
     idx = {p: k for k, p in enumerate(fit)}
     theta: dict[Hashable, float] = {p: 0.0 for p in free}

@@ -90,6 +90,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     from skillgrade.analyzers.mc_prompts import PromptsFileError, load_prompts_file
     from skillgrade.analyzers.report import UnreadableError, analyze_file
     from skillgrade.analyzers.routing import cards_from_files
+    from skillgrade.server.certifying import elo_step, load_corpus_index
     from skillgrade.server.cli import UsageError, emit, exit_code, strictest_threshold
     from skillgrade.server.cli_judge import _skill_files, batch_progress_printer
     from skillgrade.server.judging import llm_config, models_of
@@ -124,7 +125,10 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     if not reports:
         raise UsageError(errors[0])
     models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
-    elo = certify_elo_step(llm.judge_model) if certify else None
+    step = None
+    if certify:  # Elo against the `skillgrade init` index (unmeasured, with the reason, without one)
+        index, why = load_corpus_index(os.environ, getattr(llm, "data_dir", None))
+        step = elo_step(index, model=llm.judge_model, reason=why)
     progress = Progress(live=sys.stderr.isatty(), enabled=not args.dry_run)
     finished: dict[int, object] = {}
     interrupted = False
@@ -140,7 +144,8 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
                 cards = cards_from_files(files, exclude=Path(rep.path)) if len(files) > 1 else []
                 run = await run_deep(rep, gateway, models=models, judges=args.judges, workspace_skills=cards,
                                      mc_n=args.mc_n, mc_ci=args.mc_ci, prompt_set=prompt_set,
-                                     elo=elo, keep_on_cancel=True, mc_wave=args.mc_n if batch else None,
+                                     elo=step if certify else None, keep_on_cancel=True,
+                                     mc_wave=args.mc_n if batch else None,
                                      progress=lambda phase, d, n: progress(name, phase, d, n))
                 finished[i] = run.report
                 if run.cancelled:
@@ -158,6 +163,10 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
             await gateway.aclose()
 
     asyncio.run(run_all())
+    running = gateway.batches.state.batches if gateway.batches is not None and gateway.batches.state else {}
+    if interrupted and running:
+        print(f"skillgrade: {len(running)} batch(es) keep running on the server ({', '.join(sorted(running))}); "
+              "run the same command again to collect their results: nothing is submitted twice.", file=sys.stderr)
     if args.dry_run:
         plan = gateway.plan()
         if args.format == "json":
@@ -184,18 +193,6 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
               file=sys.stderr)
         return 130
     return exit_code(dicts, errors, args, strictest_threshold(dicts, args, config_for))
-
-
-def certify_elo_step(model: str):  # noqa: ANN201 - analyzers.certify.EloStep
-    """Elo against the index `skillgrade init` wrote; unmeasured with the reason when there is none."""
-    from skillgrade.analyzers.certify import elo_step, no_elo_index, unmeasured_elo
-    from skillgrade.analyzers.corpus_index import CorpusIndexError, find_index
-
-    try:
-        index = find_index(os.environ)
-    except CorpusIndexError as exc:
-        return unmeasured_elo(f"the corpus index cannot be read: {exc}")
-    return no_elo_index if index is None else elo_step(index, model=model)
 
 
 def _layer(report: dict, name: str) -> dict | None:

@@ -15,18 +15,26 @@ def add_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers typ
     i = sub.add_parser("init", help="index a folder of reference skills for Elo ranking (certify)")
     i.add_argument("corpus", type=Path, metavar="CORPUS_DIR")
     i.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
-                   help="where skillgrade keeps its data (default: $XDG_DATA_HOME/skillgrade, else "
-                        "~/.local/share/skillgrade); the index is DIR/corpus/index.json")
+                   help="where skillgrade keeps its data (default: config `data-dir`, else "
+                        "$XDG_DATA_HOME/skillgrade, else ~/.local/share/skillgrade); the index is "
+                        "DIR/corpus/index.json")
     i.add_argument("--format", "--output", dest="format", choices=("text", "json"), default="text")
 
 
 def data_dir_of(args: argparse.Namespace) -> Path:
+    """--data-dir, else `data-dir` of the [tool.skillgrade.llm] / [llm] config found from the current folder,
+    else $XDG_DATA_HOME/skillgrade (raises ConfigError for a config file that cannot be used)."""
+    from skillgrade.analyzers.config import config_for
     from skillgrade.analyzers.corpus_index import default_data_dir
 
-    return Path(args.data_dir).expanduser() if args.data_dir is not None else default_data_dir(os.environ)
+    if args.data_dir is not None:
+        return Path(args.data_dir).expanduser()
+    configured = config_for(Path.cwd()).llm.data_dir
+    return Path(configured).expanduser() if configured else default_data_dir(os.environ)
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    from skillgrade.analyzers.config import ConfigError
     from skillgrade.analyzers.corpus_index import (
         CorpusIndexError,
         build_index,
@@ -36,7 +44,11 @@ def cmd_init(args: argparse.Namespace) -> int:
         summary,
     )
 
-    where = index_path(data_dir_of(args))
+    try:
+        where = index_path(data_dir_of(args))
+    except ConfigError as exc:
+        print(f"skillgrade: error: {exc}", file=sys.stderr)
+        return 2
     try:
         try:
             previous = load_index(where)

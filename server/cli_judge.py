@@ -117,8 +117,10 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
             sys.stdout.write(json.dumps({"dry_run": plan, "skills": len(blended)}, indent=2) + "\n")
         else:
             cached = gateway.ledger.cached_calls
-            print(format_plan(plan) + (" (Message Batches price)" if batch else "")
-                  + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call." if cached else ""))
+            line = format_plan(plan)
+            if batch and line.endswith("."):
+                line = line[:-1] + ", at the Message Batches price."
+            print(line + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call." if cached else ""))
         return 0
     dicts = [r.to_dict() for r in blended]
     tty = sys.stdout.isatty()

@@ -269,3 +269,29 @@ def test_fix_applies_safe_fixes_only(skills: Path) -> None:
     assert "ORPHAN_REFERENCE" not in p.stdout
     p = run("score", str(skill), "--fix", "--unsafe-fixes", "--no-cache")
     assert "name: pdf-tools" in (skill / "SKILL.md").read_text()
+
+
+def test_duplicate_names_in_separate_repositories_do_not_collide(tmp_path: Path) -> None:
+    """Two repositories scored together: a shared name across them is no collision (near miss: two
+    skills of one repository still are)."""
+    text = "---\nname: commit\ndescription: Use when the user asks to commit staged changes.\n---\n\n# Commit\n"
+    for repo in ("repo-a", "repo-b"):
+        (tmp_path / repo / ".git").mkdir(parents=True)
+        skill = tmp_path / repo / ".claude" / "skills" / "commit"
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text(text)
+    p = run("score", str(tmp_path / "repo-a"), str(tmp_path / "repo-b"), "--format", "json", "--no-cache",
+            "--select", "DUPLICATE_SKILL_NAME")
+    data = json.loads(p.stdout)
+    assert [r["findings"] for r in data["skills"]] == [[], []]
+    p = run("score", str(tmp_path), "--format", "json", "--no-cache", "--select", "DUPLICATE_SKILL_NAME")
+    data = json.loads(p.stdout)  # one folder holding two checkouts (`skillgrade score ~/code`)
+    assert [r["findings"] for r in data["skills"]] == [[], []]
+    twin = tmp_path / "repo-a" / "legacy" / "commit"
+    twin.mkdir(parents=True)
+    (twin / "SKILL.md").write_text(text)
+    p = run("score", str(tmp_path / "repo-a"), str(tmp_path / "repo-b"), "--format", "json", "--no-cache",
+            "--select", "DUPLICATE_SKILL_NAME")
+    data = json.loads(p.stdout)
+    dup = sorted(r["skill"]["path"] for r in data["skills"] if r["findings"])
+    assert dup == sorted([str(tmp_path / "repo-a" / ".claude" / "skills" / "commit" / "SKILL.md"), str(twin / "SKILL.md")])

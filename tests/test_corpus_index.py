@@ -48,9 +48,9 @@ def small_corpus(tmp_path: Path, corpus: Path) -> Path:
     return dst
 
 
-def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+def run(*args: str, env: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([*CLI, *args], capture_output=True, text=True, env={**os.environ, **(env or {})},
-                          timeout=120)
+                          timeout=120, cwd=cwd)
 
 
 def test_init_indexes_a_corpus_subset_and_reindexes_changed_entries_only(small_corpus: Path, tmp_path: Path):
@@ -214,3 +214,21 @@ def test_ratings_anchor_the_corpus_median_at_1500(tmp_path: Path):
     save_index(idx, tmp_path / "i.json")
     loaded = load_index(tmp_path / "i.json")
     assert loaded is not None and loaded.entries == idx.entries
+
+
+def test_data_dir_from_the_config(tmp_path: Path):
+    skill(tmp_path / "c" / "a", "a", "Use when merging PDF files.")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.skillgrade.llm]\ndata-dir = "sg-data"\n')
+    xdg = {"XDG_DATA_HOME": str(tmp_path / "xdg")}
+    p = run("init", str(tmp_path / "c"), cwd=project, env=xdg)
+    assert p.returncode == 0, p.stderr
+    assert load_index(project / "sg-data" / "corpus" / "index.json") is not None  # relative to the config file
+    assert not (tmp_path / "xdg").exists()
+    # --data-dir wins over the config
+    p = run("init", str(tmp_path / "c"), "--data-dir", str(tmp_path / "cli"), cwd=project, env=xdg)
+    assert p.returncode == 0 and load_index(tmp_path / "cli" / "corpus" / "index.json") is not None
+    (project / "pyproject.toml").write_text('[tool.skillgrade.llm]\ndata-dir = 3\n')
+    p = run("init", str(tmp_path / "c"), cwd=project, env=xdg)
+    assert p.returncode == 2 and "data-dir" in p.stderr and p.stderr.count("\n") == 1

@@ -83,6 +83,18 @@ def test_all_wins_without_prior_is_not_identifiable():
         bradley_terry([Match("A", "R", 1.0)], fixed={"R": 0.0})
 
 
+def test_a_prior_bounds_only_its_own_player():
+    # B has no prior and beat A every time: unbounded even though A has a prior
+    with pytest.raises(NotIdentifiable):
+        bradley_terry([Match("B", "A", 1.0)] * 2, prior={"A": (0.0, 1.0)})
+    # with a loss too, B is bounded: gap ln(2/1) from A, and A sits at its prior mean 0 only if A's own
+    # score equation balances: check the MAP conditions instead of a closed form
+    t = bradley_terry([Match("B", "A", 1.0)] * 2 + [Match("A", "B", 1.0)], prior={"A": (0.0, 1.0)})
+    p = 1 / (1 + math.exp(-(t["B"] - t["A"])))
+    assert 2 - 3 * p == pytest.approx(0.0, abs=1e-10)  # B: observed 2 of 3 = expected
+    assert (1 - 3 * (1 - p)) - t["A"] == pytest.approx(0.0, abs=1e-10)  # A: score residual = (t_A - 0) / 1
+
+
 def test_fixed_players_keep_their_strength():
     # one free player against a fixed one: gap ln(wins / losses) from the fixed strength
     t = bradley_terry([Match("X", "R", 1.0)] * 3 + [Match("X", "R", 0.0)], fixed={"R": 0.7})

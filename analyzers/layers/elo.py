@@ -174,7 +174,7 @@ class EloResult:
     closest: dict[str, Any] | None  # the corpus skill with the nearest rating: name, path, rating
     matches: list[PairResult]
     k: int
-    corpus_size: int
+    corpus_size: int  # rated corpus skills the percentile is taken over (the skill itself excluded)
     reason: str | None = None  # why unmeasured
     duration_s: float = 0.0
     usage: Tally = field(default_factory=Tally)
@@ -261,19 +261,19 @@ def planned_requests(report_or_doc: Any, index: CorpusIndex | None, *, model: st
 
 # ---- the run ----------------------------------------------------------------------------------------------
 
-def _closest(index: CorpusIndex, query: SkillQuery, rating: float) -> dict[str, Any] | None:
+def _others(index: CorpusIndex, query: SkillQuery) -> list[tuple[CorpusEntry, float]]:
+    """Every rated corpus entry except the skill itself (same content hash or path), with its anchor rating."""
     ratings = index.ratings()
-    best = None
-    for e in index.entries:
-        if e.path not in ratings or e.content_hash == query.content_hash or e.path == query.path:
-            continue
-        key = (abs(ratings[e.path] - rating), e.name, e.path)
-        if best is None or key < best[0]:
-            best = (key, e)
+    return [(e, ratings[e.path]) for e in index.entries
+            if e.path in ratings and e.content_hash != query.content_hash and e.path != query.path]
+
+
+def _closest(index: CorpusIndex, query: SkillQuery, rating: float) -> dict[str, Any] | None:
+    best = min(_others(index, query), key=lambda er: (abs(er[1] - rating), er[0].name, er[0].path), default=None)
     if best is None:
         return None
-    e = best[1]
-    return {"name": e.name, "path": e.path, "category": e.category, "rating": round(ratings[e.path], 1)}
+    e, r = best
+    return {"name": e.name, "path": e.path, "category": e.category, "rating": round(r, 1)}
 
 
 def _unmeasured(name: str, model: str, k: int, index: CorpusIndex | None, reason: str, t0: float,
@@ -356,10 +356,10 @@ async def run_elo(report_or_doc: Any, gateway: CallsModels, index: CorpusIndex |
     results: list[tuple[float, float]] = [(r, s) for r, s in completed if s is not None]
     rating = rate_against(results)
     lo, hi = bootstrap_ci(results, rate_against)
-    corpus = list(index.ratings().values())
+    corpus = [r for e, r in _others(index, query)]
     return EloResult(
         query.name, model, prompts.prompt_version(), rating, lo, hi, 100.0 * mid_rank(corpus, rating),
-        _closest(index, query, rating), matches, k, len(index.entries), None,
+        _closest(index, query, rating), matches, k, len(corpus), None,
         round(time.perf_counter() - t0, 3), tally)
 
 

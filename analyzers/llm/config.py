@@ -12,6 +12,7 @@
     prices-file = "prices.toml"            # merged over the packaged prices
     batch-poll-s = 30                      # --batch: first poll interval (grows to 4x), seconds
     batch-timeout-s = 90000                # --batch: stop waiting for a batch after this (it keeps running)
+    data-dir = "~/.local/share/skillgrade" # the Elo corpus index (`skillgrade init`); default: $XDG_DATA_HOME/skillgrade
 
 Keys may be kebab-case, snake_case or camelCase. The API key is never a configuration value: a key-like
 entry is rejected with a clear error (it lives in ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN).
@@ -46,19 +47,22 @@ class LLMConfig:
     prices_file: str | None = None
     batch_poll_s: float = 30.0  # --batch: the first poll interval (grows by 1.5x up to 4x this)
     batch_timeout_s: float = 25 * 3600.0  # --batch: how long a run waits for one batch (the API expires at 24 h)
+    data_dir: str | None = None  # where `skillgrade init` keeps the Elo corpus index (None: the XDG default)
 
     def merged(self, data: dict[str, Any]) -> LLMConfig:
         """A new config with the keys of `data` applied (raises LLMConfigError)."""
         return replace(self, **parse_llm_fields(data))
 
     def relative_to(self, directory: str) -> LLMConfig:
-        """Relative `cache-dir` / `prices-file` taken from the directory of the config file that set them."""
+        """Relative `cache-dir` / `prices-file` / `data-dir` taken from the directory of the config file that set
+        them."""
         def resolve(value: str | None) -> str | None:
             if not value or value.startswith("~") or os.path.isabs(value):
                 return value
             return os.path.normpath(os.path.join(directory, value))
 
-        return replace(self, cache_dir=resolve(self.cache_dir), prices_file=resolve(self.prices_file))
+        return replace(self, cache_dir=resolve(self.cache_dir), prices_file=resolve(self.prices_file),
+                       data_dir=resolve(self.data_dir))
 
 
 _KEYS = {
@@ -73,6 +77,7 @@ _KEYS = {
     "prices-file": "prices_file", "prices_file": "prices_file", "pricesFile": "prices_file",
     "batch-poll-s": "batch_poll_s", "batch_poll_s": "batch_poll_s", "batchPollS": "batch_poll_s",
     "batch-timeout-s": "batch_timeout_s", "batch_timeout_s": "batch_timeout_s", "batchTimeoutS": "batch_timeout_s",
+    "data-dir": "data_dir", "data_dir": "data_dir", "dataDir": "data_dir",
 }
 
 
@@ -99,7 +104,7 @@ def parse_llm_fields(data: Any) -> dict[str, Any]:
             if not isinstance(value, str) or not value.strip():
                 raise LLMConfigError(f"{where} must be a model id")
             out[key] = value.strip()
-        elif key in ("base_url", "cache_dir", "prices_file"):
+        elif key in ("base_url", "cache_dir", "prices_file", "data_dir"):
             if value is None or value == "":
                 out[key] = None
             elif not isinstance(value, str):

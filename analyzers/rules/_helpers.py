@@ -20,10 +20,19 @@ _EXPLICIT = re.compile(
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load)\s+"
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if)\b"
+    r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
+    r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
-    r"|trigger\s*(?:—|-|:|–)"
+    r"|triggers?\s*(?:—|-|:|–)"
     r"|when\s+(?:the\s+)?user(?:s)?\s+(?:asks?|wants?|needs?|mentions?|requests?|says?|types?)\b"
-    r")",
+    # Spanish: "Úsala / Úsalo / Usa / Usar cuando | para | si | antes | siempre que …"
+    r"|[úu]sa(?:la|lo|r)?\s+(?:esta\s+skill\s+|este\s+skill\s+)?(?:cuando|para|si|antes|siempre\s+que)\b"
+    r")"
+    # Chinese / Japanese: "…時使用 / 时使用" (use when …), "當使用者 / 当用户 …" (when the user …),
+    # "…時に使用 / 場合に使う" — no \b: CJK text has no word boundary between characters.
+    r"|(?:時|时)(?:使用|调用|調用|觸發|触发)"
+    r"|(?:當|当)(?:使用者|用戶|用户)"
+    r"|(?:時|とき|場合)に(?:使用|使う|呼び出)",
     re.I,
 )
 # Weaker usage contexts: a clause that says in which situation, or for what purpose, the skill applies,

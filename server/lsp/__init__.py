@@ -31,17 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("pygls").setLevel(os.environ.get("SKILLGRADE_PYGLS_LOG", "WARNING").upper())
 
     from . import features  # noqa: F401 - registers the handlers
-    from .features.commands import LlmUnavailable
     from .server import server
-
-    class _ExpectedErrors(logging.Filter):
-        """pygls logs every request error with a traceback; an unavailable LLM layer is not a crash."""
-
-        def filter(self, record: logging.LogRecord) -> bool:
-            exc = record.exc_info[1] if record.exc_info else None
-            return not isinstance(exc, LlmUnavailable)
-
-    logging.getLogger("pygls.protocol.json_rpc").addFilter(_ExpectedErrors())
 
     if args.tcp is not None:
         server.start_tcp(args.host, args.tcp)

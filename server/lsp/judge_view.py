@@ -36,6 +36,15 @@ class JudgeState:
     source: str  # "run" | "cache"
 
 
+@dataclass(frozen=True, slots=True)
+class CertifyState:
+    """One certify result for one document version: the report blended from every layer that ran."""
+
+    version: int | None
+    report: Any  # analyzers.report.Report (static + judge + Monte Carlo + Elo)
+    ledger: dict | None
+
+
 def llm_for(ls: SkillServer, skill: Path | None) -> Any:
     """The LLM configuration: the skill's file config (.skillgrade.toml / [tool.skillgrade.llm]) with the
     editor settings (judgeModel, simulateModel, baseUrl, budgetUsd) on top."""
@@ -75,7 +84,11 @@ def is_current(ls: SkillServer, uri: str, version: int | None) -> bool:
 
 
 def blended(ls: SkillServer, uri: str, res: Result) -> Any:
-    """The report to show: blended with the judge when the judge result is for this version."""
+    """The report to show: the certified one, else blended with the judge, when that result is for this
+    version."""
+    cert = ls.certified.get(uri)
+    if cert is not None and cert.version == res.version and res.target is None:
+        return cert.report
     st = ls.judged.get(uri)
     if st is None or st.version != res.version or res.target is not None:
         return res.report
@@ -169,8 +182,8 @@ def judge_markdown(st: JudgeState, version: int | None) -> str:
         bits.append("cached (no call made)")
     elif st.ledger:
         cost = st.ledger.get("cost_usd")
-        bits.append(f"{st.ledger.get('calls', 0)} call(s), {st.ledger.get('cached_calls', 0)} cached, "
-                    + ("cost unknown" if cost is None else f"${cost:.4f}"))
+        bits.append(f"{st.ledger.get('calls', 0)} call(s), {st.ledger.get('cached_calls', 0)} cached"
+                    + ("" if cost is None else f", ${cost:.4f}"))
     out = [f"**Judge (v{st.version}):** " + ", ".join(bits)]
     for name, reason in r.unmeasured.items():
         out.append(f"unmeasured {_short(name)}: {reason}")

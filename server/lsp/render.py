@@ -71,7 +71,10 @@ def grade_card(report: Report, runs: list[RunRecord], judge_note: str | None = N
         extra.append(f"{c.anti_pattern_count} anti-pattern(s), penalty ×{c.penalty:.2f}")
     extra.append("layers run: " + (", ".join(c.layers_run) or "none"))
     lines += [" · ".join(extra), ""]
-    if "judge" in c.layers_run:
+    if "monte_carlo" in c.layers_run:
+        lines += _three_layer_table(c)
+        lines += _mc_and_elo_lines(report)
+    elif "judge" in c.layers_run:
         from skillgrade.analyzers.scoring import grade, layer_shares
 
         lines += ["| Dimension | Weight | Static | Judge | Blend | Grade |", "|---|---:|---:|---:|---:|:---:|"]
@@ -92,6 +95,54 @@ def grade_card(report: Report, runs: list[RunRecord], judge_note: str | None = N
         lines += ["", judge_note]
     lines += ["", runs_markdown(runs)]
     return "\n".join(lines)
+
+
+def _three_layer_table(c) -> list[str]:
+    """Static, judge and Monte Carlo columns with the blend (the seed's table, renormalised over the layers
+    that measured each dimension)."""
+    from skillgrade.analyzers.scoring import grade
+
+    def cell(v: float | None) -> str:
+        return "—" if v is None else f"{_pct(v)} {grade(v)}"
+
+    out = ["| Dimension | Weight | Static | Judge | Monte Carlo | Blend | Grade |",
+           "|---|---:|---:|---:|---:|---:|:---:|"]
+    for name, d in c.dimensions.items():
+        st = d.layers.get("static")
+        out.append(f"| {_DIM_TITLES.get(name, name)} | {d.weight:.2f} | {_pct(st) if st is not None else '—'} "
+                   f"| {cell(d.layers.get('judge'))} | {cell(d.layers.get('monte_carlo'))} | {_pct(d.score)} "
+                   f"| {d.grade or '—'} |")
+    return out
+
+
+def _mc_and_elo_lines(report: Report) -> list[str]:
+    """One line each for the Monte Carlo run and the Elo rating (or why it is unmeasured)."""
+    out: list[str] = []
+    layers = {la.get("name"): la for la in report.extra_layers}
+    mc = layers.get("monte_carlo")
+    if mc:
+        stats = mc.get("statistics") or {}
+        bits = [f"{mc.get('n_used')} simulation(s) ({mc.get('stop') or mc.get('stop_reason')})"]
+        for key, title in (("activation_rate", "activation"), ("false_activation_rate", "false activation")):
+            v = stats.get(key)
+            if isinstance(v, dict) and v.get("rate") is not None:
+                ci = f" [{100 * v['lower']:.0f}–{100 * v['upper']:.0f}%]" if v.get("lower") is not None else ""
+                bits.append(f"{title} {100 * v['rate']:.0f}%{ci} (n={v.get('n')})")
+        out += ["", "**Monte Carlo:** " + ", ".join(bits)]
+    elo = layers.get("elo")
+    if elo is not None:
+        if elo.get("rating") is not None:
+            ci = (f" (95% CI {elo['ci_low']:.0f}–{elo['ci_high']:.0f})" if elo.get("ci_low") is not None
+                  and elo.get("ci_high") is not None else "")
+            pct = f", percentile {elo['percentile']:.0f}" if elo.get("percentile") is not None else ""
+            closest = (elo.get("closest") or {}).get("name")
+            near = f", closest: {closest}" if closest else ""
+            bias = elo.get("position_bias_pairs") or 0
+            flag = f", position bias in {bias} pair(s)" if bias else ""
+            out += ["", f"**Elo:** {elo['rating']:.0f}{ci} over {elo.get('n_pairs')} pair(s){pct}{near}{flag}"]
+        else:
+            out += ["", f"**Elo:** unmeasured — {elo.get('unmeasured') or elo.get('reason')}"]
+    return out
 
 
 def rule_help(code: str, message: str, fix_title: str | None) -> str:

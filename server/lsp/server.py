@@ -131,6 +131,7 @@ class SkillServer(LanguageServer):
         self.published: dict[str, tuple[int | None, str]] = {}
         self.runs: dict[str, list[RunRecord]] = {}
         self.judged: dict[str, Any] = {}  # uri -> judge_view.JudgeState (the last judge result, per version)
+        self.certified: dict[str, Any] = {}  # uri -> judge_view.CertifyState (the last certify result)
         self.judge_probed: set[tuple[str, int | None]] = set()  # (uri, version) looked up in the LLM cache
         self.judge_tasks: dict[str, asyncio.Task] = {}  # uri -> the judge run in progress
         self.cancel_events: dict[Any, threading.Event] = {}

@@ -426,26 +426,36 @@ def test_judge_against_the_fake_api(which, mode, request, workspace, tmp_path, s
     hover then shows the judge's grades and "Assessed", and judge diagnostics appear at evidence quotes."""
     nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-    from editor_script import judge_responder
+    from editor_script import certify_responder
     from fakeapi import FakeAPI
 
     quote = "Check the output for missing pages."
-    answer = judge_responder("pdf-tools", quote)
+    answer = certify_responder("pdf-tools", quote)
 
     skill = workspace / "skills" / "pdf-tools" / "SKILL.md"
     out = tmp_path / f"judge-{mode}.json"
     with FakeAPI() as fake:
         fake.responder = answer
         env = _env(tmp_path, server_path, SKILL_FILE=str(skill), OUT=str(out), SKILLGRADE_MODE=mode,
-                   ANTHROPIC_BASE_URL=fake.url, ANTHROPIC_API_KEY="sk-ant-test-NVIM-0123456789")
+                   ANTHROPIC_BASE_URL=fake.url, ANTHROPIC_API_KEY="sk-ant-test-NVIM-0123456789", CERTIFY="1")
         r = _run(nvim, "judge.lua", env, tmp_path, out)
         n_requests = len(fake.message_requests)
+        n_judge = next((i for i, q in enumerate(fake.message_requests) if len(q.body["messages"]) == 3),
+                       n_requests)  # the first task turn is certify's
     ctx = f"lsp.log:\n{_lsp_log(tmp_path)}\nresult: {json.dumps(r, indent=1)[:6000]}"
     assert r["ok"] and not r["errors"], ctx
-    assert r["judge_done"] and n_requests == 21, ctx
+    assert r["judge_done"] and n_judge >= 21 and n_requests > n_judge, ctx
     assert "Estimated" in r["hover_before"] and "| Judge |" not in r["hover_before"], ctx
     after = r["hover_after"]
     assert "Assessed" in after and "| Static | Judge | Blend |" in after, ctx
     assert "| Robustness | 0.05 | — | 85 B |" in after, ctx
     assert r["judge_diagnostics"], ctx
+    # :SkillgradeCertify: the cost estimate in vim.ui.select first, then judge (cached) + Monte Carlo
+    assert r["select_prompt"].startswith("Certify pdf-tools: up to ") and r["select_items"] == ["Certify", "Cancel"], ctx
+    assert r["certify_done"], ctx
+    done = [n["msg"] for n in r["notifications"] if n["msg"].startswith("skillgrade: certify: ")]
+    assert done and "Certified" in done[-1], ctx
+    cert = r["hover_certified"]
+    assert "Certified" in cert and "| Static | Judge | Monte Carlo | Blend | Grade |" in cert, ctx
+    assert "**Elo:** unmeasured" in cert, ctx  # no `skillgrade init` index in this test
     assert "sk-ant-test-NVIM" not in json.dumps(r)

@@ -134,13 +134,13 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
     shot = tmp_path / "vscode.png"
     artifacts = tmp_path / "artifacts"
     sys.path.insert(0, str(REPO / "tests" / "llm"))
-    from editor_script import judge_responder
+    from editor_script import certify_responder
     from fakeapi import FakeAPI
 
     quote = "This skill contains helpers for PDF files."
     api_key = "sk-ant-test-VSCODE-0123456789"
     with FakeAPI() as fake:
-        fake.responder = judge_responder("pdf-toolkit", quote)
+        fake.responder = certify_responder("pdf-toolkit", quote)
         cmd = [
             "node", "scripts/e2e-code-server.mjs", "--vsix", str(vsix), "--workspace", str(ws),
             "--out", str(out), "--screenshot", str(shot), "--artifacts", str(artifacts), "--timeout", "240",
@@ -222,7 +222,7 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
     hover_before, hover_after = "\n".join(j["hoverBefore"]), "\n".join(j["hoverAfter"])
     assert j["restarted"], j
     assert j["outcome"]["status"] == "ok", j["outcome"]
-    assert n_requests == 21 and saw_key, (n_requests, j)
+    assert n_requests > 21 and saw_key, (n_requests, j)  # 21 judge calls, then certify's simulations
     assert "Estimated" in hover_before and "| Judge |" not in hover_before, hover_before
     assert "Assessed" in hover_after and "| Static | Judge | Blend |" in hover_after, hover_after
     assert re.search(r"\| Robustness \| [\d.]+ \| — \| 85 B \|", hover_after), hover_after
@@ -232,6 +232,16 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
     assert any(d["range"][0] == line for d in j["judgeDiagnostics"]), (line, j["judgeDiagnostics"])
     everything = out.read_text() + logs + "".join(f.read_text(errors="replace") for f in artifacts.rglob("*") if f.is_file() and f.suffix in (".log", ".json", ".txt"))
     assert api_key not in everything, "the API key leaked into the self-test output or logs"
+
+    # Certify from the palette: judge (cached) + Monte Carlo; Elo unmeasured (no `skillgrade init` index here)
+    cw = r["certifyWithKey"]
+    assert cw["outcome"]["status"] == "ok", cw["outcome"]
+    composite = cw["outcome"]["result"]["composite"]
+    assert composite["confidence"] == "Certified" and composite["elo"] is None, composite
+    cert_hover = "\n".join(cw["hover"])
+    assert "| Static | Judge | Monte Carlo | Blend | Grade |" in cert_hover and "**Elo:** unmeasured" in cert_hover
+    assert cw["statusBar"].endswith(" · Certified"), cw["statusBar"]
+    assert "Certify pdf-toolkit: up to" in cw["outcome"]["estimate"]["message"], cw["outcome"]
 
     # skillgrade: Restart server brings up a new client that diagnoses again
     assert r["restart"] == {"ok": True, "running": True, "newClient": True, "diagnosticsBack": True}, r["restart"]

@@ -33,3 +33,20 @@ def judge_responder(skill_name: str, quote: str):
         return json_reply(v)
 
     return answer
+
+
+def certify_responder(skill_name: str, quote: str):
+    """judge_responder plus the Monte Carlo calls: the agent's task turn (the SKILL.md as the Skill tool's
+    result) and the grader (tests/llm/mc_script.py); routing and the prompt writer are shared with the judge."""
+    from mc_script import MCResponder
+
+    judge = judge_responder(skill_name, quote)
+    mc = MCResponder(route=lambda p: skill_name if "pdf" in p else None)
+
+    def answer(body: dict[str, Any]) -> Scripted:
+        user = str(body["messages"][0]["content"])
+        if len(body["messages"]) == 3 or "grade one simulated run" in user:
+            return mc(body)
+        return judge(body)
+
+    return answer

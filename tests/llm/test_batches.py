@@ -314,6 +314,9 @@ def test_cli_batch_on_a_tree_is_one_batch_per_round_with_the_live_results(tmp_pa
         text = _cli(fake, tmp_path, tmp_path / "xdg", "judge", str(tree), "--batch")
         assert text.returncode == 0 and len(fake.batch_creates) == 4  # the re-run: every reply cached
         assert text.stderr.strip().splitlines()[-1].startswith("LLM: 0 call(s), 63 cached")
+        dry = _cli(fake, tmp_path, tmp_path / "xdg-dry", "judge", str(tree), "--batch", "--dry-run")
+        assert dry.returncode == 0 and dry.stdout.startswith("Dry run: 63 call(s) would be made")
+        assert dry.stdout.rstrip().endswith(", at the Message Batches price.") and len(fake.batch_creates) == 4
         for t in (p.stdout, p.stderr, text.stdout, text.stderr):
             assert TEST_KEY not in t
 
@@ -357,3 +360,59 @@ def test_cli_interrupted_after_submit_resumes_without_a_second_create(tmp_path: 
         assert "batch msgbatch_fake_0002: resumed" in p.stderr
         assert json.loads(p.stdout)["ledger"]["batch"]["batches"][0] == "msgbatch_fake_0002"
         assert not (xdg / "skillgrade" / "llm" / "batches.json").exists()
+
+
+def test_batch_config_keys() -> None:
+    from skillgrade.analyzers.llm.config import LLMConfig, LLMConfigError, parse_llm_config
+
+    assert (LLMConfig().batch_poll_s, LLMConfig().batch_timeout_s) == (30.0, 90000.0)
+    cfg = parse_llm_config({"batch-poll-s": 5, "batchTimeoutS": 600})
+    assert (cfg.batch_poll_s, cfg.batch_timeout_s) == (5.0, 600.0)
+    for bad in (0, -1, "soon", True):
+        with pytest.raises(LLMConfigError):
+            parse_llm_config({"batch-poll-s": bad})
+
+
+def test_build_gateway_batch_mode_keeps_its_state_beside_the_cache(tmp_path: Path) -> None:
+    from skillgrade.analyzers.llm.config import LLMConfig
+    from skillgrade.analyzers.llm.setup import build_gateway
+
+    llm = LLMConfig(cache_dir=str(tmp_path / "c"), batch_poll_s=2.0, batch_timeout_s=60.0)
+    gw = build_gateway(llm, {"ANTHROPIC_API_KEY": TEST_KEY}, batch=True, no_cache=True)
+    assert isinstance(gw, Gateway) and gw.batches is not None and gw.cache is None
+    assert gw.batches.state is not None and gw.batches.state.path == tmp_path / "c" / "batches.json"
+    assert (gw.batches.poll_s, gw.batches.poll_max_s, gw.batches.deadline_s) == (2.0, 8.0, 60.0)
+    assert TEST_KEY not in repr(gw)
+    plain = build_gateway(llm, {"ANTHROPIC_API_KEY": TEST_KEY})
+    assert isinstance(plain, Gateway) and plain.batches is None
+
+
+def test_batch_state_file_is_atomic_json_and_an_unreadable_one_is_empty(tmp_path: Path) -> None:
+    path = tmp_path / "batches.json"
+    path.write_text("{not json")
+    st = BatchState(path)
+    assert st.batch_of("k1") is None and st.batches == {}
+    st.add("msgbatch_1", [("k1", "judge"), ("k2", "route")])
+    again = BatchState(path)
+    assert again.batch_of("k2") == "msgbatch_1" and again.keys_of("msgbatch_1") == ["k1", "k2"]
+    again.remove(["k1"])
+    assert set(BatchState(path).batches) == {"msgbatch_1"}
+    again.remove(["k2"])
+    assert not path.exists()  # nothing left to resume: no file
+    assert [p.name for p in tmp_path.iterdir()] == []  # no temporary file left behind
+
+
+async def test_cancel_on_the_sdk_gives_canceled_items(fake_api: FakeAPI) -> None:
+    fake_api.batch_polls = 10**6
+    provider = AnthropicProvider(TEST_KEY, fake_api.url, max_retries=0)
+    reqs = {f"k{i}": Request("route", "claude-haiku-5-5", (), ({"role": "user", "content": f"p{i}"},), max_tokens=20)
+            for i in range(3)}
+    created = await provider.create_batch(list(reqs.items()), timeout_s=5)
+    assert (created.processing_status, created.processing, created.total) == ("in_progress", 3, 3)
+    canceling = await provider.cancel_batch(created.id, timeout_s=5)
+    assert canceling.processing_status == "canceling"
+    ended = await provider.retrieve_batch(created.id, timeout_s=5)
+    assert ended.ended and ended.canceled == 3
+    items = await provider.batch_results(created.id, reqs, timeout_s=5)
+    assert sorted((i.custom_id, i.outcome) for i in items) == [("k0", "canceled"), ("k1", "canceled"), ("k2", "canceled")]
+    await provider.aclose()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fakeapi import FakeAPI, Scripted, json_reply, text_reply
 
-from conftest import TEST_KEY, wait_for_requests  # tests/llm/conftest.py (imported at collection)
+from conftest import TEST_KEY, wait_for_requests
 from skillgrade.analyzers.corpus_index import build_index
 from skillgrade.analyzers.layers.ask import Invalid
 from skillgrade.analyzers.layers.elo import (
@@ -210,6 +210,8 @@ async def test_the_skill_itself_in_the_corpus_is_never_its_own_reference(fake_ap
     res = await run_elo(parse(SKILL, me / "SKILL.md"), fake_gateway, idx, model="m")
     assert "pdf-tools" not in [m.reference.name for m in res.matches] and res.n_pairs == 4
     assert res.closest is not None and res.closest["name"] != "pdf-tools"
+    assert len(idx.entries) == 5 and res.corpus_size == 4  # the percentile is over the other skills
+    assert res.percentile == 100.0  # it beat every reference, and its rating is above all four anchors
 
 
 async def test_planned_requests_and_dry_run(fake_api: FakeAPI, doc, index, tmp_path: Path):

@@ -56,7 +56,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / in / for / before /
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
-       when|on|for …", "TRIGGER: …", "proactively", "when the user asks / wants / needs / mentions …".
+       when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
+       "Triggers: …", "proactively", "when the user asks / wants / needs / mentions …", and the same
+       clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Chinese ("…時使用 / 时使用",
+       "當使用者 / 当用户 …") or Japanese ("…時に使用 / 場合に使う").
     2. **Usage context only**: `WEAK_TRIGGER`. A clause of situation ("when …", "whenever …",
        "while …", "during …", "if the user / you …") or of purpose ("for <anything but the fillers
        'for example / instance / more / details / reference / now'>", "in order to", "designed /

@@ -66,13 +66,13 @@ interface Estimate {
 }
 
 /** Certify spends real money: ask the server what the run would cost and let the user decide.
- *  undefined = go ahead; otherwise the outcome to return instead of running. */
+ *  stop: the outcome to return instead of running; estimate: what was shown. */
 async function confirmCertify(
   c: LanguageClient,
   uri: vscode.Uri,
   base: { command: string; uri: string },
   opts: RunOptions,
-): Promise<CommandOutcome | undefined> {
+): Promise<{ stop?: CommandOutcome; estimate?: Estimate }> {
   let est: Estimate | null = null;
   try {
     est = (await c.sendRequest(ExecuteCommandRequest.type, {
@@ -81,24 +81,24 @@ async function confirmCertify(
     })) as Estimate | null;
   } catch (err) {
     log(`estimate failed (certify runs without a confirmation): ${errorInfo(err).message}`);
-    return undefined;
+    return {};
   }
-  if (!est || !est.status) return undefined; // a server without estimates
+  if (!est || !est.status) return {}; // a server without estimates
   if (est.status !== "ok") {
     const message = est.message ?? `certify ${est.status}`;
     void vscode.window.showWarningMessage(`skillgrade certify: ${message}`);
-    return { ...base, status: "error", message, judgeStatus: est.status, estimate: est };
+    return { stop: { ...base, status: "error", message, judgeStatus: est.status, estimate: est } };
   }
-  if (opts.confirmed) return undefined;
+  if (opts.confirmed) return { estimate: est };
   const choice = await vscode.window.showWarningMessage(
     `skillgrade: ${est.message}`,
     { modal: true, detail: "Certify runs the LLM judge, the Monte Carlo simulations and the Elo comparisons. Finished parts are cached: a cancelled run resumes." },
     "Certify",
   );
   if (choice !== "Certify") {
-    return { ...base, status: "cancelled", message: "not confirmed", estimate: est };
+    return { stop: { ...base, status: "cancelled", message: "not confirmed", estimate: est } };
   }
-  return undefined;
+  return { estimate: est };
 }
 
 let extensionContext: vscode.ExtensionContext;
@@ -278,9 +278,11 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
     void vscode.window.showErrorMessage(`skillgrade: ${message}.`);
     return { command, uri: uri.toString(), status: "error", message };
   }
+  let estimate: Estimate | undefined;
   if (kind === "certify") {
-    const stop = await confirmCertify(c, uri, { command, uri: uri.toString() }, opts);
-    if (stop) return stop;
+    const confirmation = await confirmCertify(c, uri, { command, uri: uri.toString() }, opts);
+    if (confirmation.stop) return confirmation.stop;
+    estimate = confirmation.estimate;
   }
   const verb = kind === "certify" ? "Certifying" : "Judging";
   return vscode.window.withProgress(
@@ -298,7 +300,9 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
           { command, arguments: [uri.toString()] },
           cts.token,
         );
-        const run = (result as { judgeRun?: { status?: string; message?: string } } | null)?.judgeRun;
+        type Run = { status?: string; message?: string };
+        const r = result as { judgeRun?: Run; certifyRun?: Run } | null;
+        const run = r?.judgeRun ?? r?.certifyRun;
         if (run && run.status !== "ok") {
           // e.g. no API key: the server's one sentence; the static result stands, no judge score
           const message = run.message ?? `judge ${run.status}`;
@@ -314,7 +318,9 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
           status ? `skillgrade ${kind}: ${status.tooltip.replace(/^skillgrade: /, "").replace(/ Click for the report\.$/, "")}` : `skillgrade ${kind}: done.`,
         );
         scheduleStatusUpdate(0);
-        return { ...base, status: "ok", result, cancelRequested: cts.token.isCancellationRequested, ms: Date.now() - t0 };
+        return {
+          ...base, status: "ok", result, estimate, cancelRequested: cts.token.isCancellationRequested, ms: Date.now() - t0,
+        };
       } catch (err) {
         const { code, message } = errorInfo(err);
         const cancelRequested = cts.token.isCancellationRequested;

@@ -293,6 +293,24 @@ export async function runSelfTest(outFile: string, hooks: SelfTestHooks): Promis
     o.statusBar = hooks.statusBarText();
   });
 
+  // Then certify from the palette (the confirmation is answered by the self-test; the estimate it showed
+  // is returned): judge + Monte Carlo (+ Elo when an index exists), "Certified" in hover and status bar.
+  await step("certifyWithKey", async () => {
+    if (!target || !process.env.SKILLGRADE_E2E_API_KEY) return;
+    const doc = target;
+    await vscode.window.showTextDocument(doc, { preview: false });
+    const o: Record<string, unknown> = {};
+    result.certifyWithKey = o;
+    o.outcome = await vscode.commands.executeCommand<CommandOutcome>("skillgrade.certifyActiveFile", doc.uri, {
+      confirmed: true,
+    });
+    const hs = await vscode.commands.executeCommand<vscode.Hover[]>(
+      "vscode.executeHoverProvider", doc.uri, new vscode.Position(1, 2));
+    o.hover = (hs ?? []).flatMap(hoverText);
+    await hooks.updateStatus();
+    o.statusBar = hooks.statusBarText();
+  });
+
   await step("restart", async () => {
     if (!target) return;
     const ok = await vscode.commands.executeCommand<boolean>("skillgrade.restart");

@@ -10,7 +10,7 @@ import uuid
 from pathlib import Path
 
 from lsprotocol import types as T
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcRequestCancelled
+from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
 
 from .. import judge_view
 from ..convert import uri_to_path
@@ -22,14 +22,6 @@ log = logging.getLogger("skillgrade.server")
 
 SCORE, REPORT, JUDGE, CERTIFY = "skillgrade.score", "skillgrade.report", "skillgrade.judge", "skillgrade.certify"
 ESTIMATE = "skillgrade.estimate"
-UNAVAILABLE = "LLM layers are not available yet"  # certify only: Monte Carlo is the next issue
-REQUEST_FAILED = -32803
-
-
-class LlmUnavailable(JsonRpcException):
-    CODE = REQUEST_FAILED
-
-
 def _uri_arg(ls: SkillServer, args: tuple) -> str:
     if args:
         a = args[0]
@@ -99,7 +91,7 @@ async def estimate(ls: SkillServer, *args) -> dict:
     from skillgrade.analyzers.llm.config import LLMConfigError
     from skillgrade.analyzers.llm.setup import api_key_from, build_gateway
 
-    from ... import estimating
+    from ... import certifying, estimating
     from ...judging import models_of
 
     uri = _uri_arg(ls, args)
@@ -117,7 +109,8 @@ async def estimate(ls: SkillServer, *args) -> dict:
     except LLMConfigError as exc:
         return {"status": "failed", "message": str(exc)}
     try:
-        index = _corpus_index() if what == "certify" else None
+        index = certifying.load_corpus_index(os.environ, getattr(llm, "data_dir", None))[0] \
+            if what == "certify" else None
         doc = res.report.document
         requests = await asyncio.to_thread(
             estimating.planned, doc, what, models=models_of(llm), judges=ls.settings.judges,
@@ -129,22 +122,9 @@ async def estimate(ls: SkillServer, *args) -> dict:
     return {"status": "ok", "what": what, "message": estimating.sentence(what, name, plan), "plan": plan}
 
 
-def _corpus_index():
-    """The reference corpus index built by `skillgrade init`, or None."""
-    import os
-
-    from skillgrade.analyzers.corpus_index import default_data_dir, index_path, load_index
-
-    try:
-        return load_index(index_path(default_data_dir(os.environ)))
-    except Exception:  # noqa: BLE001 - an unreadable index: Elo is unmeasured, certify says why
-        log.warning("reading the corpus index failed", exc_info=True)
-        return None
-
-
 @server.command(CERTIFY)
 async def certify(ls: SkillServer, *args) -> dict:
-    return await _llm_command(ls, "certify", _uri_arg(ls, args))
+    return await _certify_command(ls, _uri_arg(ls, args))
 
 
 class _Progress:
@@ -306,46 +286,115 @@ async def _close(gateway) -> None:
         log.warning("closing the LLM client failed", exc_info=True)
 
 
-async def _llm_command(ls: SkillServer, what: str, uri: str) -> dict:
-    title = "skillgrade: running the LLM judge" if what == "judge" else "skillgrade: certifying"
-    prog = _Progress(ls, title)
+# phase -> (first, last) percentage of the certify progress
+_CERTIFY_PHASES = {"judge": (2, 40, "LLM judge"), "simulations": (40, 88, "Monte Carlo simulations"),
+                   "elo": (88, 99, "Elo comparisons")}
+
+
+async def _certify_command(ls: SkillServer, uri: str) -> dict:
+    """Certify the document's current version in the background (static + judge + Monte Carlo + Elo on one
+    gateway), with work-done progress per phase and simulation count and a working cancel: in-flight
+    requests are cancelled; finished replies stay in the LLM cache, so a re-run resumes."""
+    import os
+
+    from skillgrade.analyzers.certify import run_deep
+    from skillgrade.analyzers.llm.config import LLMConfigError
+    from skillgrade.analyzers.llm.setup import build_gateway
+    from skillgrade.analyzers.llm.types import LLMError
+
+    from ... import certifying
+    from ...judging import from_cache, models_of
+
+    prog = _Progress(ls, "skillgrade: certifying")
     started, t0 = time.time(), time.perf_counter()
     version = ls.docs.get(uri).version if ls.docs.get(uri) else None
-    status, message = "failed", ""
+    status, message, cost = "failed", "", 0.0
+    gateway = None
+    task: asyncio.Task | None = None
     try:
         await prog.begin()
-        await prog.step("Static layer", 10)
-        # re-run the static layer from scratch (fresh file listing, no cached result)
-        await asyncio.get_running_loop().run_in_executor(ls.pool, ls.engine.forget_files)
-        ls.results.pop(uri, None)
+        prog.report("Static layer", 1)
         res = await _result(ls, uri)
-        await prog.step("Static layer done: " + score_line(res.report), 40)
-        await prog.step("LLM layers", 60)
-        c = res.report.composite
-        static = "—" if c.score is None else f"{c.score:.1f}"
-        status = "unavailable"
-        message = (f"{UNAVAILABLE}: static score {static} ({c.badge or 'no badge'}, {c.confidence}). "
-                   f"skillgrade.{what} needs the Monte Carlo simulation layer, which is not implemented in "
-                   "this version; no certified score was produced. Run the judge (skillgrade.judge, "
-                   "\"Run judge\") for an Assessed score.")
-        raise LlmUnavailable(message, data={"staticScore": c.score, "badge": c.badge,
-                                            "confidence": c.confidence, "command": what})
+        version = res.version
+        prog.check()
+        p = uri_to_path(uri)
+        skill = Path(p) if p else None
+        llm = judge_view.llm_for(ls, skill)
+        try:
+            built = build_gateway(llm, os.environ)
+        except LLMConfigError as exc:
+            built = None
+            status, message = "failed", str(exc)
+        if isinstance(built, LLMError):  # no key: say so; the static result stands
+            status, message = "no_key", built.reason
+        if built is None or isinstance(built, LLMError):
+            ls.show_message(f"skillgrade: {message}", T.MessageType.Warning)
+            d = _report_dict(ls, uri, res)
+            d["certifyRun"] = {"status": status, "message": message}
+            return d
+        gateway = built
+        index, why = certifying.load_corpus_index(os.environ, getattr(llm, "data_dir", None))
+        step = certifying.elo_step(index, model=llm.judge_model, reason=why)
+        models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
+
+        def progress(phase: str, done: int, planned: int) -> None:
+            lo, hi, label = _CERTIFY_PHASES.get(phase, (1, 99, phase))
+            prog.report(f"{label} ({done}/{planned})", min(99, lo + (hi - lo) * done // max(planned, 1)))
+
+        if (old := ls.judge_tasks.pop(uri, None)) is not None:
+            old.cancel()
+        task = asyncio.ensure_future(run_deep(
+            res.report, gateway, models=models, judges=ls.settings.judges,
+            workspace_skills=judge_view.workspace_cards(ls, skill), elo=step, progress=progress))
+        ls.judge_tasks[uri] = task
+        while not task.done():
+            await asyncio.wait({task}, timeout=0.05)
+            if prog.cancel.is_set() and not task.done():
+                task.cancel()
+        if task.cancelled():
+            raise JsonRpcRequestCancelled("skillgrade: certifying cancelled")
+        run = task.result()
+        ledger = gateway.ledger.to_json()
+        cost = float(ledger.get("cost_usd") or 0.0)
+        if run.judge is not None:  # the judge part of the run: its own calls, not the whole certify ledger
+            u = run.judge.usage.to_dict()
+            jl = {"calls": u.get("calls", 0), "cached_calls": u.get("cached", 0), "cost_usd": None}
+            ls.judged[uri] = judge_view.JudgeState(res.version, run.judge, jl, from_cache(run.judge), "run")
+        ls.certified[uri] = judge_view.CertifyState(res.version, run.report, ledger)
+        status = "ok"
+        src = gateway.ledger.summary()
+        unmeasured = run.report.composite.to_dict().get("unmeasured") or []
+        elo_note = "" if run.elo is None or run.elo.rating is not None else f"; Elo unmeasured: {run.elo.reason}"
+        message = (f"{score_line(run.report)} ({src}"
+                   f"{'; unmeasured: ' + ', '.join(unmeasured) if unmeasured else ''}{elo_note})")
+        judge_view.refresh(ls, uri)
+        d = _report_dict(ls, uri, res, run.report)
+        d["certifyRun"] = {"status": status, "message": message}
+        d["ledger"] = ledger
+        return d
     except JsonRpcRequestCancelled:
         status, message = "cancelled", "cancelled by the client"
-        log.info("%s of %s cancelled", what, uri)
+        log.info("certify of %s cancelled", uri)
         raise
     except asyncio.CancelledError:
         status, message = "cancelled", "cancelled"
+        if task is not None:
+            task.cancel()
         raise
     finally:
-        prog.end(status if status != "unavailable" else "LLM layers not available")
+        if task is not None and ls.judge_tasks.get(uri) is task:
+            ls.judge_tasks.pop(uri, None)
+        if gateway is not None and cost == 0.0:
+            cost = float(gateway.ledger.known_cost_usd or 0.0)
+        prog.end(status)
         if version is not None:
-            rec = RunRecord(what, version, status, started, time.perf_counter() - t0, 0.0,
-                            message if status != "unavailable" else "LLM layers not available yet")
+            rec = RunRecord("certify", version, status, started, time.perf_counter() - t0, cost, message)
             ls.runs.setdefault(uri, []).append(rec)
             ls.runs[uri] = ls.runs[uri][-10:]
             if ls.supports_lens_refresh:
                 ls.workspace_code_lens_refresh(None)
+        if gateway is not None:
+            asyncio.ensure_future(_close(gateway))  # after the cancelled task has unwound
 
 
 @server.feature(T.TEXT_DOCUMENT_CODE_LENS)

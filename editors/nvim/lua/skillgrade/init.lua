@@ -409,12 +409,13 @@ function M.execute(command, bufnr, on_done)
     elseif command == 'skillgrade.report' or command == 'skillgrade.score' then
       M.show_report(result, bufnr)
       notify(what .. ': ' .. summary(result))
-    elseif type(result) == 'table' and type(result.judgeRun) == 'table' and result.judgeRun.status ~= 'ok' then
+    elseif type(result) == 'table' and type(result.judgeRun or result.certifyRun) == 'table'
+      and (result.judgeRun or result.certifyRun).status ~= 'ok' then
       -- e.g. no API key: the server's one sentence; the static result stands
-      notify(what .. ': ' .. tostring(result.judgeRun.message), vim.log.levels.WARN)
+      notify(what .. ': ' .. tostring((result.judgeRun or result.certifyRun).message), vim.log.levels.WARN)
     else
       notify(what .. ': ' .. summary(result))
-      if command == 'skillgrade.judge' then
+      if command == 'skillgrade.judge' or command == 'skillgrade.certify' then
         M.repull_diagnostics(client, bufnr)
       end
     end
