@@ -5,8 +5,9 @@
   monte_carlo, `layers[3]` = elo (certify only). The confidence label follows the layers that produced
   numbers (scoring.confidence): "Certified" needs Monte Carlo numbers.
 - `run_deep(...)`: judge, then Monte Carlo on the same gateway (one cache, budget and ledger), then the Elo
-  step at certify. The Elo step is a hook (`EloStep`): until a corpus index exists it reports Elo as
-  unmeasured (`no_elo_index`), and the badge uses the composite alone, as the seed says when Elo is not
+  step at certify. The Elo step is a hook (`EloStep`; the CLI's and the server's is server/certifying.py's
+  `elo_step`, which runs layers/elo.py against the corpus index); without an index (`no_elo_index`) Elo is
+  unmeasured with the reason, and the badge uses the composite alone, as the seed says when Elo is not
   computed.
 """
 
@@ -38,7 +39,8 @@ EloStep = Callable[[Report, Any, Callable[[str, int, int], None] | None], Awaita
 async def no_elo_index(report: Report, gateway: Any, progress: Callable[[str, int, int], None] | None = None
                        ) -> EloOutcome:
     """The Elo step while no corpus index exists: unmeasured, with how to build one."""
-    return EloOutcome(None, {"name": "elo", "layer": "elo", "rating": None, "reason": NO_INDEX}, NO_INDEX)
+    return EloOutcome(None, {"name": "elo", "layer": "elo", "rating": None, "unmeasured": NO_INDEX,
+                             "reason": NO_INDEX}, NO_INDEX)
 
 
 def with_layers(report: Report, judge: Any | None, mc: Any | None, elo: EloOutcome | None = None) -> Report:
@@ -79,9 +81,10 @@ class DeepRun:
 async def run_deep(report: Report, gateway: Any, *, models: Mapping[str, str], judges: int = 1,
                    workspace_skills: Sequence = (), mc_n: int = 50, mc_ci: float = 0.10,
                    prompt_set: Any | None = None, elo: EloStep | None = None, progress: ProgressFn | None = None,
-                   keep_on_cancel: bool = False) -> DeepRun:
+                   keep_on_cancel: bool = False, mc_wave: int | None = None) -> DeepRun:
     """Judge, Monte Carlo, then (certify: `elo` given) the Elo step, on one gateway. With keep_on_cancel a
-    cancellation during Monte Carlo keeps its finished simulations (and the judge) and skips Elo."""
+    cancellation during Monte Carlo keeps its finished simulations (and the judge) and skips Elo. mc_wave:
+    simulations sent together between stop checks (default montecarlo.WAVE; --batch sends all at once)."""
     from .layers.judge import run_judge
     from .layers.montecarlo import run_montecarlo
 
@@ -90,6 +93,7 @@ async def run_deep(report: Report, gateway: Any, *, models: Mapping[str, str], j
                             progress=None if progress is None else (lambda _l, d, n: progress("judge", d, n)))
     mc = await run_montecarlo(doc, gateway, models=models, prompt_set=prompt_set, workspace_skills=workspace_skills,
                               max_n=mc_n, ci_target=mc_ci, keep_on_cancel=keep_on_cancel,
+                              **({"wave": mc_wave} if mc_wave else {}),
                               progress=None if progress is None else (lambda _l, d, n: progress("simulations", d, n)))
     cancelled = mc.stop_reason == "cancelled"
     outcome = None

@@ -79,7 +79,7 @@ async def certify_once(report, cache_dir: Path, *, mc_n: int, mc_ci: float) -> d
     """One certify on a fresh fake (so no prompt-cache prefix is already warm from an earlier run)."""
     from fakeapi import FakeAPI
 
-    with FakeAPI() as fake:
+    with FakeAPI(message_cache=True) as fake:  # the SKILL.md tool_result is a cached prefix
         fake.responder = responder_for(report.name, report.document)
         return await _certify(fake, report, cache_dir, mc_n=mc_n, mc_ci=mc_ci)
 

@@ -429,7 +429,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        handler = {"score": cmd_score, "judge": cmd_score, "certify": cmd_score, "compare": cmd_compare, "rules": cmd_rules, "explain": cmd_explain}
+        handler = {"score": cmd_score, "judge": cmd_score, "certify": cmd_score, "compare": cmd_compare,
+                   "rules": cmd_rules, "explain": cmd_explain}
         if args.command == "init":
             from skillgrade.server.cli_init import cmd_init
 

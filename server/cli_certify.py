@@ -92,7 +92,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     from skillgrade.analyzers.routing import cards_from_files
     from skillgrade.server.certifying import elo_step, load_corpus_index
     from skillgrade.server.cli import UsageError, emit, exit_code, strictest_threshold
-    from skillgrade.server.cli_judge import _skill_files
+    from skillgrade.server.cli_judge import _skill_files, batch_progress_printer
     from skillgrade.server.judging import llm_config, models_of
 
     prompt_set = None
@@ -106,8 +106,6 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
         raise UsageError(errors[0] if errors else "no SKILL.md found")
     llm = llm_config(config_for(files[0]).llm, judge_model=args.judge_model,
                      simulate_model=args.simulate_model, base_url=args.base_url)
-    from skillgrade.server.cli_judge import batch_progress_printer
-
     batch = bool(getattr(args, "batch", False))
     try:
         gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run,
@@ -137,7 +135,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
 
     async def run_all() -> None:
         nonlocal interrupted
-        # --batch: every skill at once, so each round of calls of the whole tree is one batch
+        # --batch: every skill at once and every simulation in one wave, so each round is one batch
         sem = asyncio.Semaphore(max(len(reports), 1) if batch else SKILLS_AT_ONCE)
 
         async def one(i: int, rep) -> None:
@@ -147,6 +145,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
                 run = await run_deep(rep, gateway, models=models, judges=args.judges, workspace_skills=cards,
                                      mc_n=args.mc_n, mc_ci=args.mc_ci, prompt_set=prompt_set,
                                      elo=step if certify else None, keep_on_cancel=True,
+                                     mc_wave=args.mc_n if batch else None,
                                      progress=lambda phase, d, n: progress(name, phase, d, n))
                 finished[i] = run.report
                 if run.cancelled:
@@ -251,8 +250,15 @@ def mc_text(reports: list[dict], style) -> str:
         elo = _layer(r, "elo")
         if elo is not None:
             rating = elo.get("rating")
-            out.append(f"  Elo: {rating:.0f}" if rating is not None
-                       else f"  {style.yellow('unmeasured')} Elo: {elo.get('reason')}")
+            if rating is None:
+                out.append(f"  {style.yellow('unmeasured')} Elo: {elo.get('reason') or elo.get('unmeasured')}")
+            else:
+                ci = (f" [{elo['ci_low']:.0f}, {elo['ci_high']:.0f}]" if elo.get("ci_low") is not None
+                      and elo.get("ci_high") is not None else "")
+                pct = f", percentile {elo['percentile']:.0f}" if elo.get("percentile") is not None else ""
+                bias = elo.get("position_bias_pairs") or 0
+                out.append(f"  Elo {rating:.0f}{ci}{pct} ({elo.get('n_pairs', 0)} pairs"
+                           + (f", {bias} with position bias" if bias else "") + ")")
         comp = r["composite"]
         out.append(style.bold(f"  composite {comp['score']}, badge {comp['badge'] or 'none'}, "
                               f"confidence {comp['confidence']}"))

@@ -419,6 +419,9 @@ async def run_montecarlo(doc: SkillDocument, gateway: CallsModels, *, models: Ma
             return finish("dry_run", None, reason)
         return finish("budget" if kind == ErrorKind.BUDGET else "no_prompts", None, reason)
 
+    if not chosen.positives or not chosen.negatives:
+        return finish("no_prompts", chosen, "the test prompts need both prompts that should use the skill and "
+                      "near misses that should not")
     plan = schedule(chosen, max_n)
     done = 0
 
@@ -474,7 +477,8 @@ async def run_montecarlo(doc: SkillDocument, gateway: CallsModels, *, models: Ma
     try:
         for start in range(0, max_n, wave):
             batch = list(enumerate(plan[start:start + wave], start))
-            if start == 0:  # one call first writes the shared prefix (skill list) to the API's prompt cache
+            if start == 0 and wave < max_n:  # one call first writes the shared prefix (skills list) to the API's
+                # prompt cache; a single wave (--batch) sends everything together instead
                 i, (p, r) = batch.pop(0)
                 await simulate(i, p, r)
             await asyncio.gather(*(simulate(i, p, r) for i, (p, r) in batch))
@@ -563,14 +567,21 @@ def montecarlo_layer(result: MonteCarloResult) -> dict:
 
 
 def planned_requests(doc: SkillDocument, *, models: Mapping[str, str] | None = None, max_n: int = DEFAULT_N,
-                     workspace_skills: Sequence[SkillCard | tuple[str, str]] = ()) -> list[Request]:
-    """Upper bound of the requests a run sends (every positive activates, no early stop), for estimates."""
+                     workspace_skills: Sequence[SkillCard | tuple[str, str]] = (),
+                     prompt_set: PromptSet | None = None) -> list[Request]:
+    """Upper bound of the requests a run sends (the prompt writer unless the prompts are given or the skill has
+    its own examples; every positive activates; no early stop), for estimates."""
+    from ..routing import prompts_request
+
     m = _models(models)
     material = build_material(doc)
     me = target_card(doc)
     cards = skill_list(me, _cards(workspace_skills), seed=seed_of(f"{me.name}\n{me.description}"))
     text = skill_text(doc)
     out: list[Request] = []
+    if prompt_set is None and examples_from_frontmatter(doc.frontmatter.data or {}) is None:
+        out.append(prompts_request(material.system_blocks(), model=m["writer"], n_positive=MC_POSITIVE,
+                                   n_negative=MC_NEGATIVE, cache_salt="montecarlo"))
     for i in range(max_n):
         salt = f"mc-est-{i}"
         out.append(router_request(cards, STAND_IN, model=m["simulate"], cache_salt=salt))

@@ -12,7 +12,8 @@ POST /v1/messages/count_tokens ({"input_tokens": N}). Contract checks: 401 witho
 temperature/top_p/top_k; 400 for output_config when `reject_output_config=True` (a local server without
 structured output). Usage is deterministic: input = ceil(chars/4) of the request's text; system blocks up
 to the last one carrying cache_control are a cache write the first time that prefix is seen and a cache
-read afterwards; a message block with cache_control extends that prefix through the messages up to it.
+read afterwards. With `message_cache=True` a message block with cache_control (a tool_result, say) ends
+a longer prefix through the messages up to it: the longest prefix seen before is read, the rest written.
 
 Stdlib only; bound to 127.0.0.1, port 0; can also run standalone: `python tests/llm/fakeapi.py 8765`.
 """
@@ -113,7 +114,8 @@ def _text_len(value: Any) -> int:
 
 
 class FakeAPI:
-    def __init__(self, *, reject_output_config: bool = False, model: str | None = None) -> None:
+    def __init__(self, *, reject_output_config: bool = False, model: str | None = None,
+                 message_cache: bool = False) -> None:
         self.queue: list[Scripted] = []
         self.requests: list[Recorded] = []
         self.reported: list[dict[str, int]] = []
@@ -121,6 +123,7 @@ class FakeAPI:
         self.responder: Callable[[dict[str, Any]], Scripted | None] | None = None  # when the queue is empty
         self.model = model
         self._seen_prefixes: set[str] = set()
+        self.message_cache = message_cache  # also model cache_control on message blocks (see the docstring)
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._server: ThreadingHTTPServer | None = None
@@ -256,29 +259,28 @@ class FakeAPI:
             system = [{"type": "text", "text": system}]
         last_marked = max((i for i, b in enumerate(system) if isinstance(b, dict) and b.get("cache_control")),
                           default=-1)
-        prefix: list[Any] = system[:last_marked + 1]
-        # a message block carrying cache_control (e.g. a tool_result) ends a longer prefix: system + messages to it
-        for mi, message in reversed(list(enumerate(body.get("messages") or []))):
-            blocks = message.get("content") if isinstance(message, dict) else None
-            marked = [bi for bi, b in enumerate(blocks) if isinstance(b, dict) and b.get("cache_control")] \
-                if isinstance(blocks, list) else []
-            if marked:
-                prefix = [*system, *(body["messages"][:mi]), {"role": message.get("role"),
-                                                              "content": blocks[:marked[-1] + 1]}]
-                last_marked = len(prefix) - 1
-                break
-        prefix_chars = _text_len(prefix)
+        prefixes: list[list[Any]] = [system[:last_marked + 1]] if last_marked >= 0 else []
+        if self.message_cache:  # a message block with cache_control (e.g. a tool_result) ends a longer prefix
+            for mi, message in reversed(list(enumerate(body.get("messages") or []))):
+                blocks = message.get("content") if isinstance(message, dict) else None
+                marked = [bi for bi, b in enumerate(blocks) if isinstance(b, dict) and b.get("cache_control")] \
+                    if isinstance(blocks, list) else []
+                if marked:
+                    prefixes.append([*system, *(body["messages"][:mi]),
+                                     {"role": message.get("role"), "content": blocks[:marked[-1] + 1]}])
+                    break
         total = self._input_tokens(body)
         write = read = 0
-        if last_marked >= 0:
-            prefix_tokens = math.ceil(prefix_chars / 4)
-            key = json.dumps([body.get("model"), prefix], sort_keys=True)
+        if prefixes:  # read the longest prefix seen before, write the rest up to the last breakpoint
+            sizes = [math.ceil(_text_len(p) / 4) for p in prefixes]
+            keys = [json.dumps([body.get("model"), p], sort_keys=True) for p in prefixes]
             with self._lock:
-                if key in self._seen_prefixes:
-                    read = prefix_tokens
-                else:
-                    self._seen_prefixes.add(key)
-                    write = prefix_tokens
+                for size, key in reversed(list(zip(sizes, keys, strict=True))):
+                    if key in self._seen_prefixes:
+                        read = size
+                        break
+                write = sizes[-1] - read
+                self._seen_prefixes.update(keys)
         out_chars = sum(len(b.get("text", "")) if b.get("type") == "text" else len(json.dumps(b.get("input")))
                         for b in content)
         return {"input_tokens": max(total - write - read, 0), "output_tokens": max(math.ceil(out_chars / 4), 1),

@@ -87,8 +87,11 @@ class MCResponder:
         return status(500, message="unexpected request")
 
 
-def deep_responder(mc: MCResponder | None = None, judge_score: float = 0.8) -> Callable[[dict[str, Any]], Scripted]:
-    """MCResponder plus the judge's rubric calls (valid verdicts quoting the skill): a whole deep/certify run."""
+def deep_responder(mc: MCResponder | None = None, judge_score: float = 0.8,
+                   pairwise: str = "skill") -> Callable[[dict[str, Any]], Scripted]:
+    """MCResponder plus the judge's rubric calls (valid verdicts quoting the skill) and Elo's pairwise calls
+    (pairwise="skill": the skill under evaluation wins both orders; "A": the first slot always wins): a whole
+    deep/certify run."""
     from judge_script import verdict
 
     mc = mc or MCResponder()
@@ -96,8 +99,13 @@ def deep_responder(mc: MCResponder | None = None, judge_score: float = 0.8) -> C
     def respond(body: dict[str, Any]) -> Scripted:
         if mc.kind(body) != "other":
             return mc(body)
+        text = user_text(body)
+        if "compare two Agent Skills" in text:
+            skill_first = "**Skill A** is the skill in the system block" in text
+            winner = "A" if pairwise == "A" or skill_first else "B"
+            return json_reply({"reason": "It is more specific.", "winner": winner})
         extra = {"tasks": [{"task": f"t{i}", "outcome": "ok"} for i in range(3)]} \
-            if "**Output quality**" in user_text(body) else {}
+            if "**Output quality**" in text else {}
         return json_reply(verdict(judge_score, **extra))
 
     return respond

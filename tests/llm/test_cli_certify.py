@@ -161,3 +161,26 @@ def test_ctrl_c_keeps_finished_simulations_and_rerun_resumes(tmp_path, skill):
         report = json.loads(out.stdout)
         assert report["ledger"]["cached_calls"] >= finished_calls  # every kept call is replayed, not paid again
         assert layers(report)["monte_carlo"]["n_used"] == 50
+
+
+def test_certify_with_a_corpus_index_rates_elo(fake_api, tmp_path, skill):
+    corpus = tmp_path / "corpus"
+    for i in range(4):
+        d = corpus / f"ref-{i}"
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(f"---\nname: ref-{i}\ndescription: Convert PDF files, variant {i}. Use for "
+                                    f"PDF conversion.\n---\n\n# Ref {i}\n\nRun `pdftotext` on the file.\n")
+    env = env_for(fake_api, tmp_path)
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    run = lambda *a: subprocess.run([sys.executable, "-m", "skillgrade.server.cli", *a], env=env,  # noqa: E731
+                                    cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run("init", str(corpus)).returncode == 0
+    fake_api.responder = deep_responder()
+    out = run("certify", str(skill), "--format", "json", "--mc-n", "20")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    elo = layers(report)["elo"]
+    assert elo["rating"] is not None and elo["rating"] > 1500 and elo["n_pairs"] >= 3
+    assert report["composite"]["elo"] == pytest.approx(elo["rating"], abs=0.1)
+    text = run("certify", str(skill), "--mc-n", "20")
+    assert f"Elo {elo['rating']:.0f} [" in text.stdout

@@ -217,3 +217,42 @@ async def test_dry_run_estimates_without_calls(fake_api, tmp_path):
     await gw.aclose()
     assert res.stop_reason == "dry_run" and fake_api.requests == []
     assert plan["calls"] == 1 + 50 + 2 * 25  # writer, 50 routes, 25 tasks + 25 grades (upper bound)
+
+
+def test_planned_requests_match_a_dry_run(tmp_path):
+    from skillgrade.analyzers.layers.montecarlo import planned_requests
+
+    doc = make_doc(tmp_path)
+    reqs = planned_requests(doc, max_n=50)
+    assert [r.kind for r in reqs].count("prompts") == 1 and len(reqs) == 1 + 50 + 2 * 25
+    given = PromptSet((TestPrompt("a.pdf", True), TestPrompt("b.docx", False)), "file")
+    assert [r.kind for r in planned_requests(doc, max_n=4, prompt_set=given)] == [
+        "route", "task", "grade", "route", "route", "task", "grade", "route"]
+
+
+async def test_prompts_without_negatives_are_refused_without_a_call(tmp_path):
+    class NoCalls:
+        async def call(self, request):
+            raise AssertionError("no call expected")
+
+    only = PromptSet((TestPrompt("a.pdf", True),), "file")
+    res = await run_montecarlo(make_doc(tmp_path), NoCalls(), prompt_set=only)
+    assert res.stop_reason == "no_prompts" and res.n_used == 0 and res.scores() == {}
+    assert "near misses" in res.unmeasured["triggering_accuracy"]
+
+
+async def test_a_repeated_prompt_reads_the_skill_tool_result_from_the_prompt_cache(tmp_path):
+    from fakeapi import FakeAPI
+
+    doc = make_doc(tmp_path)
+    given = PromptSet((TestPrompt(POSITIVE[0], True), TestPrompt(NEGATIVE[0], False)), "file")
+    with FakeAPI(message_cache=True) as fake:
+        fake.responder = MCResponder()
+        gw = gateway(fake, tmp_path)
+        await run_montecarlo(doc, gw, max_n=4, prompt_set=given, wave=1)
+        await gw.aclose()
+    tasks = [r for r in fake.message_requests if MCResponder().kind(r.body) == "task"]
+    assert len(tasks) == 2  # the same positive prompt, repetitions 0 and 1
+    skill_tokens = len(SKILL) // 4
+    assert tasks[0].usage["cache_creation_input_tokens"] > skill_tokens  # writes system + prompt + SKILL.md
+    assert tasks[1].usage["cache_read_input_tokens"] > skill_tokens and tasks[1].usage["cache_creation_input_tokens"] == 0
