@@ -28,6 +28,7 @@ from .llm.types import LLMError, Reply, Request
 
 N_POSITIVE = 5
 N_NEGATIVE = 5
+MIN_DECIDED = 3  # routing decisions needed on each side (should / should not trigger) for an F1
 MIN_DISTRACTORS = 12  # the skill list holds at least this many other skills (workspace first, then built-ins)
 MAX_SKILLS = 60  # at most this many skills in the router's list (bounds its tokens)
 MAX_PROMPT_CHARS = 1200
@@ -130,10 +131,14 @@ def metrics(decisions: Sequence[Decision], skill: str) -> Metrics:
     precision = tp / (tp + fp) if tp + fp else None
     recall = tp / (tp + fn) if tp + fn else None
     reason = None
-    if tp + fn == 0:
+    pos, neg = tp + fn, fp + tn
+    if pos < MIN_DECIDED or neg < MIN_DECIDED:
+        # an F1 from one or two decisions (a budget stop, failed calls) would be a number that measures
+        # nothing; without negatives a skill that fires on everything would look perfect
         f1 = None
-        reason = ("no routing decision on a prompt that should use the skill"
-                  + (f" ({failed} router calls failed)" if failed else ""))
+        reason = (f"too few routing decisions: {pos} on prompts that should use the skill and {neg} on prompts "
+                  f"that should not (at least {MIN_DECIDED} of each are needed)"
+                  + (f"; {failed} router call(s) failed" if failed else ""))
     else:
         f1 = 2 * tp / (2 * tp + fp + fn)
     return Metrics(n, tp, fp, fn, tn, precision, recall, f1, failed, reason)

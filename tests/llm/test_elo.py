@@ -151,14 +151,9 @@ async def test_the_skill_text_is_a_cached_prefix_shared_by_every_pair(fake_api: 
         by_ref.setdefault(content[0]["text"], []).append(content[1])
     assert len(by_ref) == 3 and all(len(tasks) == 2 and tasks[0] != tasks[1] for tasks in by_ref.values())
     assert "temperature" not in reqs[0].body
-    # the fake's cache model keys on the last breakpoint (the reference block in the user turn): each pair's
-    # first order writes it, the second order reads it back
-    usage_by_ref: dict[str, list[dict]] = {}
-    for r in reqs:
-        usage_by_ref.setdefault(r.body["messages"][0]["content"][0]["text"], []).append(r.usage)
-    for first, second in usage_by_ref.values():
-        assert first["cache_creation_input_tokens"] > 0 and first["cache_read_input_tokens"] == 0
-        assert second["cache_read_input_tokens"] > 0 and second["cache_creation_input_tokens"] == 0
+    writes = [u["cache_creation_input_tokens"] for u in fake_api.reported]
+    reads = [u["cache_read_input_tokens"] for u in fake_api.reported]
+    assert writes[0] > 0 and sum(1 for w in writes if w) == 1 and all(r > 0 for r in reads[1:])
 
 
 async def test_invalid_replies_leave_pairs_out_and_elo_unmeasured(fake_api: FakeAPI, fake_gateway, doc, index):

@@ -125,7 +125,7 @@ async def test_router_failures_are_counted_not_guessed(tmp_path):
 
     res = await run_judge(doc, Scripted(route=route))
     assert res.dimensions["triggering_accuracy"].score is None
-    assert "5 router calls failed" in res.unmeasured["triggering_accuracy"]
+    assert "5 router call(s) failed" in res.unmeasured["triggering_accuracy"]
     assert judge_layer(res)["routing"][0]["errors"] == ["server error (500)"]
 
 
@@ -352,8 +352,9 @@ async def test_cache_only_runs_make_no_calls(tmp_path):
     again = await run_judge(doc, CacheOnly(Store()))
     assert again.scores() == first.scores() and again.unmeasured == {}
     partial = await run_judge(doc, CacheOnly(Store(skip_kind="route")))
-    assert partial.unmeasured == {"triggering_accuracy": "no routing decision on a prompt that should use the "
-                                                         "skill (10 router calls failed)"}
+    assert partial.unmeasured == {"triggering_accuracy": "too few routing decisions: 0 on prompts that should use "
+                                                         "the skill and 0 on prompts that should not (at least 3 "
+                                                         "of each are needed); 10 router call(s) failed"}
     assert judge_layer(partial)["routing"][0]["errors"] == [NOT_CACHED]
 
 

@@ -47,7 +47,17 @@ def test_metrics_never_activated_and_nothing_measured():
     m = metrics([_d(True, None)] * 5 + [_d(False, None)] * 5, ME)
     assert m.f1 == 0.0 and m.precision is None and m.recall == 0.0
     m = metrics([_d(True, None, "429")] * 5 + [_d(False, None)] * 5, ME)
-    assert m.f1 is None and "no routing decision" in m.reason and m.failed == 5
+    assert m.f1 is None and "too few routing decisions: 0 on prompts that should use" in m.reason and m.failed == 5
+
+
+def test_metrics_need_three_decisions_on_each_side():
+    """A budget stop after one routed prompt must not become 'F1 1.00 (n=1)'."""
+    m = metrics([_d(True, ME)], ME)
+    assert m.f1 is None and m.tp == 1 and "1 on prompts that should use the skill and 0" in m.reason
+    m = metrics([_d(True, ME)] * 5, ME)  # no negatives: a skill that fires on everything would look perfect
+    assert m.f1 is None and "at least 3 of each" in m.reason
+    m = metrics([_d(True, ME)] * 3 + [_d(False, None)] * 3, ME)
+    assert m.f1 == 1.0 and m.reason is None
 
 
 def test_decision_of_reads_skill_tool_only():
