@@ -36,7 +36,6 @@ XDG = tempfile.mkdtemp(prefix="sg-certify-lsp-")
 ENV = {"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": FAKE.url, "XDG_CACHE_HOME": f"{XDG}/cache",
        "XDG_DATA_HOME": f"{XDG}/data", "ANTHROPIC_AUTH_TOKEN": "",
        "ANTHROPIC_CONFIG_DIR": "/nonexistent-anthropic-config"}
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "anthropics-skills"
 
 
 def _text(body: dict) -> str:
@@ -77,10 +76,10 @@ def _fake_lifetime():
 
 
 @pytest_lsp.fixture(scope="module", config=server_config(**ENV))
-async def client(lsp_client: LanguageClient, workspace):
+async def client(lsp_client: LanguageClient, workspace, corpus):
     from skillgrade.analyzers.corpus_index import default_data_dir
 
-    index, _stats = build_index(CORPUS)
+    index, _stats = build_index(corpus / "anthropics-skills")  # the reference skills Elo compares against
     save_index(index, index_path(default_data_dir({"XDG_DATA_HOME": ENV["XDG_DATA_HOME"]})))
     d = workspace / "pdf-tools"
     d.mkdir(parents=True, exist_ok=True)
