@@ -9,7 +9,6 @@ it again. Without an API key: the one-sentence message and None (the caller prin
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -81,6 +80,8 @@ class Progress:
 
 
 def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bool) -> int | None:
+    import asyncio  # here, not at the top: the CLI imports this module to build its parser
+
     from skillgrade.analyzers.batch import workspace_root_for
     from skillgrade.analyzers.certify import run_deep
     from skillgrade.analyzers.llm.config import LLMConfigError
