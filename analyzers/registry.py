@@ -10,6 +10,7 @@ from .rules.body.reference_no_toc import reference_no_toc
 from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
 from .rules.code.fence_in_html_block import fence_in_html_block
+from .rules.code.nested_fence import nested_fence
 from .rules.code.unclosed_fence import unclosed_fence
 from .rules.content.absolute_user_path import absolute_user_path
 from .rules.content.hardcoded_secret import hardcoded_secret
@@ -88,6 +89,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             code_block_invalid,
             unclosed_fence,
             fence_in_html_block,
+            nested_fence,
             hardcoded_secret,
             invisible_unicode,
             absolute_user_path,

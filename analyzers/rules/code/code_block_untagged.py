@@ -74,9 +74,12 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     if not untagged:
         return
     closers = document_pairing(doc).closers
+    from .nested_fence import nested_fences
+
+    strays = {stray for _b, _inner, stray in nested_fences(doc)}
     for b in untagged:
-        if b.start_line in closers:
-            continue  # the author's closing fence, read as an opener: the cause is further up
+        if b.start_line in closers or b.start_line in strays:
+            continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)
         line = doc.lines[b.start_line]
         fence_end = len(line.rstrip())
         lang = guess_language(b)

@@ -23,7 +23,8 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     every heading, link and instruction after it is shown, and read, as code.
 
     A fence that only looks unclosed because an earlier fence was swallowed by an HTML block (the
-    fences pair up in reading order, but not in CommonMark) is left to `FENCE_IN_HTML_BLOCK`, which
+    fences pair up in reading order, but not in CommonMark) is left to `FENCE_IN_HTML_BLOCK`, and the
+    outer closing fence of a block nested with a fence of the same length to `NESTED_FENCE`: each
     names the cause.
 
     ## Why is this bad?
@@ -61,9 +62,12 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if not unclosed:
         return
     pairing = document_pairing(doc)
+    from .nested_fence import nested_fences
+
+    strays = {stray for _b, _inner, stray in nested_fences(doc)}
     for b in unclosed:
-        if b.start_line in pairing.closers:
-            continue  # the author's closing fence, read as an opener: the cause is further up
+        if b.start_line in pairing.closers or b.start_line in strays:
+            continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)
         opened = b.start_line + 1
         if b.end_line >= doc.line_count:
             msg = f"Code fence opened on line {opened} is never closed: the rest of the file is code"
