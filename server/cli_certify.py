@@ -82,19 +82,14 @@ class Progress:
 def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bool) -> int | None:
     import asyncio  # here, not at the top: the CLI imports this module to build its parser
 
-    from skillgrade.analyzers.batch import workspace_root_for
     from skillgrade.analyzers.certify import run_deep
-    from skillgrade.analyzers.llm.config import LLMConfigError
     from skillgrade.analyzers.llm.gateway import format_plan
-    from skillgrade.analyzers.llm.setup import build_gateway
-    from skillgrade.analyzers.llm.types import LLMError
     from skillgrade.analyzers.mc_prompts import PromptsFileError, load_prompts_file
-    from skillgrade.analyzers.report import UnreadableError, analyze_file
     from skillgrade.analyzers.routing import cards_from_files
     from skillgrade.server.certifying import elo_step, load_corpus_index
     from skillgrade.server.cli import UsageError, emit, exit_code, strictest_threshold
-    from skillgrade.server.cli_judge import _skill_files, batch_progress_printer
-    from skillgrade.server.judging import llm_config, models_of
+    from skillgrade.server.cli_judge import prepare_llm_run
+    from skillgrade.server.judging import models_of
 
     prompt_set = None
     if args.prompts is not None:  # a bad file is a usage error before anything is spent
@@ -102,29 +97,11 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
             prompt_set = load_prompts_file(args.prompts)
         except PromptsFileError as exc:
             raise UsageError(f"--prompts: {exc}") from None
-    files, errors = _skill_files(list(args.paths))
-    if not files:
-        raise UsageError(errors[0] if errors else "no SKILL.md found")
-    llm = llm_config(config_for(files[0]).llm, judge_model=args.judge_model,
-                     simulate_model=args.simulate_model, base_url=args.base_url)
-    batch = bool(getattr(args, "batch", False))
-    try:
-        gateway = build_gateway(llm, os.environ, no_cache=args.no_cache, budget=args.budget, dry_run=args.dry_run,
-                                batch=batch, batch_progress=batch_progress_printer(sys.stderr) if batch else None)
-    except LLMConfigError as exc:
-        raise UsageError(str(exc)) from None
-    if isinstance(gateway, LLMError):  # no key: one sentence, then the static result
-        print(f"skillgrade: {gateway.reason}", file=sys.stderr)
+    prepared = prepare_llm_run(args, config_for)
+    if prepared is None:
         return None
-
-    reports = []
-    for f in files:
-        try:
-            reports.append(analyze_file(f, config=config_for(f), workspace_root=workspace_root_for(f)))
-        except UnreadableError as exc:
-            errors.append(str(exc))
-    if not reports:
-        raise UsageError(errors[0])
+    llm, gateway, files, reports, errors = prepared
+    batch = bool(getattr(args, "batch", False))
     models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
     step = None
     if certify:  # Elo against the `skillgrade init` index (unmeasured, with the reason, without one)

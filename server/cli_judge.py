@@ -38,15 +38,18 @@ def _skill_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
     return list(files.values()), errors
 
 
-def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | None:
+def prepare_llm_run(args: argparse.Namespace, config_for):
+    """What every LLM depth starts with: the skills of args.paths, the LLM config (file + flags), the gateway
+    (--batch, --budget, --dry-run, --no-cache) and the static reports. Returns (llm, gateway, files, reports,
+    errors), or None without an API key (one sentence on stderr; the caller prints the static result).
+    Usage errors (no skill, an unusable config, nothing readable) raise UsageError."""
     from skillgrade.analyzers.batch import workspace_root_for
     from skillgrade.analyzers.llm.config import LLMConfigError
-    from skillgrade.analyzers.llm.gateway import format_plan
     from skillgrade.analyzers.llm.setup import build_gateway
     from skillgrade.analyzers.llm.types import LLMError
     from skillgrade.analyzers.report import UnreadableError, analyze_file
-    from skillgrade.server.cli import UsageError, emit, exit_code, strictest_threshold
-    from skillgrade.server.judging import judge_report, llm_config, models_of
+    from skillgrade.server.cli import UsageError
+    from skillgrade.server.judging import llm_config
 
     files, errors = _skill_files(list(args.paths))
     if not files:
@@ -71,6 +74,19 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
             errors.append(str(exc))
     if not reports:
         raise UsageError(errors[0])
+    return llm, gateway, files, reports, errors
+
+
+def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | None:
+    from skillgrade.analyzers.llm.gateway import format_plan
+    from skillgrade.server.cli import emit, exit_code, strictest_threshold
+    from skillgrade.server.judging import judge_report, models_of
+
+    prepared = prepare_llm_run(args, config_for)
+    if prepared is None:
+        return None
+    llm, gateway, files, reports, errors = prepared
+    batch = bool(getattr(args, "batch", False))
     from skillgrade.analyzers.routing import cards_from_files
 
     show_progress = sys.stderr.isatty() and not args.dry_run

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -269,11 +268,3 @@ def read_for_analysis(path: Path) -> tuple[str, bool] | None:
         return read_skill(path)
     except OSError:
         return None
-
-
-def env_delay_ms() -> float:
-    """SKILLGRADE_LSP_STEP_DELAY_MS: a debugging/testing aid that slows each judge/certify step."""
-    try:
-        return max(0.0, float(os.environ.get("SKILLGRADE_LSP_STEP_DELAY_MS", "0")))
-    except ValueError:
-        return 0.0

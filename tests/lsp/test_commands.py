@@ -13,7 +13,7 @@ from pytest_lsp import LanguageClient
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(scope="module", config=server_config(SKILLGRADE_LSP_STEP_DELAY_MS="150", ANTHROPIC_API_KEY="",
+@pytest_lsp.fixture(scope="module", config=server_config(ANTHROPIC_API_KEY="",
                                                         ANTHROPIC_AUTH_TOKEN=""))
 async def client(lsp_client: LanguageClient, workspace):
     write_skill(workspace, "cmd-skill", refs={"references/forms.md": "# Forms\n"})

@@ -14,7 +14,6 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
 
 from .. import judge_view
 from ..convert import uri_to_path
-from ..engine import env_delay_ms
 from ..render import RunRecord, score_line
 from ..server import SkillServer, server
 
@@ -158,18 +157,6 @@ class _Progress:
         if self.active:
             self.ls.work_done_progress.report(self.token, T.WorkDoneProgressReport(message=message, percentage=pct))
 
-    async def step(self, message: str, pct: int) -> None:
-        """Report, give the loop a turn (cancel notifications arrive), and stop when cancelled."""
-        self.check()
-        self.report(message, pct)
-        delay = env_delay_ms() / 1000
-        end = time.monotonic() + delay
-        while True:
-            await asyncio.sleep(min(0.02, max(0.0, end - time.monotonic())))
-            self.check()
-            if time.monotonic() >= end:
-                break
-
     def check(self) -> None:
         if self.cancel.is_set():
             raise JsonRpcRequestCancelled(f"{self.title} cancelled")
@@ -184,18 +171,85 @@ class _Progress:
 
 
 async def _judge_command(ls: SkillServer, uri: str) -> dict:
-    """Run the LLM judge on the document's current version as a task on the server's loop (hover and
-    diagnostics keep answering), with work-done progress per model call and a working cancel: in-flight
-    requests are cancelled; replies that already arrived stay in the LLM cache."""
+    """Run the LLM judge on the document's current version (see _llm_run), with progress per model call."""
+    from ...judging import from_cache, judge_report, models_of
+
+    def start(res, gateway, llm, skill, prog: _Progress):
+        def progress(label: str, done: int, planned: int) -> None:
+            prog.report(f"{label} ({done}/{planned} calls)", min(99, 2 + 97 * done // max(planned, 1)))
+
+        return judge_report(res.report, gateway, models=models_of(llm), judges=ls.settings.judges,
+                            workspace_skills=judge_view.workspace_cards(ls, skill), progress=progress)
+
+    def finish(outcome, res, gateway, ledger: dict) -> tuple[str, dict]:
+        blended, result = outcome
+        ls.judged[uri] = judge_view.JudgeState(res.version, result, ledger, from_cache(result), "run")
+        src = "cached, no call made" if from_cache(result) else gateway.ledger.summary()
+        unmeasured = f"; unmeasured: {', '.join(result.unmeasured)}" if result.unmeasured else ""
+        return f"{score_line(blended)} ({src}{unmeasured})", _report_dict(ls, uri, res, blended)
+
+    return await _llm_run(ls, uri, "judge", "skillgrade: running the LLM judge", start, finish)
+
+
+# phase -> (first, last) percentage of the certify progress
+_CERTIFY_PHASES = {"judge": (2, 40, "LLM judge"), "simulations": (40, 88, "Monte Carlo simulations"),
+                   "elo": (88, 99, "Elo comparisons")}
+
+
+async def _certify_command(ls: SkillServer, uri: str) -> dict:
+    """Certify the document's current version (static + judge + Monte Carlo + Elo on one gateway; see
+    _llm_run), with progress per phase and call count."""
+    import os
+
+    from skillgrade.analyzers.certify import run_deep
+
+    from ... import certifying
+    from ...judging import from_cache, models_of
+
+    def start(res, gateway, llm, skill, prog: _Progress):
+        index, why = certifying.load_corpus_index(os.environ, getattr(llm, "data_dir", None))
+        step = certifying.elo_step(index, model=llm.judge_model, reason=why)
+        models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
+
+        def progress(phase: str, done: int, planned: int) -> None:
+            lo, hi, label = _CERTIFY_PHASES.get(phase, (1, 99, phase))
+            prog.report(f"{label} ({done}/{planned})", min(99, lo + (hi - lo) * done // max(planned, 1)))
+
+        return run_deep(res.report, gateway, models=models, judges=ls.settings.judges,
+                        workspace_skills=judge_view.workspace_cards(ls, skill), elo=step, progress=progress)
+
+    def finish(run, res, gateway, ledger: dict) -> tuple[str, dict]:
+        if run.judge is not None:  # the judge part of the run: its own calls, not the whole certify ledger
+            u = run.judge.usage.to_dict()
+            jl = {"calls": u.get("calls", 0), "cached_calls": u.get("cached", 0), "cost_usd": None}
+            ls.judged[uri] = judge_view.JudgeState(res.version, run.judge, jl, from_cache(run.judge), "run")
+        ls.certified[uri] = judge_view.CertifyState(res.version, run.report, ledger)
+        unmeasured = run.report.composite.to_dict().get("unmeasured") or []
+        elo_note = "" if run.elo is None or run.elo.rating is not None else f"; Elo unmeasured: {run.elo.reason}"
+        message = (f"{score_line(run.report)} ({gateway.ledger.summary()}"
+                   f"{'; unmeasured: ' + ', '.join(unmeasured) if unmeasured else ''}{elo_note})")
+        d = _report_dict(ls, uri, res, run.report)
+        d["ledger"] = ledger
+        return message, d
+
+    return await _llm_run(ls, uri, "certify", "skillgrade: certifying", start, finish)
+
+
+async def _llm_run(ls: SkillServer, uri: str, what: str, title: str, start, finish) -> dict:
+    """One LLM command on the document's current version, as a task on the server's loop (hover and
+    diagnostics keep answering): work-done progress, the static result, the gateway (no key: one warning,
+    the static report and `{what}Run: {status: "no_key"}`), a working cancel (in-flight requests are
+    cancelled; replies that already arrived stay in the LLM cache, so a re-run resumes) and a run record.
+
+    start(res, gateway, llm, skill, prog) -> the layer's coroutine; finish(outcome, res, gateway, ledger)
+    -> (message, report dict) once it succeeded (it keeps the result for hover and diagnostics)."""
     import os
 
     from skillgrade.analyzers.llm.config import LLMConfigError
     from skillgrade.analyzers.llm.setup import build_gateway
     from skillgrade.analyzers.llm.types import LLMError
 
-    from ...judging import from_cache, judge_report, models_of
-
-    prog = _Progress(ls, "skillgrade: running the LLM judge")
+    prog = _Progress(ls, title)
     started, t0 = time.time(), time.perf_counter()
     version = ls.docs.get(uri).version if ls.docs.get(uri) else None
     status, message, cost = "failed", "", 0.0
@@ -220,42 +274,30 @@ async def _judge_command(ls: SkillServer, uri: str) -> dict:
         if built is None or isinstance(built, LLMError):
             ls.show_message(f"skillgrade: {message}", T.MessageType.Warning)
             d = _report_dict(ls, uri, res)
-            d["judgeRun"] = {"status": status, "message": message}
+            d[f"{what}Run"] = {"status": status, "message": message}
             return d
         gateway = built
-        started_calls = time.perf_counter()
-
-        def progress(label: str, done: int, planned: int) -> None:
-            prog.report(f"{label} ({done}/{planned} calls)", min(99, 2 + 97 * done // max(planned, 1)))
-
         if (old := ls.judge_tasks.pop(uri, None)) is not None:
             old.cancel()
-        task = asyncio.ensure_future(judge_report(
-            res.report, gateway, models=models_of(llm), judges=ls.settings.judges,
-            workspace_skills=judge_view.workspace_cards(ls, skill), progress=progress))
+        task = asyncio.ensure_future(start(res, gateway, llm, skill, prog))
         ls.judge_tasks[uri] = task
         while not task.done():
             await asyncio.wait({task}, timeout=0.05)
             if prog.cancel.is_set() and not task.done():
                 task.cancel()
         if task.cancelled():
-            raise JsonRpcRequestCancelled("skillgrade: running the LLM judge cancelled")
-        blended, result = task.result()
+            raise JsonRpcRequestCancelled(f"{title} cancelled")
         ledger = gateway.ledger.to_json()
         cost = float(ledger.get("cost_usd") or 0.0)
-        ls.judged[uri] = judge_view.JudgeState(res.version, result, ledger, from_cache(result), "run")
+        message, d = finish(task.result(), res, gateway, ledger)
         status = "ok"
-        src = "cached, no call made" if from_cache(result) else gateway.ledger.summary()
-        unmeasured = f"; unmeasured: {', '.join(result.unmeasured)}" if result.unmeasured else ""
-        message = f"{score_line(blended)} ({src}{unmeasured})"
-        log.info("judge of %s done in %.2f s: %s", uri, time.perf_counter() - started_calls, message)
+        log.info("%s of %s done in %.2f s: %s", what, uri, time.perf_counter() - t0, message)
         judge_view.refresh(ls, uri)
-        d = _report_dict(ls, uri, res, blended)
-        d["judgeRun"] = {"status": status, "message": message}
+        d[f"{what}Run"] = {"status": status, "message": message}
         return d
     except JsonRpcRequestCancelled:
         status, message = "cancelled", "cancelled by the client"
-        log.info("judge of %s cancelled", uri)
+        log.info("%s of %s cancelled", what, uri)
         raise
     except asyncio.CancelledError:
         status, message = "cancelled", "cancelled"
@@ -269,7 +311,7 @@ async def _judge_command(ls: SkillServer, uri: str) -> dict:
             cost = float(gateway.ledger.known_cost_usd or 0.0)
         prog.end(status)
         if version is not None:
-            rec = RunRecord("judge", version, status, started, time.perf_counter() - t0, cost, message)
+            rec = RunRecord(what, version, status, started, time.perf_counter() - t0, cost, message)
             ls.runs.setdefault(uri, []).append(rec)
             ls.runs[uri] = ls.runs[uri][-10:]
             if ls.supports_lens_refresh:
@@ -284,117 +326,6 @@ async def _close(gateway) -> None:
         await gateway.aclose()
     except Exception:  # noqa: BLE001 - closing the HTTP client must not hide the result
         log.warning("closing the LLM client failed", exc_info=True)
-
-
-# phase -> (first, last) percentage of the certify progress
-_CERTIFY_PHASES = {"judge": (2, 40, "LLM judge"), "simulations": (40, 88, "Monte Carlo simulations"),
-                   "elo": (88, 99, "Elo comparisons")}
-
-
-async def _certify_command(ls: SkillServer, uri: str) -> dict:
-    """Certify the document's current version in the background (static + judge + Monte Carlo + Elo on one
-    gateway), with work-done progress per phase and simulation count and a working cancel: in-flight
-    requests are cancelled; finished replies stay in the LLM cache, so a re-run resumes."""
-    import os
-
-    from skillgrade.analyzers.certify import run_deep
-    from skillgrade.analyzers.llm.config import LLMConfigError
-    from skillgrade.analyzers.llm.setup import build_gateway
-    from skillgrade.analyzers.llm.types import LLMError
-
-    from ... import certifying
-    from ...judging import from_cache, models_of
-
-    prog = _Progress(ls, "skillgrade: certifying")
-    started, t0 = time.time(), time.perf_counter()
-    version = ls.docs.get(uri).version if ls.docs.get(uri) else None
-    status, message, cost = "failed", "", 0.0
-    gateway = None
-    task: asyncio.Task | None = None
-    try:
-        await prog.begin()
-        prog.report("Static layer", 1)
-        res = await _result(ls, uri)
-        version = res.version
-        prog.check()
-        p = uri_to_path(uri)
-        skill = Path(p) if p else None
-        llm = judge_view.llm_for(ls, skill)
-        try:
-            built = build_gateway(llm, os.environ)
-        except LLMConfigError as exc:
-            built = None
-            status, message = "failed", str(exc)
-        if isinstance(built, LLMError):  # no key: say so; the static result stands
-            status, message = "no_key", built.reason
-        if built is None or isinstance(built, LLMError):
-            ls.show_message(f"skillgrade: {message}", T.MessageType.Warning)
-            d = _report_dict(ls, uri, res)
-            d["certifyRun"] = {"status": status, "message": message}
-            return d
-        gateway = built
-        index, why = certifying.load_corpus_index(os.environ, getattr(llm, "data_dir", None))
-        step = certifying.elo_step(index, model=llm.judge_model, reason=why)
-        models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
-
-        def progress(phase: str, done: int, planned: int) -> None:
-            lo, hi, label = _CERTIFY_PHASES.get(phase, (1, 99, phase))
-            prog.report(f"{label} ({done}/{planned})", min(99, lo + (hi - lo) * done // max(planned, 1)))
-
-        if (old := ls.judge_tasks.pop(uri, None)) is not None:
-            old.cancel()
-        task = asyncio.ensure_future(run_deep(
-            res.report, gateway, models=models, judges=ls.settings.judges,
-            workspace_skills=judge_view.workspace_cards(ls, skill), elo=step, progress=progress))
-        ls.judge_tasks[uri] = task
-        while not task.done():
-            await asyncio.wait({task}, timeout=0.05)
-            if prog.cancel.is_set() and not task.done():
-                task.cancel()
-        if task.cancelled():
-            raise JsonRpcRequestCancelled("skillgrade: certifying cancelled")
-        run = task.result()
-        ledger = gateway.ledger.to_json()
-        cost = float(ledger.get("cost_usd") or 0.0)
-        if run.judge is not None:  # the judge part of the run: its own calls, not the whole certify ledger
-            u = run.judge.usage.to_dict()
-            jl = {"calls": u.get("calls", 0), "cached_calls": u.get("cached", 0), "cost_usd": None}
-            ls.judged[uri] = judge_view.JudgeState(res.version, run.judge, jl, from_cache(run.judge), "run")
-        ls.certified[uri] = judge_view.CertifyState(res.version, run.report, ledger)
-        status = "ok"
-        src = gateway.ledger.summary()
-        unmeasured = run.report.composite.to_dict().get("unmeasured") or []
-        elo_note = "" if run.elo is None or run.elo.rating is not None else f"; Elo unmeasured: {run.elo.reason}"
-        message = (f"{score_line(run.report)} ({src}"
-                   f"{'; unmeasured: ' + ', '.join(unmeasured) if unmeasured else ''}{elo_note})")
-        judge_view.refresh(ls, uri)
-        d = _report_dict(ls, uri, res, run.report)
-        d["certifyRun"] = {"status": status, "message": message}
-        d["ledger"] = ledger
-        return d
-    except JsonRpcRequestCancelled:
-        status, message = "cancelled", "cancelled by the client"
-        log.info("certify of %s cancelled", uri)
-        raise
-    except asyncio.CancelledError:
-        status, message = "cancelled", "cancelled"
-        if task is not None:
-            task.cancel()
-        raise
-    finally:
-        if task is not None and ls.judge_tasks.get(uri) is task:
-            ls.judge_tasks.pop(uri, None)
-        if gateway is not None and cost == 0.0:
-            cost = float(gateway.ledger.known_cost_usd or 0.0)
-        prog.end(status)
-        if version is not None:
-            rec = RunRecord("certify", version, status, started, time.perf_counter() - t0, cost, message)
-            ls.runs.setdefault(uri, []).append(rec)
-            ls.runs[uri] = ls.runs[uri][-10:]
-            if ls.supports_lens_refresh:
-                ls.workspace_code_lens_refresh(None)
-        if gateway is not None:
-            asyncio.ensure_future(_close(gateway))  # after the cancelled task has unwound
 
 
 @server.feature(T.TEXT_DOCUMENT_CODE_LENS)
