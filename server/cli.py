@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -82,6 +83,13 @@ def _usd(value: str) -> float:
     return x
 
 
+# Verbs that live in modules of their own (one line each): `add_parser(sub)` adds the subparser and sets
+# `verb_module` in its defaults; `cmd(args) -> int` runs it. Their imports stay out of the static path.
+VERB_MODULES: tuple[str, ...] = (
+    "cli_init",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="skillgrade", description="Grade Agent Skills (SKILL.md): lint, score, serve the editor.")
     p.add_argument("--version", action="version", version=f"skillgrade {VERSION}")
@@ -111,9 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("explain", help="show a rule's documentation")
     e.add_argument("code")
 
-    from skillgrade.server.cli_init import add_parser as add_init_parser
-
-    add_init_parser(sub)
+    for verb in VERB_MODULES:  # verbs kept in their own modules: add_parser(sub) and cmd(args)
+        importlib.import_module(f"skillgrade.server.{verb}").add_parser(sub)
 
     sv = sub.add_parser("server", help="start the language server (stdio)")
     sv.add_argument("--stdio", action="store_true", help="accepted and ignored: stdio is the default")
@@ -431,11 +438,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         handler = {"score": cmd_score, "judge": cmd_score, "certify": cmd_score, "compare": cmd_compare,
                    "rules": cmd_rules, "explain": cmd_explain}
-        if args.command == "init":
-            from skillgrade.server.cli_init import cmd_init
-
-            return cmd_init(args)
-        return handler[args.command](args)
+        if args.command in handler:
+            return handler[args.command](args)
+        return importlib.import_module(f"skillgrade.server.{args.verb_module}").cmd(args)
     except UsageError as exc:
         print(f"skillgrade: error: {exc}", file=sys.stderr)
         return 2

@@ -19,6 +19,7 @@ def add_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers typ
                         "$XDG_DATA_HOME/skillgrade, else ~/.local/share/skillgrade); the index is "
                         "DIR/corpus/index.json")
     i.add_argument("--format", "--output", dest="format", choices=("text", "json"), default="text")
+    i.set_defaults(verb_module="cli_init")
 
 
 def data_dir_of(args: argparse.Namespace) -> Path:
@@ -33,7 +34,7 @@ def data_dir_of(args: argparse.Namespace) -> Path:
     return Path(configured).expanduser() if configured else default_data_dir(os.environ)
 
 
-def cmd_init(args: argparse.Namespace) -> int:
+def cmd(args: argparse.Namespace) -> int:
     from skillgrade.analyzers.config import ConfigError
     from skillgrade.analyzers.corpus_index import (
         CorpusIndexError,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types as T
 
@@ -19,6 +21,7 @@ log = logging.getLogger("skillgrade.server")
 FIX_ALL = "source.fixAll.skillgrade"
 JUDGE_KIND = "source.skillgrade.judge"
 CERTIFY_KIND = "source.skillgrade.certify"
+# the kinds the server announces; feature modules that add actions append theirs at import
 KINDS = [T.CodeActionKind.QuickFix, T.CodeActionKind.RefactorExtract, FIX_ALL, JUDGE_KIND, CERTIFY_KIND]
 
 
@@ -31,6 +34,15 @@ def _wanted(kind: str, only) -> bool:
 def _overlaps(a: T.Range, b: T.Range) -> bool:
     return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and \
         (b.start.line, b.start.character) <= (a.end.line, a.end.character)
+
+
+# More code actions on a SKILL.md, from other feature modules (each appends one provider at import):
+# provider(ls, uri, res, params) -> list[T.CodeAction]; it checks `params.context.only` itself (`wanted`).
+EXTRA_ACTIONS: list[Callable[[SkillServer, str, Any, T.CodeActionParams], list[T.CodeAction]]] = []
+
+
+def wanted(kind: str, params: T.CodeActionParams) -> bool:
+    return _wanted(kind, params.context.only)
 
 
 @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=KINDS, resolve_provider=False))
@@ -82,6 +94,8 @@ async def code_actions(ls: SkillServer, params: T.CodeActionParams) -> list[T.Co
     if _wanted(T.CodeActionKind.RefactorExtract, only) and \
             (act := _extract_action(ls, uri, params.range.start, res)) is not None:
         actions.append(act)
+    for extra in EXTRA_ACTIONS:
+        actions.extend(extra(ls, uri, res, params))
     for kind, title, command in ((JUDGE_KIND, "Run LLM judge", "skillgrade.judge"),
                                  (CERTIFY_KIND, "Certify skill", "skillgrade.certify")):
         if _wanted(kind, only):
