@@ -137,6 +137,8 @@ class SkillServer(LanguageServer):
         self.cancel_events: dict[Any, threading.Event] = {}
         self.disk_results: dict[Path, tuple[tuple, Result]] = {}
         self.stamps: dict[Path, int] = {}  # skill folder -> edits of any of its open files
+        # side documents (task suites, eval files: side_docs.py): uri -> (version, diagnostics, result id)
+        self.side_results: dict[str, tuple[int | None, list[T.Diagnostic], str]] = {}
         # client capabilities, filled in initialize
         self.use_pull = False
         self.supports_progress = False
@@ -425,9 +427,73 @@ class SkillServer(LanguageServer):
         self.results[doc.uri] = res
         return res
 
+    def is_side(self, uri: str) -> bool:
+        """A file some side-document validator may claim (by its name; the content decides)."""
+        from . import side_docs
+
+        p = uri_to_path(uri)
+        return not self.is_ours(uri) and side_docs.candidate(Path(p) if p else None)
+
+    async def side_result(self, uri: str) -> tuple[list[T.Diagnostic], str] | None:
+        """Diagnostics of a side document's current version (validated on the analysis worker), or None
+        when it is not open or no validator claims it."""
+        from . import side_docs
+        from .convert import to_lsp_diagnostic
+        from .engine import result_id_for
+
+        doc = self.docs.get(uri)
+        if doc is None or not self.is_side(uri):
+            return None
+        got = self.side_results.get(uri)
+        if got is not None and got[0] == doc.version:
+            return got[1], got[2]
+        version, text, path = doc.version, doc.text, self.path_of(doc)
+        claimed = await asyncio.get_running_loop().run_in_executor(self.pool, side_docs.validate, path, text)
+        if claimed is None:
+            diags: list[T.Diagnostic] = []
+        else:
+            base = self.settings.config().docs_base_url
+            diags = [to_lsp_diagnostic(f, uri, version if version is not None else -1, doc.lines, self.codec,
+                                       base, lambda _p: None) for f in claimed[1]]
+        rid = result_id_for(diags, self.protocol._converter)
+        if (now := self.docs.get(uri)) is not None and now.version == version:
+            self.side_results[uri] = (version, diags, rid)
+        return diags, rid
+
+    def _schedule_side(self, uri: str, delay: float) -> None:
+        async def later() -> None:
+            try:
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                got = await self.side_result(uri)
+                doc = self.docs.get(uri)
+                if got is None or doc is None or self.published.get(uri) == (doc.version, got[1]):
+                    return
+                if not got[0] and uri not in self.published:
+                    return  # nothing to say about a file that never had findings
+                self.published[uri] = (doc.version, got[1])
+                self.text_document_publish_diagnostics(
+                    T.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=got[0]))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - logged; the next edit tries again
+                log.exception("validation of %s failed", uri)
+            finally:
+                if self.pending.get(uri) is task:
+                    self.pending.pop(uri, None)
+
+        task = asyncio.get_running_loop().create_task(later())
+        self.pending[uri] = task
+
     def schedule(self, uri: str, delay_ms: int | None = None) -> None:
         """Debounced analysis + publish (push clients). The newest version always wins."""
-        if self.use_pull or not self.is_ours(uri):
+        if self.use_pull:
+            return
+        if not self.is_ours(uri):
+            if self.is_side(uri):
+                if (t := self.pending.pop(uri, None)) is not None:
+                    t.cancel()
+                self._schedule_side(uri, (self.settings.debounce_ms if delay_ms is None else delay_ms) / 1000)
             return
         if (t := self.pending.pop(uri, None)) is not None:
             t.cancel()
@@ -468,6 +534,7 @@ class SkillServer(LanguageServer):
         if (t := self.pending.pop(uri, None)) is not None:
             t.cancel()
         self.results.pop(uri, None)
+        self.side_results.pop(uri, None)
         if not self.use_pull and self.published.pop(uri, None) is not None:
             self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

@@ -15,7 +15,12 @@ IDENTIFIER = "skillgrade"
 async def document_diagnostic(ls: SkillServer, params: T.DocumentDiagnosticParams):
     res = await ls.result_for(params.text_document.uri, bundled=True)
     if res is None:
-        return T.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
+        side = await ls.side_result(params.text_document.uri)  # a task suite, an eval file, ...
+        if side is None:
+            return T.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
+        if params.previous_result_id == side[1]:
+            return T.RelatedUnchangedDocumentDiagnosticReport(result_id=side[1])
+        return T.RelatedFullDocumentDiagnosticReport(items=side[0], result_id=side[1])
     from ..judge_view import with_judge_diagnostics
 
     items, result_id = with_judge_diagnostics(ls, res)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from lsprotocol import types as T
 
 from skillgrade.analyzers import Pos
@@ -20,6 +23,11 @@ def cursor(ls: SkillServer, uri: str, pos: T.Position) -> Pos | None:
     line = min(max(pos.line, 0), max(len(lines) - 1, 0))
     col = ls.codec.from_client(lines[line], pos.character) if lines else 0
     return Pos(line, col)
+
+
+# More sections for a SKILL.md's hover, from other feature modules (each appends one at import):
+# section(ls, uri, res) -> markdown or None; shown under the grade card (e.g. the last task-suite run).
+EXTRA_SECTIONS: list[Callable[[SkillServer, str, Any], str | None]] = []
 
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
@@ -45,5 +53,6 @@ async def hover(ls: SkillServer, params: T.HoverParams) -> T.Hover | None:
     st = judge_view.state(ls, uri)
     note = judge_view.judge_markdown(st, res.version) if st is not None else None
     card = grade_card(judge_view.blended(ls, uri, res), ls.runs.get(uri, []), note)
-    md = "\n\n---\n\n".join([*parts, card])
+    extra = [text for section in EXTRA_SECTIONS if (text := section(ls, uri, res))]
+    md = "\n\n---\n\n".join([*parts, card, *extra])
     return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=md))
