@@ -28,6 +28,9 @@ export const SECTION = "skillgrade";
 export const DOCUMENT_SELECTOR = [
   { scheme: "file", pattern: "**/SKILL.md" },
   { scheme: "file", pattern: "**/*.{md,markdown,mdx}" },
+  // task suites (YAML with `skill_id` + `tasks`) and comprehension eval files (JSON with `evals`): the
+  // server claims them by content and answers nothing for other YAML/JSON files
+  { scheme: "file", pattern: "**/*.{yaml,yml,json,jsonl}" },
 ];
 export const REPORT_SCHEME = "skillgrade-report";
 const REQUEST_CANCELLED = -32800;

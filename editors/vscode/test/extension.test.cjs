@@ -67,6 +67,7 @@ test("activate: palette commands, selector, client options, bundled server comma
   assert.deepEqual(o.documentSelector, [
     { scheme: "file", pattern: "**/SKILL.md" },
     { scheme: "file", pattern: "**/*.{md,markdown,mdx}" }, // bundled references; the server filters
+    { scheme: "file", pattern: "**/*.{yaml,yml,json,jsonl}" }, // task suites, eval files; by content
   ]);
   assert.ok(!o.documentSelector.some((s) => s.language), "a language selector misses VS Code's `skill` id");
   assert.deepEqual(o.synchronize, { configurationSection: "skillgrade" });
