@@ -287,7 +287,7 @@ def _details(i: int, r: dict, base: str | None, opened: bool) -> str:
 def _dimension_chart(comp: dict) -> str:
     """Ten rows: the blended score as a bar coloured by grade (hatched and labelled when unmeasured), a marker
     per layer at that layer's score, and the spread of several judges when there were."""
-    w = _BAR_X + _BAR_W + 110
+    w = _BAR_X + _BAR_W + 120
     h = _TOP + _ROW_H * len(DIMENSIONS) + 18
     out = [f'<svg class="chart dims" role="img" aria-label="ten dimensions" width="{w}" height="{h}" '
            f'viewBox="0 0 {w} {h}">']
@@ -308,13 +308,13 @@ def _dimension_chart(comp: dict) -> str:
         if s is None:
             out.append(f'<rect class="b-none" x="{_BAR_X}" y="{y + 3}" width="{_BAR_W}" height="{_ROW_H - 8}">'
                        f"<title>{e(TITLES[d])}: unmeasured (no layer produced a number)</title></rect>"
-                       f'<text class="um" x="{_BAR_X + _BAR_W + 6}" y="{cy + 4:.1f}">unmeasured</text>')
+                       f'<text class="um" x="{_BAR_X + _BAR_W + 14}" y="{cy + 4:.1f}">unmeasured</text>')
         else:
             by = ", ".join(f"{LAYER_NAMES.get(la, la)} {_pct(v)}" for la, v in sorted(layers.items()))
             out.append(f'<rect class="b-{e(dim.get("grade") or "none")}" x="{_BAR_X}" y="{y + 3}" '
                        f'width="{max(s * _BAR_W, 1):.1f}" height="{_ROW_H - 8}" opacity=".85">'
                        f"<title>{e(TITLES[d])}: {_pct(s)} ({e(dim.get('grade'))}); {e(by)}</title></rect>"
-                       f'<text class="val" x="{_BAR_X + _BAR_W + 6}" y="{cy + 4:.1f}">{_pct(s)} {e(dim.get("grade"))}'
+                       f'<text class="val" x="{_BAR_X + _BAR_W + 14}" y="{cy + 4:.1f}">{_pct(s)} {e(dim.get("grade"))}'
                        f'<tspan class="um"> {e(_layer_tags(layers))}</tspan></text>')
             for la in LAYER_ORDER:
                 if la in layers and layers[la] is not None:
