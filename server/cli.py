@@ -11,7 +11,7 @@ from pathlib import Path
 VERSION = "0.1.0"
 LLM_DEPTHS = {"standard": "the LLM judge", "deep": "the LLM judge and Monte Carlo simulation",
               "certify": "the LLM judge, Monte Carlo simulation and Elo ranking"}
-FORMATS = ("text", "json", "sarif", "markdown", "github")
+FORMATS = ("text", "json", "sarif", "markdown", "github", "html")
 
 
 class UsageError(Exception):
@@ -253,6 +253,11 @@ def emit(reports: list[dict], errors: list[str], args: argparse.Namespace, confi
         out = render.to_sarif(reports, rules, base)
     elif args.format == "markdown":
         out = render.to_markdown(reports)
+    elif args.format == "html":
+        from skillgrade.analyzers.html_report import to_html
+
+        base = config_for(Path(reports[0]["skill"]["path"])).docs_base_url if reports else None
+        out = to_html(reports, errors, ledger=ledger, docs_base=base)
     elif args.format == "github":
         out = render.to_github(reports)
     else:

@@ -501,6 +501,66 @@ function M.certify(bufnr, on_done)
   return true
 end
 
+--- Write an HTML report to a temporary file; returns its path, or nil and the error.
+function M.write_html(page)
+  local path = vim.fn.tempname() .. '.html'
+  local f, err = io.open(path, 'wb')
+  if not f then
+    return nil, err
+  end
+  f:write(page)
+  f:close()
+  return path
+end
+
+--- :SkillgradeReport: the server's HTML report (skillgrade.reportHtml) of the current SKILL.md (with `whole`,
+--- of the workspace's skills), written to a temporary file and opened with vim.ui.open (Neovim >= 0.10);
+--- older Neovim prints the path. A server without reportHtml: the JSON report in a scratch buffer.
+--- `on_done(err, path, opened)` is called at the end.
+function M.report_html(bufnr, on_done, whole)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = M.get_client(bufnr)
+  if not client then
+    return M.execute('skillgrade.report', bufnr) -- reports the missing client
+  end
+  local arg = whole and 'workspace' or vim.uri_from_bufnr(bufnr)
+  local params = { command = 'skillgrade.reportHtml', arguments = { arg } }
+  client_request(client, 'workspace/executeCommand', params, function(err, result)
+    if err or type(result) ~= 'table' or type(result.html) ~= 'string' then
+      if whole then
+        notify('report failed: ' .. tostring(err and err.message or 'no HTML report'), vim.log.levels.ERROR)
+        return on_done and on_done(err or { message = 'no HTML report' }, nil, false)
+      end
+      return M.execute('skillgrade.report', bufnr, on_done and function(e, r)
+        if not e then
+          M.show_report(r, bufnr)
+        end
+        on_done(e, nil, false)
+      end or nil)
+    end
+    local path, werr = M.write_html(result.html)
+    if not path then
+      notify('cannot write the report: ' .. tostring(werr), vim.log.levels.ERROR)
+      return on_done and on_done({ message = tostring(werr) }, nil, false)
+    end
+    local opened, why = false, nil
+    if vim.ui and vim.ui.open then
+      local ok, obj, oerr = pcall(vim.ui.open, path)
+      opened = ok and obj ~= nil and oerr == nil
+      why = not ok and obj or oerr
+    end
+    if opened then
+      notify('report opened in the browser: ' .. path)
+    else
+      notify('report written to ' .. path .. (why and (' (could not open it: ' .. tostring(why) .. ')') or ''))
+    end
+    if on_done then
+      on_done(nil, path, opened)
+    end
+  end, bufnr)
+  return true
+end
+
 M.commands = {
   SkillgradeCertify = 'skillgrade.certify',
   SkillgradeJudge = 'skillgrade.judge',
@@ -511,13 +571,18 @@ M.commands = {
 --- Define :SkillgradeCertify, :SkillgradeJudge, :SkillgradeReport, :SkillgradeScore (idempotent).
 function M.create_commands()
   for name, command in pairs(M.commands) do
-    vim.api.nvim_create_user_command(name, function()
+    local desc = name == 'SkillgradeReport'
+        and 'skillgrade: the HTML report of the current SKILL.md (with !: of the workspace) in the browser'
+      or ('skillgrade: ' .. label(command) .. ' the current SKILL.md')
+    vim.api.nvim_create_user_command(name, function(o)
       if command == 'skillgrade.certify' then
         M.certify(0)
+      elseif name == 'SkillgradeReport' then
+        M.report_html(0, nil, o.bang)
       else
         M.execute(command, 0)
       end
-    end, { desc = 'skillgrade: ' .. label(command) .. ' the current SKILL.md', force = true })
+    end, { desc = desc, force = true, bang = name == 'SkillgradeReport' })
   end
 end
 
