@@ -71,3 +71,42 @@ def find_eval_files(skill_dir: Path, name: str) -> tuple[list[Path], list[str]]:
             break
         up = up.parent
     return found, looked
+
+
+def find_skill_for(eval_path: Path, skill_name: str | None) -> Path | None:
+    """The SKILL.md an eval file belongs to: the folder it sits in (or its parent, for `<skill>/evals/`),
+    else `<root>/<name>/SKILL.md`, `<root>/skills/<name>/SKILL.md` for the folder holding `_evals/` or `evals/`
+    (`<root>/examples/...` in the reference layout is covered by the first two ancestors)."""
+    here = eval_path.parent
+    for d in (here, here.parent):
+        if (d / "SKILL.md").is_file():
+            return d / "SKILL.md"
+    if not skill_name or "/" in skill_name or "\\" in skill_name or skill_name in (".", ".."):
+        return None
+    root = here.parent
+    for _ in range(MAX_UP + 1):
+        for cand in (root / skill_name / "SKILL.md", root / "skills" / skill_name / "SKILL.md"):
+            if cand.is_file():
+                return cand
+        if root.parent == root:
+            break
+        root = root.parent
+    return None
+
+
+def validate_eval_document(path: Path | None, text: str) -> list | None:
+    """The editor's validator (server/lsp/side_docs.py): None unless `text` is an eval file (a JSON object with
+    `evals`); else its findings, with the R4 far-transfer lint when the skill's SKILL.md is found on disk."""
+    from ..parse import parse
+    from .evalfile import validate_text
+
+    if path is not None and path.suffix.lower() != ".json":
+        return None
+    if not claims(text):
+        return None
+    body = None
+    if path is not None:
+        skill = find_skill_for(path, _skill_name_of(text))
+        if skill is not None and (skill_text := _read(skill)) is not None:
+            body = parse(skill_text, skill).body_text
+    return validate_text(text, skill_body=body)[1]
