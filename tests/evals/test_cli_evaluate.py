@@ -53,7 +53,7 @@ def test_a_hostile_suite_is_refused_with_all_its_errors_before_any_call(fake_api
         "not an absolute one",
         f"{suite}:6:10: task 'a': duplicate task id (first used by task 1)",
         f"{suite}:6:21: task 'a': `prompt` must be a non-empty string",
-        f"{suite}:6:57: task 'a': judge contains: `expected` must be a non-empty list of strings",
+        f"{suite}:6:59: task 'a': judge contains: `expected` must be a non-empty list of strings",
     ]
     assert lines[-1] == "skillgrade: error: the task suite has 6 error(s); nothing was run"
     assert fake_api.requests == [] and not (tmp_path / "state").exists()
