@@ -87,6 +87,7 @@ def _usd(value: str) -> float:
 # `verb_module` in its defaults; `cmd(args) -> int` runs it. Their imports stay out of the static path.
 VERB_MODULES: tuple[str, ...] = (
     "cli_init",
+    "cli_optimize",
 )
 
 
