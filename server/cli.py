@@ -89,6 +89,7 @@ VERB_MODULES: tuple[str, ...] = (
     "cli_init",
     "cli_comprehension",
     "cli_evaluate",
+    "cli_optimize",
 )
 
 
