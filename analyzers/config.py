@@ -11,6 +11,7 @@ from typing import Any
 
 from .findings import Severity
 from .llm.config import LLMConfig, LLMConfigError
+from .targets import DEFAULT_TARGET, parse_target
 
 DEFAULT_DOCS_BASE = "https://github.com/skillgrade/skillgrade/blob/main/docs/rules/"
 
@@ -30,6 +31,7 @@ class Config:
     body_line_budget: int = 500
     body_token_budget: int = 5000
     known_fields: tuple[str, ...] = ()  # extra top-level frontmatter keys a project uses (UNKNOWN_FIELD)
+    target: str = DEFAULT_TARGET  # claude-code | claude-api | agentskills (analyzers/targets.py)
     source: str | None = None  # the file the config came from
     llm: LLMConfig = field(default_factory=LLMConfig)  # [tool.skillgrade.llm] (analyzers/llm/config.py)
 
@@ -88,6 +90,7 @@ _KEYS = {
     "known_fields": "known_fields",
     "knownFields": "known_fields",
     "llm": "llm",
+    "target": "target",
 }
 
 
@@ -138,6 +141,11 @@ def _fields_from(data: dict[str, Any], llm: LLMConfig | None = None) -> dict[str
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"`{raw_key}` must be a list of frontmatter keys")
             out[key] = tuple(v.strip() for v in value)
+        elif key == "target":
+            try:
+                out[key] = parse_target(value)
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
         elif key in ("body_line_budget", "body_token_budget"):
             if not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"`{raw_key}` must be a positive integer")

@@ -36,6 +36,9 @@ def _score_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("--select", type=_codes, default=None, help="only these codes (comma-separated)")
     s.add_argument("--ignore", type=_codes, default=None, help="skip these codes (comma-separated)")
     s.add_argument("--config", type=Path, default=None, help="a .skillgrade.toml or pyproject.toml")
+    s.add_argument("--target", choices=("claude-code", "claude-api", "agentskills"), default=None,
+                   help="where the skills run: decides the platform rules and known fields (default: "
+                        "the config's `target`, else claude-code)")
     s.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     s.add_argument("--cache-dir", type=Path, default=None,
                    help="cache folder (default: .skillgrade_cache at the workspace root)")
@@ -159,6 +162,8 @@ def _config_loader(args: argparse.Namespace):
         overrides["select"] = args.select
     if args.ignore is not None:
         overrides["ignore"] = args.ignore
+    if getattr(args, "target", None) is not None:
+        overrides["target"] = args.target
     if args.config is not None:
         if not args.config.is_file():
             raise UsageError(f"{args.config}: config file not found")

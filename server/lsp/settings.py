@@ -1,7 +1,7 @@
 """Server settings (section `skillgrade`): typed, camelCase in, validated key by key.
 
 Engine keys (select, ignore, severity, threshold, docsBaseUrl, perPathIgnores, bodyLineBudget,
-bodyTokenBudget, knownFields) are checked with the engine's own Config.merged and applied on top of the
+bodyTokenBudget, knownFields, target) are checked with the engine's own Config.merged and applied on top of the
 file configuration (.skillgrade.toml / [tool.skillgrade]) of each skill.
 """
 
@@ -15,7 +15,7 @@ from skillgrade.analyzers import Config, ConfigError
 
 ENGINE_KEYS = (
     "select", "ignore", "severity", "threshold", "docsBaseUrl", "perPathIgnores",
-    "bodyLineBudget", "bodyTokenBudget", "knownFields",
+    "bodyLineBudget", "bodyTokenBudget", "knownFields", "target",
 )
 _SNAKE = {
     "debounce_ms": "debounceMs", "docs_base_url": "docsBaseUrl", "per_path_ignores": "perPathIgnores",
