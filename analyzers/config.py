@@ -31,6 +31,7 @@ class Config:
     body_token_budget: int = 5000
     known_fields: tuple[str, ...] = ()  # extra top-level frontmatter keys a project uses (UNKNOWN_FIELD)
     source: str | None = None  # the file the config came from
+    baseline: str | None = None  # a baseline file (score --baseline); relative: to the config file's folder
     llm: LLMConfig = field(default_factory=LLMConfig)  # [tool.skillgrade.llm] (analyzers/llm/config.py)
 
     def enabled(self, code: str, path: str | None = None) -> bool:
@@ -88,6 +89,7 @@ _KEYS = {
     "known_fields": "known_fields",
     "knownFields": "known_fields",
     "llm": "llm",
+    "baseline": "baseline",
 }
 
 
@@ -138,6 +140,13 @@ def _fields_from(data: dict[str, Any], llm: LLMConfig | None = None) -> dict[str
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"`{raw_key}` must be a list of frontmatter keys")
             out[key] = tuple(v.strip() for v in value)
+        elif key == "baseline":
+            if value is None or value == "":
+                out[key] = None
+            elif isinstance(value, str):
+                out[key] = value
+            else:
+                raise ConfigError("`baseline` must be the path of a baseline file")
         elif key in ("body_line_budget", "body_token_budget"):
             if not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"`{raw_key}` must be a positive integer")
@@ -196,6 +205,8 @@ def load_config(path: Path) -> Config:
         fields = _fields_from(data)
         if "llm" in fields:  # relative cache-dir / prices-file: from the config file's folder
             fields["llm"] = fields["llm"].relative_to(str(path.parent))
+        if fields.get("baseline"):  # relative to the config file's folder, as cache-dir is
+            fields["baseline"] = os.path.join(str(path.parent), os.path.expanduser(fields["baseline"]))
         return replace(Config(), source=str(path), **fields)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
