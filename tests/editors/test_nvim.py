@@ -468,3 +468,35 @@ def test_judge_against_the_fake_api(which, mode, request, workspace, tmp_path, s
     assert "Certified" in cert and "| Static | Judge | Monte Carlo | Blend | Grade |" in cert, ctx
     assert "**Elo:** unmeasured" in cert, ctx  # no `skillgrade init` index in this test
     assert "sk-ant-test-NVIM" not in json.dumps(r)
+
+
+# --------------------------------------------------------------------------- side documents (eval files, suites)
+
+
+@pytest.mark.parametrize("which,mode", [("legacy", "setup"), ("new", "enable")])
+def test_side_documents_get_their_diagnostics(which, mode, request, workspace, tmp_path, server_path):
+    """A comprehension eval file and a task suite open in Neovim get the server's validation errors; a plain
+    YAML/JSON file gets no client."""
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    skill_dir = workspace / "skills" / "pdf-tools"
+    evals = skill_dir / "_evals" / "pdf-tools.json"
+    evals.parent.mkdir()
+    evals.write_text('{\n  "skill_name": "pdf-tools",\n  "evals": {"id": 1}\n}\n')
+    plain_yaml = workspace / "config.yaml"
+    plain_yaml.write_text("name: not a suite\nitems: [1, 2]\n")
+    plain_json = workspace / "package.json"
+    plain_json.write_text('{"name": "x", "version": "1.0.0"}\n')
+    files = [evals, plain_yaml, plain_json]
+    out = tmp_path / "sidedocs.json"
+    env = _env(tmp_path, server_path, SIDE_FILES=":".join(str(f) for f in files), ATTACHING="1", OUT=str(out),
+               SKILLGRADE_MODE=mode)
+    r = _run(nvim, "sidedocs.lua", env, tmp_path, out)
+    ctx = f"{json.dumps(r, indent=1)}\nlsp.log:\n{_lsp_log(tmp_path)}"
+    assert r["ok"], ctx
+    got = {Path(f["path"]).name: f for f in r["files"]}
+    ev = got["pdf-tools.json"]
+    assert ev["attached"], ctx
+    assert [(d["code"], d["lnum"]) for d in ev["diagnostics"]] == [("EVAL_SHAPE", 2)], ctx
+    assert ev["diagnostics"][0]["source"] == "skillgrade", ctx
+    for name in ("config.yaml", "package.json"):
+        assert not got[name]["attached"] and got[name]["diagnostics"] == [], ctx
