@@ -88,6 +88,7 @@ def _usd(value: str) -> float:
 VERB_MODULES: tuple[str, ...] = (
     "cli_init",
     "cli_evaluate",
+    "cli_calibrate",
 )
 
 
