@@ -21,7 +21,7 @@ from skillgrade.analyzers.rule import FixAvailability, Rule
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs" / "rules"
 COMMAND = "python scripts/gen_rule_docs.py"
-HAND_WRITTEN = frozenset({"INTERNAL_ERROR.md"})
+HAND_WRITTEN = frozenset({"INTERNAL_ERROR.md", "TASK_SUITE.md"})
 
 _FIX_TEXT = {
     FixAvailability.ALWAYS: "Fix is always available.",
