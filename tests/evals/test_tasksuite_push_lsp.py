@@ -117,3 +117,38 @@ async def test_an_invalid_suite_is_refused_without_a_call(client: LanguageClient
     assert result["evaluateRun"]["status"] == "invalid"
     assert [(e["line"], e["column"]) for e in result["errors"]] == [(ln + 1, c + 1) for ln, c in BAD_AT]
     assert len(FAKE.requests) == before
+
+
+async def test_cancel_mid_run_keeps_the_server_answering(client: LanguageClient, ws: Path) -> None:
+    from fakeapi import slow, text_reply
+    from pygls.exceptions import JsonRpcRequestCancelled
+
+    su = uri(ws / "csv-helper" / "SKILL.md")
+    suite = ws / "csv-helper" / "evals" / "slow.yaml"
+    suite.write_text(GOOD_SUITE.replace("question", "slow question"))
+    FAKE.responder = lambda body: slow(3.0, text_reply("kw-1 kw-2"))
+    n0 = len(FAKE.message_requests)
+    params = T.ExecuteCommandParams(command="skillgrade.runTaskSuite", arguments=[su, str(suite)])
+    task = asyncio.ensure_future(client.protocol.send_request_async(T.WORKSPACE_EXECUTE_COMMAND, params,
+                                                                    msg_id="suite-cancel-1"))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 20
+    while len(FAKE.message_requests) == n0:
+        assert loop.time() < deadline, "the run never called the fake"
+        await asyncio.sleep(0.02)
+    t0 = loop.time()
+    h = await client.text_document_hover_async(T.HoverParams(
+        text_document=T.TextDocumentIdentifier(uri=su), position=T.Position(line=6, character=2)))
+    assert loop.time() - t0 < 1.5 and "Task suite" in h.contents.value
+    client.cancel_request(T.CancelParams(id="suite-cancel-1"))
+    t1 = loop.time()
+    with pytest.raises(JsonRpcRequestCancelled):
+        await task
+    assert loop.time() - t1 < 2.5  # the slow replies were not waited for
+    for _ in range(100):
+        report = await client.workspace_execute_command_async(T.ExecuteCommandParams(
+            command="skillgrade.report", arguments=[su]))
+        if report["runs"] and report["runs"][-1]["status"] == "cancelled":
+            break
+        await asyncio.sleep(0.05)
+    assert report["runs"][-1]["command"] == "evaluate" and report["runs"][-1]["status"] == "cancelled"
