@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,20 @@ LAST_RUNS: dict[str, dict[str, Any]] = {}
 
 
 def _is_suite(p: Path) -> bool:
+    """A task suite on disk (decided from its content; remembered per path, size and mtime)."""
     try:
-        if not p.is_file() or p.stat().st_size > 2_000_000:
-            return False
-        return looks_like_suite(p.read_text(encoding="utf-8", errors="replace"))
+        st = p.stat()
+    except OSError:
+        return False
+    if not p.is_file() or st.st_size > 2_000_000:
+        return False
+    return _claims(str(p), st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=256)
+def _claims(path: str, size: int, mtime_ns: int) -> bool:
+    try:
+        return looks_like_suite(Path(path).read_text(encoding="utf-8", errors="replace"))
     except OSError:
         return False
 
