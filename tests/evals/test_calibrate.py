@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from evalkit import cli
+from evalkit import TEST_KEY, cli
 from fakeapi import FakeAPI, Scripted, json_reply, text_reply
 
 from skillgrade.analyzers.evals.calibrate import load_calibration
@@ -83,25 +83,40 @@ def test_calibration_figures(fake_api: FakeAPI, tmp_path: Path) -> None:
     assert any("RESULT: PASS" in s and "Does the output flag breaking changes?" in s for s in systems)
 
 
-def test_calibration_text_lists_disagreements(fake_api: FakeAPI, tmp_path: Path) -> None:
-    j, lab = write(tmp_path)
-    fake_api.responder = respond
-    p = cli(fake_api, tmp_path, "calibrate", "--judges", str(j), "--labels", str(lab))
-    assert p.returncode == 1
-    assert "flags-breaking: TPR 75% [30%, 95%] (3/4), TNR 100% [61%, 100%] (6/6) — FLAGGED: TPR 75% is under 90%" \
-        in p.stdout
-    assert "  disagreement f3: labelled FAIL, judge said PASS: critique of out f3 says:PASS" in p.stdout
-    assert "cites-prs: TPR 100% [34%, 100%] (2/2), TNR 100% [34%, 100%] (2/2) — ok" in p.stdout
-    assert "2 judge(s), 1 flagged" in p.stdout
+async def _calibrate(fake: FakeAPI, tmp_path: Path, rows: list[dict[str, Any]] | None = None):  # noqa: ANN202
+    from skillgrade.analyzers.evals.calibrate import calibrate
+    from skillgrade.analyzers.llm.anthropic_provider import AnthropicProvider
+    from skillgrade.analyzers.llm.gateway import Gateway
 
-
-def test_a_judge_without_fail_examples_is_flagged(fake_api: FakeAPI, tmp_path: Path) -> None:
-    rows = [{"judge": "cites-prs", "output": "x says:PASS", "label": "PASS"}]
     j, lab = write(tmp_path, rows=rows)
-    fake_api.responder = respond
-    p = cli(fake_api, tmp_path, "calibrate", "--judges", str(j), "--labels", str(lab), "--format", "json")
-    cp = json.loads(p.stdout)["judges"][1]
-    assert "TPR unmeasured: no FAIL-labelled example was judged" in cp["problems"] and p.returncode == 1
+    judges, labelled = load_calibration(j, lab)
+    fake.responder = respond
+    gw = Gateway(AnthropicProvider(TEST_KEY, fake.url, max_retries=0), cache=None, timeout_s=10.0)
+    try:
+        return await calibrate(judges, labelled, gw, model="claude-sonnet-5-5")
+    finally:
+        await gw.aclose()
+
+
+async def test_calibration_text_lists_disagreements(fake_api: FakeAPI, tmp_path: Path) -> None:
+    from skillgrade.analyzers.evals.calibrate import calibration_text
+
+    text = calibration_text(await _calibrate(fake_api, tmp_path))
+    assert "flags-breaking: TPR 75% [30%, 95%] (3/4), TNR 100% [61%, 100%] (6/6) — FLAGGED: TPR 75% is under 90%" \
+        in text
+    assert "  disagreement f3: labelled FAIL, judge said PASS: critique of out f3 says:PASS" in text
+    assert "cites-prs: TPR 100% [34%, 100%] (2/2), TNR 100% [34%, 100%] (2/2) — ok" in text
+    assert "  unmeasured c5: the binary judge gave no result: invalid reply after one re-ask" in text
+    assert "2 judge(s), 1 flagged" in text
+
+
+async def test_a_judge_without_fail_examples_is_flagged(fake_api: FakeAPI, tmp_path: Path) -> None:
+    rows = [{"judge": "cites-prs", "output": "x says:PASS", "label": "PASS"}]
+    results = await _calibrate(fake_api, tmp_path, rows)
+    cp = results[1].to_dict()
+    assert cp["problems"] == ["TPR unmeasured: no FAIL-labelled example was judged"]
+    assert cp["tpr"]["rate"] is None and cp["tnr"]["rate"] == 1.0 and results[0].problems == [
+        "TPR unmeasured: no FAIL-labelled example was judged", "TNR unmeasured: no PASS-labelled example was judged"]
 
 
 def test_file_errors_are_all_reported_with_lines(tmp_path: Path) -> None:
