@@ -22,7 +22,7 @@ from skillgrade.analyzers.targets import ALL_TARGETS, TARGETS
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs" / "rules"
 COMMAND = "python scripts/gen_rule_docs.py"
-HAND_WRITTEN = frozenset({"INTERNAL_ERROR.md"})
+HAND_WRITTEN = frozenset({"INTERNAL_ERROR.md", "TASK_SUITE.md"})
 
 _FIX_TEXT = {
     FixAvailability.ALWAYS: "Fix is always available.",

@@ -103,6 +103,7 @@ VERB_MODULES: tuple[str, ...] = (
     "cli_evaluate",
     "cli_optimize",
     "cli_baseline",
+    "cli_calibrate",
 )
 
 

@@ -163,6 +163,8 @@ async def judge_pytest(suite_root: Path, test_file: str, answer: str, timeout_s:
             _kill_group(proc)  # whatever the tests started in the background
         tail = raw.decode("utf-8", "replace").strip()[-OUTPUT_TAIL:]
         last = tail.splitlines()[-1] if tail else ""
+        if proc.returncode == 1 and "No module named pytest" in tail:
+            return unjudged(f"pytest is not installed for {argv[0]} (pip install pytest)")
         if proc.returncode == 0:
             return Verdict(True, 1.0, last)
         if proc.returncode == 1:

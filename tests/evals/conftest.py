@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-_LLM_TESTS = str(Path(__file__).resolve().parent.parent / "llm")
-if _LLM_TESTS not in sys.path:
-    sys.path.append(_LLM_TESTS)  # fakeapi.py (appended: never shadows this folder's modules)
+for _folder in ("llm", "lsp"):  # fakeapi.py, lsp_helpers.py (appended: never shadow this folder's modules)
+    _path = str(Path(__file__).resolve().parent.parent / _folder)
+    if _path not in sys.path:
+        sys.path.append(_path)
 
 from fakeapi import FakeAPI  # noqa: E402
 

@@ -81,11 +81,13 @@ def test_mock_needs_no_key_calls_nothing_and_never_reads_as_real(fake_api: FakeA
             "--mock", "--output", str(out), "--baseline-cache-dir", str(tmp_path / "bc"), key=None)
     assert p.returncode == 0, p.stderr
     art = json.loads(out.read_text())
-    assert art["mock"] is True and art["verdict"] == "mock" and art["mock_verdict"] in ("pass", "fail", "error")
+    assert art["mock"] is True and art["verdict"] == "mock" and art["mock_verdict"] == "pass"
+    assert art["execution_pass_rate"] is None and art["baseline_pass_rate"] is None and art["delta"] is None
+    assert art["mock_rates"] == {"execution_pass_rate": 0.75, "baseline_pass_rate": 0.75, "delta": 0.0}
     assert art["run_id"].startswith("mock-") and art["note"].startswith("MOCK RUN")
     assert art["ledger"] is None and fake_api.requests == []
     assert not (tmp_path / "bc").exists()  # a mock baseline is never cached
-    assert p.stdout.startswith("MOCK RUN") and "verdict MOCK" in p.stdout
+    assert p.stdout.startswith("MOCK RUN") and "verdict MOCK" in p.stdout and "MOCK pass rate: candidate 75%" in p.stdout
     by_id = {r["task_id"]: r for r in art["candidate_results"]}
     assert by_id["groups"]["passed"] is True  # the canned answer carries the contains keywords
     assert by_id["breaking-called-out"]["attempts"][0]["detail"].startswith("MOCK")

@@ -104,3 +104,12 @@ def test_no_link():
     os.symlink(outside / "secret.txt", root / "fixtures" / "leak.txt")
     got = await judge_pytest(root, "fixtures/test_copy.py", "answer", 30)
     assert got.passed is True, got.detail
+
+
+async def test_a_python_without_pytest_is_not_a_failure(tmp_path: Path) -> None:
+    root = suite_dir(tmp_path, "test_ok.py", "def test_ok():\n    pass\n")
+    fake_python = tmp_path / "python-without-pytest"
+    fake_python.write_text("#!/bin/sh\necho 'python: No module named pytest' >&2\nexit 1\n")
+    fake_python.chmod(0o755)
+    got = await judge_pytest(root, "fixtures/test_ok.py", "answer", 30, python=str(fake_python))
+    assert got.passed is None and "pytest is not installed" in (got.error or "")

@@ -11,4 +11,5 @@ from . import (
     navigation,  # noqa: F401
     report_html,  # noqa: F401
     sync,  # noqa: F401
+    tasksuite,  # noqa: F401
 )
