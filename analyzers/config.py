@@ -11,6 +11,7 @@ from typing import Any
 
 from .findings import Severity
 from .llm.config import LLMConfig, LLMConfigError
+from .targets import DEFAULT_TARGET, parse_target
 
 DEFAULT_DOCS_BASE = "https://github.com/skillgrade/skillgrade/blob/main/docs/rules/"
 
@@ -30,7 +31,9 @@ class Config:
     body_line_budget: int = 500
     body_token_budget: int = 5000
     known_fields: tuple[str, ...] = ()  # extra top-level frontmatter keys a project uses (UNKNOWN_FIELD)
+    target: str = DEFAULT_TARGET  # claude-code | claude-api | agentskills (analyzers/targets.py)
     source: str | None = None  # the file the config came from
+    baseline: str | None = None  # a baseline file (score --baseline); relative: to the config file's folder
     llm: LLMConfig = field(default_factory=LLMConfig)  # [tool.skillgrade.llm] (analyzers/llm/config.py)
 
     def enabled(self, code: str, path: str | None = None) -> bool:
@@ -88,6 +91,8 @@ _KEYS = {
     "known_fields": "known_fields",
     "knownFields": "known_fields",
     "llm": "llm",
+    "target": "target",
+    "baseline": "baseline",
 }
 
 
@@ -138,6 +143,18 @@ def _fields_from(data: dict[str, Any], llm: LLMConfig | None = None) -> dict[str
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"`{raw_key}` must be a list of frontmatter keys")
             out[key] = tuple(v.strip() for v in value)
+        elif key == "target":
+            try:
+                out[key] = parse_target(value)
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
+        elif key == "baseline":
+            if value is None or value == "":
+                out[key] = None
+            elif isinstance(value, str):
+                out[key] = value
+            else:
+                raise ConfigError("`baseline` must be the path of a baseline file")
         elif key in ("body_line_budget", "body_token_budget"):
             if not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"`{raw_key}` must be a positive integer")
@@ -196,6 +213,8 @@ def load_config(path: Path) -> Config:
         fields = _fields_from(data)
         if "llm" in fields:  # relative cache-dir / prices-file: from the config file's folder
             fields["llm"] = fields["llm"].relative_to(str(path.parent))
+        if fields.get("baseline"):  # relative to the config file's folder, as cache-dir is
+            fields["baseline"] = os.path.join(str(path.parent), os.path.expanduser(fields["baseline"]))
         return replace(Config(), source=str(path), **fields)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None

@@ -37,7 +37,7 @@ def run_rules(
     out: list[Finding] = []
     suppressed = 0
     for r in rules:
-        if not config.enabled(r.code, path):
+        if config.target not in r.targets or not config.enabled(r.code, path):
             continue
         if r.workspace and workspace is None:
             continue

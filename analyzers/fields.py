@@ -36,6 +36,9 @@ FIELDS: dict[str, FieldSpec] = {
                   "(experimental)."),
         FieldSpec("argument-hint", "string", "claude-code",
                   "Claude Code: hint shown for the arguments of the skill's slash command, e.g. `[issue-number]`."),
+        FieldSpec("arguments", "string-or-list", "claude-code",
+                  "Claude Code: names for the positional arguments, used as `$name` in the body "
+                  "(space-separated or a list)."),
         FieldSpec("disable-model-invocation", "bool", "claude-code",
                   "Claude Code: `true` keeps the model from loading the skill by itself; only `/name` runs it."),
         FieldSpec("user-invocable", "bool", "claude-code",

@@ -7,6 +7,14 @@ from .rules.body.bloated_skill import bloated_skill
 from .rules.body.body_over_budget import body_over_budget
 from .rules.body.over_constrained import over_constrained
 from .rules.body.reference_no_toc import reference_no_toc
+from .rules.claude_code.agent_without_fork import agent_without_fork
+from .rules.claude_code.argument_in_code import argument_in_code
+from .rules.claude_code.invalid_field_value import invalid_field_value
+from .rules.claude_code.permission_rule_syntax import permission_rule_syntax
+from .rules.claude_code.uninvocable_skill import uninvocable_skill
+from .rules.claude_code.unknown_model import unknown_model
+from .rules.claude_code.unknown_tool import unknown_tool
+from .rules.claude_code.unrestricted_bash import unrestricted_bash
 from .rules.code.code_block_invalid import code_block_invalid
 from .rules.code.code_block_untagged import code_block_untagged
 from .rules.code.fence_in_html_block import fence_in_html_block
@@ -97,6 +105,14 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             nested_reference,
             reference_no_toc,
             interactive_script,
+            unknown_model,
+            invalid_field_value,
+            agent_without_fork,
+            unknown_tool,
+            permission_rule_syntax,
+            unrestricted_bash,
+            uninvocable_skill,
+            argument_in_code,
         ),
         key=lambda r: r.code,
     )

@@ -139,6 +139,8 @@ def to_json(reports: list[dict], errors: list[str] | None = None, *, single: boo
         "badges": _count(r["composite"]["badge"] or "none" for r in reports),
         "codes": _count(f["code"] for r in reports for f in r["findings"]),
     }
+    if any("baselined" in r for r in reports):  # score --baseline: findings hidden by the baseline
+        summary["baselined"] = sum(r.get("baselined", 0) for r in reports)
     doc = {"version": VERSION, "skills": reports, "summary": summary, "errors": errors or []}
     if indent is None:
         compact = (",", ":")
@@ -202,6 +204,8 @@ def to_sarif(reports: list[dict], rules: list[dict], docs_base: str) -> str:
             "columnKind": "unicodeCodePoints",
         }],
     }
+    if any("baselined" in r for r in reports):  # score --baseline: how many results were left out
+        sarif["runs"][0]["properties"] = {"baselined": sum(r.get("baselined", 0) for r in reports)}
     return json.dumps(sarif, indent=2) + "\n"
 
 
@@ -263,6 +267,34 @@ def to_github(reports: list[dict]) -> str:
                        f"{_gh_escape(f['message'])}")
     out += [score_line(r, Style(False)) for r in reports]
     return "\n".join(out) + ("\n" if out else "")
+
+
+_GITLAB_SEVERITY = {"error": "major", "warning": "minor", "info": "info", "hint": "info"}
+
+
+def to_gitlab(reports: list[dict], fingerprints: list[str]) -> str:
+    """GitLab Code Quality (the Code Climate subset GitLab reads): a JSON array of issues with
+    description, check_name, fingerprint (one per finding, in report order: stable across line shifts),
+    severity and location.path (relative to the working directory: the project folder in a CI job) with
+    lines.begin (1-based)."""
+    issues = []
+    k = 0
+    for r in reports:
+        skill_path = r["skill"]["path"]
+        path = display_path(skill_path)
+        for f in r["findings"]:
+            where = finding_path(skill_path, f) if f.get("file") else path
+            issues.append({
+                "type": "issue",
+                "check_name": f["code"],
+                "description": f"{f['code']}: {f['message']}",
+                "severity": _GITLAB_SEVERITY.get(f["severity"], "info"),
+                "fingerprint": fingerprints[k],
+                "location": {"path": Path(where).as_posix(),
+                             "lines": {"begin": f["range"]["start"]["line"] + 1}},
+            })
+            k += 1
+    return json.dumps(issues, indent=2) + "\n"
 
 
 def compare_text(a: dict, b: dict, style: Style) -> str:

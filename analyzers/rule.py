@@ -10,6 +10,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .findings import Finding, Fix, Range, Related, Severity
+from .targets import ALL_TARGETS
 
 if TYPE_CHECKING:
     from .config import Config
@@ -71,6 +72,7 @@ class Rule:
     anti_pattern: bool = False  # one of the methodology's anti-patterns (counts toward the penalty)
     workspace: bool = False  # needs the workspace index (cross-skill rules)
     source_file: str = ""
+    targets: frozenset[str] = ALL_TARGETS  # where the rule applies (config `target`; analyzers/targets.py)
 
     def section(self, title: str) -> str:
         """The text of one `## title` section of the rule's documentation."""
@@ -86,12 +88,16 @@ def rule(
     fix: FixAvailability = FixAvailability.NONE,
     anti_pattern: bool = False,
     workspace: bool = False,
+    targets: Iterable[str] = ALL_TARGETS,
 ) -> Callable[[CheckFn], Rule]:
     """Declare a rule; the function's docstring is its documentation page."""
 
     def wrap(fn: CheckFn) -> Rule:
         if not _CODE.match(code):
             raise ValueError(f"bad rule code {code!r}")
+        wanted = frozenset(targets)
+        if not wanted or not wanted <= ALL_TARGETS:
+            raise ValueError(f"rule {code}: targets must be a non-empty subset of {sorted(ALL_TARGETS)}")
         doc = inspect.cleandoc(fn.__doc__ or "")
         if not doc:
             raise ValueError(f"rule {code} has no docstring")
@@ -111,6 +117,7 @@ def rule(
             anti_pattern=anti_pattern,
             workspace=workspace,
             source_file=src,
+            targets=wanted,
         )
 
     return wrap
@@ -124,4 +131,5 @@ def as_dict(r: Rule) -> dict[str, Any]:
         "summary": r.summary,
         "fix": r.fix.value,
         "anti_pattern": r.anti_pattern,
+        "targets": sorted(r.targets),
     }

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from skillgrade.analyzers.registry import ALL_RULES
 from skillgrade.analyzers.rule import FixAvailability, Rule
+from skillgrade.analyzers.targets import ALL_TARGETS, TARGETS
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs" / "rules"
@@ -48,6 +49,9 @@ def rule_page(rule: Rule) -> str:
         meta.append("methodology anti-pattern")
     if rule.workspace:
         meta.append("needs the workspace index")
+    if rule.targets != ALL_TARGETS:
+        meta.append("targets: " + ", ".join(f"`{t}`" for t in TARGETS if t in rule.targets)
+                    + " ([targets](../targets.md))")
     line = " · ".join(meta) + ". " + _FIX_TEXT[rule.fix] + _source_link(rule)
     return f"# {rule.code}\n\n{line}\n\n{rule.doc.rstrip()}\n"
 

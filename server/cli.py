@@ -11,7 +11,7 @@ from pathlib import Path
 VERSION = "0.1.0"
 LLM_DEPTHS = {"standard": "the LLM judge", "deep": "the LLM judge and Monte Carlo simulation",
               "certify": "the LLM judge, Monte Carlo simulation and Elo ranking"}
-FORMATS = ("text", "json", "sarif", "markdown", "github")
+FORMATS = ("text", "json", "sarif", "markdown", "github", "gitlab", "html")
 
 
 class UsageError(Exception):
@@ -36,6 +36,9 @@ def _score_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("--select", type=_codes, default=None, help="only these codes (comma-separated)")
     s.add_argument("--ignore", type=_codes, default=None, help="skip these codes (comma-separated)")
     s.add_argument("--config", type=Path, default=None, help="a .skillgrade.toml or pyproject.toml")
+    s.add_argument("--target", choices=("claude-code", "claude-api", "agentskills"), default=None,
+                   help="where the skills run: decides the platform rules and known fields (default: "
+                        "the config's `target`, else claude-code)")
     s.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     s.add_argument("--cache-dir", type=Path, default=None,
                    help="cache folder (default: .skillgrade_cache at the workspace root)")
@@ -43,6 +46,15 @@ def _score_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     s.add_argument("--fix", action="store_true", help="apply safe fixes ([*]) to the files, then report")
     s.add_argument("--unsafe-fixes", action="store_true", help="with --fix, also apply unsafe fixes")
+    s.add_argument("--diff", action="store_true",
+                   help="print the unified diff of what --fix would change, write nothing; exit 1 when "
+                        "there is something to change")
+    s.add_argument("--baseline", type=Path, default=None, metavar="FILE",
+                   help="report and fail only on findings not in this baseline (`skillgrade baseline write`;"
+                        " config: baseline)")
+    s.add_argument("--no-baseline", action="store_true", help="ignore the configured baseline")
+    s.add_argument("--skip-outside-skills", action="store_true",
+                   help="ignore given files that belong to no skill (the pre-commit hook passes this)")
     llm = s.add_argument_group("LLM layers (--depth standard, `judge`)")
     llm.add_argument("--judges", type=_positive_int, default=1, metavar="N",
                      help="N independent judges, averaged, with their agreement (default 1)")
@@ -88,6 +100,9 @@ def _usd(value: str) -> float:
 VERB_MODULES: tuple[str, ...] = (
     "cli_init",
     "cli_comprehension",
+    "cli_evaluate",
+    "cli_optimize",
+    "cli_baseline",
 )
 
 
@@ -157,6 +172,8 @@ def _config_loader(args: argparse.Namespace):
         overrides["select"] = args.select
     if args.ignore is not None:
         overrides["ignore"] = args.ignore
+    if getattr(args, "target", None) is not None:
+        overrides["target"] = args.target
     if args.config is not None:
         if not args.config.is_file():
             raise UsageError(f"{args.config}: config file not found")
@@ -187,12 +204,14 @@ def _config_loader(args: argparse.Namespace):
 
 def cmd_score(args: argparse.Namespace) -> int:
     _check_depth(args.depth, ("quick", "standard", "deep", "certify"))
-    for p in args.paths:
-        if not p.exists():
-            raise UsageError(f"{p}: no such file or directory")
-        if p.is_file() and p.name != "SKILL.md":
-            raise UsageError(f"{p}: not a SKILL.md (give a SKILL.md, a skill directory, or a tree)")
+    args.paths = resolve_paths(args.paths, outside_ok=args.skip_outside_skills)
+    if not args.paths:
+        return 0  # only files outside skills were given (pre-commit), and --skip-outside-skills
     config_for = _config_loader(args)
+    if args.diff:
+        from skillgrade.server.cli_fixdiff import print_fix_diff
+
+        return print_fix_diff(list(args.paths), config_for, args.unsafe_fixes)
     if args.fix:
         fixed = _apply_fixes(list(args.paths), config_for, args.unsafe_fixes)
         if fixed:
@@ -224,11 +243,45 @@ def cmd_score(args: argparse.Namespace) -> int:
     return exit_code(reports, errors, args, threshold)
 
 
+def resolve_paths(paths: list[Path], *, outside_ok: bool = False) -> list[Path]:
+    """The paths to score: directories and SKILL.md files as given; any other file is replaced by the
+    SKILL.md of the skill it belongs to (the nearest folder above it with one), so a bundled file grades
+    its skill once. A file in no skill is a usage error, or skipped when `outside_ok`."""
+    out: list[Path] = []
+    seen: set[str] = set()
+    for p in paths:
+        if not p.exists():
+            raise UsageError(f"{p}: no such file or directory")
+        if p.is_file() and p.name != "SKILL.md":
+            skill = next((d / "SKILL.md" for d in p.resolve().parents if (d / "SKILL.md").is_file()), None)
+            if skill is None:
+                if outside_ok:
+                    continue
+                raise UsageError(f"{p}: not a SKILL.md nor a file of a skill (give a SKILL.md, a skill "
+                                 "directory, a file in one, or a tree)")
+            try:
+                p = skill.relative_to(Path.cwd())
+            except ValueError:
+                p = skill
+        key = os.path.abspath(p)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
 def emit(reports: list[dict], errors: list[str], args: argparse.Namespace, config_for, *, tty: bool,
          texts: list[str] | None = None, ledger: dict | None = None) -> None:
-    """Write the reports in the chosen format (JSON gets a top-level `ledger` when one is given)."""
-    from skillgrade.analyzers import render
+    """Write the reports in the chosen format (JSON gets a top-level `ledger` when one is given).
 
+    With a baseline (--baseline, config `baseline`), the baselined findings are first removed from the
+    reports (in place, so the exit code counts only the others) and their number is reported."""
+    from skillgrade.analyzers import render
+    from skillgrade.server.cli_baseline import apply_baseline, baselined_line
+
+    hidden = apply_baseline(reports, args, config_for)
+    if hidden is not None:
+        texts = None  # the cached compact JSON still holds the baselined findings
     if args.format == "json":
         # pretty on a terminal; compact (and much faster) when piped
         indent = 2 if tty or len(reports) <= 20 else None
@@ -254,8 +307,19 @@ def emit(reports: list[dict], errors: list[str], args: argparse.Namespace, confi
         out = render.to_sarif(reports, rules, base)
     elif args.format == "markdown":
         out = render.to_markdown(reports)
+    elif args.format == "html":
+        from skillgrade.analyzers.html_report import to_html
+
+        base = config_for(Path(reports[0]["skill"]["path"])).docs_base_url if reports else None
+        out = to_html(reports, errors, ledger=ledger, docs_base=base)
     elif args.format == "github":
         out = render.to_github(reports)
+        if hidden is not None:
+            out += f"skillgrade: {baselined_line(hidden)}\n"
+    elif args.format == "gitlab":
+        from skillgrade.server.cli_baseline import gitlab_fingerprints
+
+        out = render.to_gitlab(reports, gitlab_fingerprints(reports))
     else:
         out = render.to_text(reports, render.Style(_color(args.color)))
         if ledger is not None:
@@ -265,7 +329,11 @@ def emit(reports: list[dict], errors: list[str], args: argparse.Namespace, confi
             from skillgrade.server.cli_certify import mc_text
 
             out += mc_text(reports, render.Style(_color(args.color)))
+        if hidden is not None:
+            out += render.Style(_color(args.color)).dim(baselined_line(hidden)) + "\n"
     sys.stdout.write(out)
+    if hidden is not None and args.format in ("sarif", "markdown", "gitlab"):
+        print(f"skillgrade: {baselined_line(hidden)}", file=sys.stderr)
     if args.format != "text":
         for e in errors:
             print(f"skillgrade: {e}", file=sys.stderr)
@@ -291,18 +359,29 @@ def exit_code(reports: list[dict], errors: list[str], args: argparse.Namespace, 
     return 1 if failed else 0
 
 
-def _apply_fixes(paths: list[Path], config_for, unsafe: bool) -> int:
-    """Apply fixes skill by skill, re-analysing until nothing more applies (at most 5 rounds)."""
+def _apply_fixes(paths: list[Path], config_for, unsafe: bool, overlay: dict[str, str] | None = None) -> int:
+    """Apply fixes skill by skill, re-analysing until nothing more applies (at most 5 rounds).
+
+    With `overlay` (absolute path -> new text) nothing is written: the new texts go there (`--diff`), the
+    SKILL.md is re-read from it, and a bundled file is edited in the first round that edits it only (the
+    analysis of bundled files reads the disk, so later rounds would offer the same edits again)."""
     from skillgrade.analyzers.batch import workspace_root_for
     from skillgrade.analyzers.fixes import applicable, apply_fixes, edits_by_file
     from skillgrade.analyzers.report import UnreadableError, analyze, read_skill
     from skillgrade.analyzers.workspace import find_skill_files
+
+    def write(path: Path, text: str) -> None:
+        if overlay is None:
+            path.write_text(text, "utf-8", newline="")
+        else:
+            overlay[os.path.abspath(path)] = text
 
     total = 0
     for skill in find_skill_files(paths):
         for _ in range(5):
             try:
                 text, binary = read_skill(skill)
+                text = overlay.get(os.path.abspath(skill), text) if overlay is not None else text
             except UnreadableError:
                 break
             if binary:
@@ -312,7 +391,7 @@ def _apply_fixes(paths: list[Path], config_for, unsafe: bool) -> int:
             drop_bom = text.startswith("\ufeff") and any(f.code == "UTF8_BOM" for f in rep.findings)
             text = text.removeprefix("\ufeff")  # positions are relative to the text without the BOM
             if drop_bom:
-                skill.write_text(text, "utf-8", newline="")
+                write(skill, text)
                 total += 1
             if not fixes:
                 break
@@ -320,23 +399,30 @@ def _apply_fixes(paths: list[Path], config_for, unsafe: bool) -> int:
             for fx in fixes:
                 for c in fx.creates:
                     target = Path(c.path)
-                    if not target.exists():
+                    if overlay is not None:
+                        if not target.exists() and os.path.abspath(target) not in overlay:
+                            overlay[os.path.abspath(target)] = c.content
+                            created += 1
+                    elif not target.exists():
                         target.parent.mkdir(parents=True, exist_ok=True)
                         target.write_text(c.content, "utf-8")
                         created += 1
             new_text, applied = apply_fixes(text, fixes)
             if new_text != text:
-                skill.write_text(new_text, "utf-8", newline="")
+                write(skill, new_text)
             for target, edits in edits_by_file(fixes).items():  # fixes of findings on bundled files
-                applied += _edit_file(skill.parent, Path(target), edits)
+                if overlay is not None and os.path.abspath(target) in overlay:
+                    continue
+                applied += _edit_file(skill.parent, Path(target), edits, overlay)
             if applied + created == 0:
                 break
             total += applied + created
     return total
 
 
-def _edit_file(skill_dir: Path, target: Path, edits: list) -> int:
-    """Apply edits to a file of the skill (never outside its folder); the count applied."""
+def _edit_file(skill_dir: Path, target: Path, edits: list, overlay: dict[str, str] | None = None) -> int:
+    """Apply edits to a file of the skill (never outside its folder); the count applied. With `overlay`,
+    the new text goes there instead of the disk."""
     from skillgrade.analyzers.fixes import apply_edits
 
     try:
@@ -347,7 +433,10 @@ def _edit_file(skill_dir: Path, target: Path, edits: list) -> int:
     bom = "\ufeff" if data.startswith("\ufeff") else ""  # positions count from after the BOM
     new, applied = apply_edits(data[len(bom):], edits)
     if applied and bom + new != data:
-        target.write_text(bom + new, "utf-8", newline="")
+        if overlay is not None:
+            overlay[os.path.abspath(target)] = bom + new
+        else:
+            target.write_text(bom + new, "utf-8", newline="")
     return applied
 
 

@@ -83,13 +83,12 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     import asyncio  # here, not at the top: the CLI imports this module to build its parser
 
     from skillgrade.analyzers.certify import run_deep
-    from skillgrade.analyzers.llm.gateway import format_plan
     from skillgrade.analyzers.mc_prompts import PromptsFileError, load_prompts_file
     from skillgrade.analyzers.routing import cards_from_files
     from skillgrade.server.certifying import elo_step, load_corpus_index
     from skillgrade.server.cli import UsageError, emit, exit_code, strictest_threshold
     from skillgrade.server.cli_judge import prepare_llm_run
-    from skillgrade.server.judging import models_of
+    from skillgrade.server.estimating import combine, models_for, plan
 
     prompt_set = None
     if args.prompts is not None:  # a bad file is a usage error before anything is spent
@@ -102,12 +101,22 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
         return None
     llm, gateway, files, reports, errors = prepared
     batch = bool(getattr(args, "batch", False))
-    models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
-    step = None
+    models = models_for(llm)
+    step = index = None
     if certify:  # Elo against the `skillgrade init` index (unmeasured, with the reason, without one)
         index, why = load_corpus_index(os.environ, getattr(llm, "data_dir", None))
         step = elo_step(index, model=llm.judge_model, reason=why)
-    progress = Progress(live=sys.stderr.isatty(), enabled=not args.dry_run)
+
+    def cards_for(rep) -> list:
+        return cards_from_files(files, exclude=Path(rep.path)) if len(files) > 1 else []
+
+    if args.dry_run:  # the editor's estimate, per skill (server/estimating.py): one function, one answer
+        plans = [plan(gateway, rep.document, "certify" if certify else "deep", models=models, judges=args.judges,
+                      workspace_skills=cards_for(rep), mc_n=args.mc_n, index=index, prompt_set=prompt_set)
+                 for rep in reports]
+        asyncio.run(gateway.aclose())
+        return _print_plan(combine(plans), args, len(reports))
+    progress = Progress(live=sys.stderr.isatty())
     finished: dict[int, object] = {}
     interrupted = False
 
@@ -119,8 +128,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
         async def one(i: int, rep) -> None:
             async with sem:
                 name = rep.name or Path(rep.path or "").parent.name
-                cards = cards_from_files(files, exclude=Path(rep.path)) if len(files) > 1 else []
-                run = await run_deep(rep, gateway, models=models, judges=args.judges, workspace_skills=cards,
+                run = await run_deep(rep, gateway, models=models, judges=args.judges, workspace_skills=cards_for(rep),
                                      mc_n=args.mc_n, mc_ci=args.mc_ci, prompt_set=prompt_set,
                                      elo=step if certify else None, keep_on_cancel=True,
                                      mc_wave=args.mc_n if batch else None,
@@ -145,18 +153,6 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
     if interrupted and running:
         print(f"skillgrade: {len(running)} batch(es) keep running on the server ({', '.join(sorted(running))}); "
               "run the same command again to collect their results: nothing is submitted twice.", file=sys.stderr)
-    if args.dry_run:
-        plan = gateway.plan()
-        if args.format == "json":
-            import json
-
-            sys.stdout.write(json.dumps({"dry_run": plan, "skills": len(reports)}, indent=2) + "\n")
-        else:
-            cached = gateway.ledger.cached_calls
-            print(format_plan(plan) + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call."
-                                       if cached else "")
-                  + f" (upper bound: every positive activates, no early stop, --mc-n {args.mc_n})")
-        return 0
     dicts = [finished[i].to_dict() for i in sorted(finished)]  # type: ignore[attr-defined]
     if not dicts:
         print("skillgrade: interrupted before any skill finished; finished calls are cached, a re-run resumes",
@@ -171,6 +167,21 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
               file=sys.stderr)
         return 130
     return exit_code(dicts, errors, args, strictest_threshold(dicts, args, config_for))
+
+
+def _print_plan(plan: dict, args: argparse.Namespace, skills: int) -> int:
+    """--dry-run: what the run would send (server/estimating.py's plan, the editor's estimate), no call."""
+    from skillgrade.analyzers.llm.gateway import format_plan
+
+    if args.format == "json":
+        import json
+
+        sys.stdout.write(json.dumps({"dry_run": plan, "skills": skills}, indent=2) + "\n")
+        return 0
+    cached = plan.get("cached_calls") or 0
+    print(format_plan(plan) + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call." if cached else "")
+          + f" (upper bound: every positive activates, no early stop, --mc-n {args.mc_n})")
+    return 0
 
 
 def _layer(report: dict, name: str) -> dict | None:

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from skillgrade.analyzers.config import Config
-from skillgrade.analyzers.registry import ALL_RULES
+from skillgrade.analyzers.registry import ALL_RULES, by_code
 from skillgrade.analyzers.report import analyze
+from skillgrade.analyzers.targets import DEFAULT_TARGET
 
 REPO = Path(__file__).resolve().parent.parent
 GEN = REPO / "scripts" / "gen_rule_docs.py"
@@ -151,7 +152,9 @@ def _run_example(code: str, text: str, root: Path) -> list:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text("# example\n", encoding="utf-8")
     path.write_text(text, encoding="utf-8")
-    report = analyze(text, path, config=Config(select=(code,)), workspace_root=root)
+    rule = by_code(code)
+    target = DEFAULT_TARGET if rule is None or DEFAULT_TARGET in rule.targets else sorted(rule.targets)[0]
+    report = analyze(text, path, config=Config(select=(code,), target=target), workspace_root=root)
     return [f for f in report.findings if f.code in (code, "INTERNAL_ERROR")]
 
 

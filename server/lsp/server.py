@@ -460,40 +460,31 @@ class SkillServer(LanguageServer):
             self.side_results[uri] = (version, diags, rid)
         return diags, rid
 
-    def _schedule_side(self, uri: str, delay: float) -> None:
-        async def later() -> None:
-            try:
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                got = await self.side_result(uri)
-                doc = self.docs.get(uri)
-                if got is None or doc is None or self.published.get(uri) == (doc.version, got[1]):
-                    return
-                if not got[0] and uri not in self.published:
-                    return  # nothing to say about a file that never had findings
-                self.published[uri] = (doc.version, got[1])
-                self.text_document_publish_diagnostics(
-                    T.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=got[0]))
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - logged; the next edit tries again
-                log.exception("validation of %s failed", uri)
-            finally:
-                if self.pending.get(uri) is task:
-                    self.pending.pop(uri, None)
+    async def _publish_side(self, uri: str) -> None:
+        got = await self.side_result(uri)
+        doc = self.docs.get(uri)
+        if got is None or doc is None or self.published.get(uri) == (doc.version, got[1]):
+            return
+        if not got[0] and uri not in self.published:
+            return  # nothing to say about a file that never had findings
+        self.published[uri] = (doc.version, got[1])
+        self.text_document_publish_diagnostics(
+            T.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=got[0]))
 
-        task = asyncio.get_running_loop().create_task(later())
-        self.pending[uri] = task
+    async def _publish_skill(self, uri: str) -> None:
+        res = await self.result_for(uri, bundled=True)
+        if res is not None:
+            self.publish(res)
 
     def schedule(self, uri: str, delay_ms: int | None = None) -> None:
         """Debounced analysis + publish (push clients). The newest version always wins."""
         if self.use_pull:
             return
-        if not self.is_ours(uri):
-            if self.is_side(uri):
-                if (t := self.pending.pop(uri, None)) is not None:
-                    t.cancel()
-                self._schedule_side(uri, (self.settings.debounce_ms if delay_ms is None else delay_ms) / 1000)
+        if self.is_ours(uri):
+            work = self._publish_skill
+        elif self.is_side(uri):  # a task suite, an eval file, ...
+            work = self._publish_side
+        else:
             return
         if (t := self.pending.pop(uri, None)) is not None:
             t.cancel()
@@ -503,9 +494,7 @@ class SkillServer(LanguageServer):
             try:
                 if delay > 0:
                     await asyncio.sleep(delay)
-                res = await self.result_for(uri, bundled=True)
-                if res is not None:
-                    self.publish(res)
+                await work(uri)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - logged; the next edit tries again

@@ -1,7 +1,7 @@
 """Server settings (section `skillgrade`): typed, camelCase in, validated key by key.
 
 Engine keys (select, ignore, severity, threshold, docsBaseUrl, perPathIgnores, bodyLineBudget,
-bodyTokenBudget, knownFields) are checked with the engine's own Config.merged and applied on top of the
+bodyTokenBudget, knownFields, target) are checked with the engine's own Config.merged and applied on top of the
 file configuration (.skillgrade.toml / [tool.skillgrade]) of each skill.
 """
 
@@ -15,7 +15,7 @@ from skillgrade.analyzers import Config, ConfigError
 
 ENGINE_KEYS = (
     "select", "ignore", "severity", "threshold", "docsBaseUrl", "perPathIgnores",
-    "bodyLineBudget", "bodyTokenBudget", "knownFields",
+    "bodyLineBudget", "bodyTokenBudget", "knownFields", "target",
 )
 _SNAKE = {
     "debounce_ms": "debounceMs", "docs_base_url": "docsBaseUrl", "per_path_ignores": "perPathIgnores",
@@ -25,7 +25,12 @@ _SNAKE = {
     "analysis_timeout_ms": "analysisTimeoutMs", "analysis-timeout-ms": "analysisTimeoutMs",
     "docs-base-url": "docsBaseUrl", "per-path-ignores": "perPathIgnores", "body-line-budget": "bodyLineBudget",
     "body-token-budget": "bodyTokenBudget", "known_fields": "knownFields", "known-fields": "knownFields",
+    "mc_n": "mcN", "mc-n": "mcN", "mc_ci": "mcCi", "mc-ci": "mcCi",
 }
+# the LLM run settings (camelCase) the VS Code manifest must contribute (tests/lsp/test_settings_unit.py)
+LLM_KEYS = ("judgeModel", "simulationModel", "budgetUsd", "baseUrl", "judges", "mcN", "mcCi")
+MC_N_RANGE = (2, 1000)  # the CLI's --mc-n bounds
+MC_CI_MAX = 0.5  # --mc-ci: 0 <= W < 0.5
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
@@ -37,6 +42,8 @@ class Settings:
     budget_usd: float | None = None  # None: the file config's budget-usd (default: none)
     base_url: str | None = None  # an Anthropic-compatible endpoint; ANTHROPIC_BASE_URL wins
     judges: int = 1
+    mc_n: int = 50  # Monte Carlo: maximum simulations per certify (the CLI's --mc-n)
+    mc_ci: float = 0.10  # Monte Carlo: stop once the CI half-widths are under this (the CLI's --mc-ci)
     log_level: str = "WARNING"
     analysis_timeout_ms: int = 2000  # per document version; 0: no limit
     engine: tuple[tuple[str, Any], ...] = field(default=())  # validated engine keys, sorted (hashable, ==)
@@ -117,6 +124,17 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
                 values["judges"] = v
             else:
                 errors.append("`judges` must be a whole number from 1 to 10")
+        elif key == "mcN":
+            lo, hi = MC_N_RANGE
+            if isinstance(v, int | float) and not isinstance(v, bool) and v == int(v) and lo <= v <= hi:
+                values["mc_n"] = int(v)
+            else:
+                errors.append(f"`mcN` must be a whole number from {lo} to {hi}")
+        elif key == "mcCi":
+            if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v < MC_CI_MAX:
+                values["mc_ci"] = float(v)
+            else:
+                errors.append(f"`mcCi` must be a number at least 0 and below {MC_CI_MAX}")
         elif key == "budgetUsd":
             if isinstance(v, int | float) and not isinstance(v, bool) and v >= 0:
                 values["budget_usd"] = float(v)

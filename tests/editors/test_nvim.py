@@ -280,7 +280,16 @@ def _check_e2e(r: dict, workspace: Path) -> None:
         score
     )
 
-    # :SkillgradeReport -> scratch buffer holding the JSON report
+    # :SkillgradeReport -> the HTML report in a temp file: opened with vim.ui.open on >= 0.10, its path printed
+    # on older Neovim
+    rep = r.get("report_html") or {}
+    assert rep.get("path", "").endswith(".html") and rep.get("table") and rep.get("charts") == 1, rep
+    assert rep["head"].startswith("<!DOCTYPE html>"), rep
+    if rep["has_ui_open"]:
+        assert rep["opened_path"] == rep["path"] and "opened in the browser" in rep["message"], rep
+    else:
+        assert rep["message"] == f"skillgrade: report written to {rep['path']}", rep
+    # :SkillgradeScore -> scratch buffer holding the JSON report
     buf = r.get("report_buffer")
     assert buf, f"no report buffer; notifications: {r['notifications']}"
     body = json.loads("\n".join(ln for ln in buf if not ln.startswith("#")))

@@ -197,8 +197,11 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
 
     # status bar and report
     assert re.match(r"^\$\(checklist\) skillgrade \d+\.\d( · \S.*)?$", r["statusBar"]), r["statusBar"]
-    assert r["report"] and r["report"]["head"].startswith("# skillgrade report: pdf-toolkit"), r["report"]
-    assert "**Score:**" in r["report"]["head"]
+    rep = r["report"]  # "Show report": the server's HTML report in a webview with scripts disabled
+    assert rep and rep["kind"] == "html", rep
+    assert rep["title"] == "skillgrade: pdf-toolkit" and rep["viewType"] == "skillgrade.report", rep
+    assert rep["enableScripts"] is False and rep["table"] and rep["charts"] == 1, rep
+    assert "<title>skillgrade report: " in rep["head"] and "Content-Security-Policy" in rep["head"], rep
 
     # judge / certify without an API key: the server's own error, or cancelled; never a score
     for key in ("judge", "certify"):

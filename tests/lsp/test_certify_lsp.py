@@ -166,3 +166,28 @@ async def test_certify_runs_every_layer_and_hover_shows_them(client: LanguageCli
         text_document=T.TextDocumentIdentifier(uri=client.skill_uri)))
     assert "Certified" in lens[0].command.title
     assert KEY not in json.dumps(result)
+
+
+async def test_estimate_and_the_cli_dry_run_are_one_function(client: LanguageClient):
+    """skillgrade.estimate and `certify --dry-run` answer with server/estimating.plan: the same calls,
+    tokens and dollars for the same skill, index, cache and --mc-n (the editor's mcN setting)."""
+    import os
+    import subprocess
+
+    from skillgrade.server.lsp.convert import uri_to_path
+
+    path = Path(uri_to_path(client.skill_uri)).parent
+    n0 = len(FAKE.requests)
+    for mc_n in (50, 12):
+        client.workspace_did_change_configuration(T.DidChangeConfigurationParams(
+            settings={"skillgrade": {"debounceMs": 0, "mcN": mc_n}}))
+        await asyncio.sleep(0.2)
+        est = await execute(client, "skillgrade.estimate", client.skill_uri, "certify")
+        out = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "certify", str(path), "--dry-run",
+                              "--format", "json", "--mc-n", str(mc_n)], env={**os.environ, **ENV},
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)["dry_run"] == est["plan"], mc_n
+        # stand-in prompts: never cached; the Elo pairs of the certify run above are (free, counted apart)
+        assert est["plan"]["by_kind"]["route"]["calls"] == 10 + mc_n and est["plan"]["cached_calls"] > 0
+    assert len(FAKE.requests) == n0  # neither calls a model

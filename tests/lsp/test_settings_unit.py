@@ -54,3 +54,31 @@ def test_llm_settings_override_the_file_config() -> None:
     llm = llm_config(base, judge_model=s.judge_model, simulate_model=s.simulation_model, base_url=s.base_url,
                      budget_usd=s.budget_usd)
     assert llm.judge_model == "from-editor" and llm.budget_usd == 0.5 and llm.simulate_model == base.simulate_model
+
+
+def test_monte_carlo_settings() -> None:
+    s, errors = parse_settings({"mcN": 20, "mcCi": 0.05})
+    assert errors == [] and (s.mc_n, s.mc_ci) == (20, 0.05)
+    d = parse_settings({})[0]
+    assert (d.mc_n, d.mc_ci) == (50, 0.10)  # the CLI's --mc-n / --mc-ci defaults
+    s, errors = parse_settings({"mc-n": 30.0, "mc_ci": 0})
+    assert errors == [] and (s.mc_n, s.mc_ci) == (30, 0.0)
+    for bad in ({"mcN": 1}, {"mcN": 1001}, {"mcN": 2.5}, {"mcN": True}, {"mcCi": 0.5}, {"mcCi": -0.1},
+                {"mcCi": "0.1"}):
+        s, errors = parse_settings(bad)
+        assert len(errors) == 1 and (s.mc_n, s.mc_ci) == (50, 0.10), bad
+
+
+def test_the_vscode_manifest_contributes_every_llm_setting() -> None:
+    import json
+    from pathlib import Path
+
+    from skillgrade.server.lsp.settings import LLM_KEYS, MC_N_RANGE
+
+    manifest = Path(__file__).resolve().parents[2] / "editors" / "vscode" / "package.json"
+    props = json.loads(manifest.read_text(encoding="utf-8"))["contributes"]["configuration"]["properties"]
+    missing = [k for k in LLM_KEYS if f"skillgrade.{k}" not in props]
+    assert missing == []
+    assert (props["skillgrade.mcN"]["default"], props["skillgrade.mcN"]["minimum"],
+            props["skillgrade.mcN"]["maximum"]) == (50, *MC_N_RANGE)
+    assert props["skillgrade.mcCi"]["default"] == 0.1

@@ -8,13 +8,14 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
+from ...targets import CLAUDE_API, CLAUDE_CODE
 from ._text import description
 
 # an opening, closing or self-closing tag: `<example>`, `</example>`, `<br/>`, `<tool name="x">`
 TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[\w.:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`]+))?)*\s*/?>")
 
 
-@rule("DESCRIPTION_XML_TAG", family="description", severity=Severity.WARNING)
+@rule("DESCRIPTION_XML_TAG", family="description", severity=Severity.WARNING, targets=(CLAUDE_API, CLAUDE_CODE))
 def description_xml_tag(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """The `description` contains an XML tag.
 
@@ -25,7 +26,9 @@ def description_xml_tag(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     ## Why is this bad?
     The description is placed inside the system prompt's own tagged skill listing; a tag in it can
     break that structure or be read as an instruction. Anthropic's skill rules for the Claude API
-    and claude.ai reject a description with XML tags.
+    and claude.ai reject a description with XML tags. The rule applies with `target = "claude-api"`
+    and `"claude-code"` (Claude Code puts the description in the same tagged listing); the plain
+    Agent Skills spec does not forbid tags.
 
     ## Example
     ```markdown

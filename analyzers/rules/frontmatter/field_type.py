@@ -8,6 +8,7 @@ from ...document import SkillDocument
 from ...fields import FIELDS
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
+from ...targets import known_fields
 
 
 def _type_name(v: object) -> str:
@@ -62,9 +63,10 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """
     if not doc.frontmatter.ok:
         return
+    known = known_fields(ctx.config.target)
     for key, fld in doc.frontmatter.fields.items():
         spec = FIELDS.get(key)
-        if spec is None:
+        if spec is None or key not in known:  # another target's field: UNKNOWN_FIELD reports it
             continue
         v = fld.value
         plain = fld.is_plain_scalar

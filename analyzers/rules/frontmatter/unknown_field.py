@@ -9,6 +9,7 @@ from ...document import SkillDocument
 from ...fields import FIELDS
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
+from ...targets import known_fields
 
 # difflib is slow; past this many unknown keys the frontmatter is data, not typos
 _SUGGEST_LIMIT = 50
@@ -17,13 +18,15 @@ _LONGEST_FIELD = max(len(k) for k in FIELDS)
 
 @rule("UNKNOWN_FIELD", family="frontmatter", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
 def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """A top-level frontmatter key is not defined by the Agent Skills spec or Claude Code.
+    """A top-level frontmatter key is not defined for the target (the Agent Skills spec, Claude Code).
 
     ## What it does
     Flags top-level keys other than the spec's (`name`, `description`, `license`, `compatibility`,
-    `metadata`, `allowed-tools`) and Claude Code's documented fields (`argument-hint`,
-    `disable-model-invocation`, `user-invocable`, `model`, `effort`, `context`, `agent`, `hooks`,
-    `paths`, `shell`, `version`, `when_to_use`). Suggests the closest known key for typos.
+    `metadata`, `allowed-tools`) and, with `target = "claude-code"` (the default), Claude Code's
+    documented fields (`argument-hint`, `arguments`, `disable-model-invocation`, `user-invocable`,
+    `model`, `effort`, `context`, `agent`, `hooks`, `paths`, `shell`, `version`, `when_to_use`).
+    With `target = "claude-api"` or `"agentskills"` the Claude Code fields are reported too: other
+    clients ignore them. Suggests the closest known key for typos.
 
     ## Why is this bad?
     Unknown keys are ignored by agents (a typo such as `descripton` silently drops the description)
@@ -57,13 +60,18 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return
     unknown = 0
     extra = ctx.config.known_fields
+    known = known_fields(ctx.config.target)
     for key, fld in doc.frontmatter.fields.items():
-        if key in FIELDS or key in extra:
+        if key in known or key in extra:
+            continue
+        if key in FIELDS:  # another target's field
+            yield ctx.finding(fld.key_range, f"`{key}` is a Claude Code field; target `{ctx.config.target}` "
+                              "does not define it and other clients ignore it")
             continue
         unknown += 1
         close = []
         if unknown <= _SUGGEST_LIMIT and len(key) <= _LONGEST_FIELD + 4:
-            close = difflib.get_close_matches(key.lower(), list(FIELDS), n=1, cutoff=0.75)
+            close = difflib.get_close_matches(key.lower(), sorted(known), n=1, cutoff=0.75)
         fix = None
         msg = f"Unknown frontmatter field `{key}`; custom data belongs under `metadata`"
         if close and close[0] not in doc.frontmatter.fields:

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
+from ...targets import CLAUDE_API
 
 RESERVED = ("anthropic", "claude")
 
 
-@rule("NAME_RESERVED_WORD", family="name", severity=Severity.WARNING)
+@rule("NAME_RESERVED_WORD", family="name", severity=Severity.WARNING, targets=(CLAUDE_API,))
 def name_reserved_word(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """`name` contains a reserved word (`anthropic`, `claude`).
 
@@ -20,8 +21,9 @@ def name_reserved_word(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
 
     ## Why is this bad?
     Anthropic's skill rules for the Claude API and claude.ai reserve these words: an upload whose
-    name contains them is rejected. Claude Code loads such a skill, so this is a warning, not an
-    error. Words that merely start the same way (`claudette`) are not reserved.
+    name contains them is rejected. Claude Code and the Agent Skills spec do not reserve them, so
+    the rule applies only with `target = "claude-api"`. Words that merely start the same way
+    (`claudette`) are not reserved.
 
     ## Example
     ```markdown

@@ -16,12 +16,13 @@ end
 return {
   cmd = { 'skillgrade', 'server' },
   -- Neovim detects SKILL.md as markdown; `skill` for users who set that filetype themselves.
-  filetypes = { 'markdown', 'skill' },
+  -- yaml/json: task suites and comprehension eval files (skillgrade.side_file_for decides by content).
+  filetypes = { 'markdown', 'skill', 'yaml', 'json' },
   -- Only SKILL.md buffers and markdown files bundled with a skill get a client: if on_dir() is not
   -- called, nothing starts. Root: the nearest directory holding .git, else the parent of the skill's
   -- directory (the same for a SKILL.md and its references, so they share one client).
   root_dir = function(bufnr, on_dir)
-    local skill = skill_file_for(vim.api.nvim_buf_get_name(bufnr))
+    local skill = ok and skillgrade.anchor_for(bufnr) or skill_file_for(vim.api.nvim_buf_get_name(bufnr))
     if not skill then
       return
     end

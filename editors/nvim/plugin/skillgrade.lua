@@ -13,11 +13,13 @@ local commands = {
   SkillgradeScore = 'skillgrade.score',
 }
 for name, command in pairs(commands) do
-  vim.api.nvim_create_user_command(name, function()
+  vim.api.nvim_create_user_command(name, function(o)
     if command == 'skillgrade.certify' then
       require('skillgrade').certify(0) -- the cost estimate and a confirmation first
+    elseif name == 'SkillgradeReport' then
+      require('skillgrade').report_html(0, nil, o.bang) -- the HTML report, in the browser
     else
       require('skillgrade').execute(command, 0)
     end
-  end, { desc = 'skillgrade: run ' .. command .. ' on the current SKILL.md' })
+  end, { desc = 'skillgrade: run ' .. command .. ' on the current SKILL.md', bang = name == 'SkillgradeReport' })
 end

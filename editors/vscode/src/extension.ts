@@ -28,6 +28,9 @@ export const SECTION = "skillgrade";
 export const DOCUMENT_SELECTOR = [
   { scheme: "file", pattern: "**/SKILL.md" },
   { scheme: "file", pattern: "**/*.{md,markdown,mdx}" },
+  // task suites (YAML with `skill_id` + `tasks`) and comprehension eval files (JSON with `evals`): the
+  // server claims them by content and answers nothing for other YAML/JSON files
+  { scheme: "file", pattern: "**/*.{yaml,yml,json,jsonl}" },
 ];
 export const REPORT_SCHEME = "skillgrade-report";
 const REQUEST_CANCELLED = -32800;
@@ -374,12 +377,45 @@ function scheduleStatusUpdate(delayMs = 400): void {
   statusTimer = setTimeout(() => void updateStatus(), delayMs);
 }
 
-/** Opens the report of a skill as a read-only Markdown document. Returns its URI. */
-export async function showReport(uriArg?: unknown): Promise<vscode.Uri | undefined> {
+/** What "Show report" opened: the server's HTML report in a webview, or (older servers) a Markdown document. */
+export type ShownReport =
+  | { kind: "html"; title: string; html: string; panel: vscode.WebviewPanel }
+  | { kind: "markdown"; uri: vscode.Uri };
+
+let reportPanel: vscode.WebviewPanel | undefined;
+
+/** The report webview (one, reused): the server's self-contained page, scripts disabled, no local resources. */
+function showHtmlReport(title: string, html: string): vscode.WebviewPanel {
+  if (!reportPanel) {
+    reportPanel = vscode.window.createWebviewPanel("skillgrade.report", title, vscode.ViewColumn.Beside, {
+      enableScripts: false,
+      localResourceRoots: [],
+    });
+    reportPanel.onDidDispose(() => (reportPanel = undefined));
+  } else {
+    reportPanel.reveal(vscode.ViewColumn.Beside);
+  }
+  reportPanel.title = title;
+  reportPanel.webview.html = html;
+  return reportPanel;
+}
+
+/** Opens the report of a skill: the HTML report (`skillgrade.reportHtml`) in a webview; a server without it
+ * gets the Markdown report as a read-only document. */
+export async function showReport(uriArg?: unknown): Promise<ShownReport | undefined> {
   const uri = toUri(uriArg);
   if (!uri) {
     void vscode.window.showErrorMessage("skillgrade: open a SKILL.md file first.");
     return undefined;
+  }
+  try {
+    const page = (await executeServerCommand("skillgrade.reportHtml", uri)) as { html?: unknown } | null;
+    if (page && typeof page.html === "string") {
+      const title = `skillgrade: ${skillLabel(uri)}`;
+      return { kind: "html", title, html: page.html, panel: showHtmlReport(title, page.html) };
+    }
+  } catch (err) {
+    log(`skillgrade.reportHtml failed (${errorInfo(err).message}); showing the Markdown report`);
   }
   let report: unknown;
   try {
@@ -404,7 +440,7 @@ export async function showReport(uriArg?: unknown): Promise<vscode.Uri | undefin
   reportChanged.fire(reportUri);
   const doc = await vscode.workspace.openTextDocument(reportUri);
   await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
-  return reportUri;
+  return { kind: "markdown", uri: reportUri };
 }
 
 async function setApiKey(): Promise<void> {

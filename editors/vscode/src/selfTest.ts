@@ -5,13 +5,13 @@ import * as fs from "fs";
 import * as path from "path";
 import * as vscode from "vscode";
 import { CodeActionRequest, type LanguageClient } from "vscode-languageclient/node";
-import type { CommandKind, CommandOutcome, RunOptions } from "./extension";
+import type { CommandKind, CommandOutcome, RunOptions, ShownReport } from "./extension";
 import type { ServerCommand } from "./serverCommand";
 
 export interface SelfTestHooks {
   readyClient(): Promise<LanguageClient | undefined>;
   runLongCommand(kind: CommandKind, uri?: unknown, opts?: RunOptions): Promise<CommandOutcome>;
-  showReport(uri?: unknown): Promise<vscode.Uri | undefined>;
+  showReport(uri?: unknown): Promise<ShownReport | undefined>;
   updateStatus(): Promise<void>;
   statusBarText(): string;
   serverCommandInUse(): ServerCommand | undefined;
@@ -235,10 +235,23 @@ export async function runSelfTest(outFile: string, hooks: SelfTestHooks): Promis
 
   await step("report", async () => {
     if (!target) return;
-    const reportUri = await hooks.showReport(target.uri);
-    if (reportUri) {
-      const doc = await vscode.workspace.openTextDocument(reportUri);
-      result.report = { uri: reportUri.toString(), languageId: doc.languageId, head: doc.getText().slice(0, 1500) };
+    const shown = await hooks.showReport(target.uri);
+    if (shown?.kind === "html") {
+      // the webview the user sees: its title, options and the page the server rendered
+      const html = shown.panel.webview.html;
+      result.report = {
+        kind: "html",
+        title: shown.panel.title,
+        viewType: shown.panel.viewType,
+        enableScripts: !!shown.panel.webview.options.enableScripts,
+        head: html.slice(0, 1500),
+        table: html.includes('<table class="grid" id="skills">'),
+        charts: (html.match(/<svg class="chart dims"/g) ?? []).length,
+        length: html.length,
+      };
+    } else if (shown?.kind === "markdown") {
+      const doc = await vscode.workspace.openTextDocument(shown.uri);
+      result.report = { kind: "markdown", uri: shown.uri.toString(), languageId: doc.languageId, head: doc.getText().slice(0, 1500) };
     } else {
       result.report = null;
     }

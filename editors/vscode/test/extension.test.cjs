@@ -67,6 +67,7 @@ test("activate: palette commands, selector, client options, bundled server comma
   assert.deepEqual(o.documentSelector, [
     { scheme: "file", pattern: "**/SKILL.md" },
     { scheme: "file", pattern: "**/*.{md,markdown,mdx}" }, // bundled references; the server filters
+    { scheme: "file", pattern: "**/*.{yaml,yml,json,jsonl}" }, // task suites, eval files; by content
   ]);
   assert.ok(!o.documentSelector.some((s) => s.language), "a language selector misses VS Code's `skill` id");
   assert.deepEqual(o.synchronize, { configurationSection: "skillgrade" });
@@ -223,10 +224,54 @@ test("status bar: score and badge from skillgrade.score; click opens the report"
   assert.equal(world.statusItem.text, "$(checklist) skillgrade 76.5 · Silver");
   assert.ok(world.statusItem.visible);
   assert.equal(world.statusItem.command, "skillgrade.showReport");
-  const reportUri = await world.commands.get("skillgrade.showReport")();
-  const text = world.contentProviders["skillgrade-report"].provideTextDocumentContent(reportUri);
+  const shown = await world.commands.get("skillgrade.showReport")();  // no reportHtml (an older server): Markdown
+  assert.equal(shown.kind, "markdown");
+  assert.equal(world.webviews.length, 0);
+  const text = world.contentProviders["skillgrade-report"].provideTextDocumentContent(shown.uri);
   assert.match(text, /\*\*Score:\*\* 76\.54 · \*\*Badge:\*\* Silver/);
   assert.match(text, /\| trigger \| 80 \| B \|/);
+});
+
+test("Show report: the server's HTML report in one reused webview, scripts disabled", async () => {
+  const page = '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src \'none\'"></head><body><table id="skills"></table></body></html>';
+  const asked = [];
+  const { world } = await activate({
+    activeFile: SKILL,
+    onRequest: async (method, params) => {
+      asked.push([params.command, params.arguments]);
+      return params.command === "skillgrade.reportHtml" ? { html: page, skills: 1, errors: [] } : null;
+    },
+  });
+  const shown = await world.commands.get("skillgrade.showReport")();
+  assert.equal(shown.kind, "html");
+  assert.deepEqual(asked, [["skillgrade.reportHtml", ["file:///ws/pdf-toolkit/SKILL.md"]]]);
+  assert.equal(world.webviews.length, 1);
+  const panel = world.webviews[0];
+  assert.equal(panel.viewType, "skillgrade.report");
+  assert.equal(panel.title, "skillgrade: pdf-toolkit");
+  assert.equal(panel.webview.html, page);
+  assert.equal(panel.options.enableScripts, false);
+  assert.deepEqual(panel.options.localResourceRoots, []);
+  await world.commands.get("skillgrade.showReport")();  // again: the same panel, revealed
+  assert.equal(world.webviews.length, 1);
+  assert.equal(panel.revealed, 1);
+  panel.dispose();  // closed by the user: the next one is a new panel
+  await world.commands.get("skillgrade.showReport")();
+  assert.equal(world.webviews.length, 2);
+});
+
+test("Show report: reportHtml failing falls back to the Markdown report", async () => {
+  const { world } = await activate({
+    activeFile: SKILL,
+    onRequest: async (method, params) => {
+      if (params.command === "skillgrade.reportHtml") throw Object.assign(new Error("unknown command"), { code: -32601 });
+      return params.command === "skillgrade.report" ? { composite: { score: 50, badge: null } } : null;
+    },
+  });
+  const shown = await world.commands.get("skillgrade.showReport")();
+  assert.equal(shown.kind, "markdown");
+  assert.equal(world.webviews.length, 0);
+  assert.match(world.contentProviders["skillgrade-report"].provideTextDocumentContent(shown.uri), /50/);
 });
 
 test("status bar: a score without a badge (below the lowest tier)", async () => {

@@ -91,7 +91,6 @@ async def estimate(ls: SkillServer, *args) -> dict:
     from skillgrade.analyzers.llm.setup import api_key_from, build_gateway
 
     from ... import certifying, estimating
-    from ...judging import models_of
 
     uri = _uri_arg(ls, args)
     what = args[1] if len(args) > 1 and args[1] in estimating.WHAT else "certify"
@@ -111,10 +110,9 @@ async def estimate(ls: SkillServer, *args) -> dict:
         index = certifying.load_corpus_index(os.environ, getattr(llm, "data_dir", None))[0] \
             if what == "certify" else None
         doc = res.report.document
-        requests = await asyncio.to_thread(
-            estimating.planned, doc, what, models=models_of(llm), judges=ls.settings.judges,
-            workspace_skills=judge_view.workspace_cards(ls, skill), index=index)
-        plan = await asyncio.to_thread(estimating.estimate, gateway, requests)
+        plan = await asyncio.to_thread(
+            estimating.plan, gateway, doc, what, models=estimating.models_for(llm), judges=ls.settings.judges,
+            workspace_skills=judge_view.workspace_cards(ls, skill), mc_n=ls.settings.mc_n, index=index)
     finally:
         await _close(gateway)
     name = res.report.name or (skill.parent.name if skill else "this skill")
@@ -203,20 +201,21 @@ async def _certify_command(ls: SkillServer, uri: str) -> dict:
 
     from skillgrade.analyzers.certify import run_deep
 
-    from ... import certifying
-    from ...judging import from_cache, models_of
+    from ... import certifying, estimating
+    from ...judging import from_cache
 
     def start(res, gateway, llm, skill, prog: _Progress):
         index, why = certifying.load_corpus_index(os.environ, getattr(llm, "data_dir", None))
         step = certifying.elo_step(index, model=llm.judge_model, reason=why)
-        models = {**models_of(llm), "grade": getattr(llm, "grade_model", None) or llm.judge_model}
+        models = estimating.models_for(llm)
 
         def progress(phase: str, done: int, planned: int) -> None:
             lo, hi, label = _CERTIFY_PHASES.get(phase, (1, 99, phase))
             prog.report(f"{label} ({done}/{planned})", min(99, lo + (hi - lo) * done // max(planned, 1)))
 
         return run_deep(res.report, gateway, models=models, judges=ls.settings.judges,
-                        workspace_skills=judge_view.workspace_cards(ls, skill), elo=step, progress=progress)
+                        workspace_skills=judge_view.workspace_cards(ls, skill), mc_n=ls.settings.mc_n,
+                        mc_ci=ls.settings.mc_ci, elo=step, progress=progress)
 
     def finish(run, res, gateway, ledger: dict) -> tuple[str, dict]:
         if run.judge is not None:  # the judge part of the run: its own calls, not the whole certify ledger

@@ -311,10 +311,52 @@ local function main()
   end
   step('score')
 
-  -- 7. :SkillgradeReport -> scratch buffer with the report.
+  -- 7. :SkillgradeReport -> the HTML report written to a temp file, opened with vim.ui.open (>= 0.10: stubbed
+  -- here, recording the path) or its path printed (0.7 - 0.9). Then :SkillgradeScore -> the JSON scratch buffer.
   vim.api.nvim_set_current_win(main_win)
   local n_before = #R.notifications
+  local ui_open = vim.ui and vim.ui.open
+  if ui_open then
+    vim.ui.open = function(path)
+      R.ui_open_path = path
+      return { wait = function() end }, nil
+    end
+  end
   vim.cmd('SkillgradeReport')
+  local html_msg = nil
+  vim.wait(timeout, function()
+    for i = n_before + 1, #R.notifications do
+      local m = R.notifications[i].msg
+      if m:find('skillgrade: report ', 1, true) then
+        html_msg = m
+        return true
+      end
+    end
+    return false
+  end, 20)
+  if ui_open then
+    vim.ui.open = ui_open
+  end
+  R.report_html = { message = html_msg, has_ui_open = ui_open ~= nil, opened_path = R.ui_open_path }
+  local path = html_msg and (html_msg:match('(%S+%.html)'))
+  if path then
+    local f = io.open(path, 'rb')
+    if f then
+      local page = f:read('*a')
+      f:close()
+      R.report_html.path = path
+      R.report_html.size = #page
+      R.report_html.head = page:sub(1, 400)
+      R.report_html.table = page:find('<table class="grid" id="skills">', 1, true) ~= nil
+      local charts = 0
+      for _ in page:gmatch('<svg class="chart dims"') do
+        charts = charts + 1
+      end
+      R.report_html.charts = charts
+      os.remove(path)
+    end
+  end
+  vim.cmd('SkillgradeScore')
   local report_found = vim.wait(timeout, function()
     return find_win_with_buf_pred(function(_, buf)
       return vim.api.nvim_buf_get_name(buf):match('skillgrade://report') ~= nil

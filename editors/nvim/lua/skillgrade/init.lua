@@ -11,7 +11,8 @@ M.name = 'skillgrade'
 
 local defaults = {
   cmd = { 'skillgrade', 'server' },
-  filetypes = { 'markdown', 'skill' },
+  -- yaml/json: task suites and comprehension eval files (M.side_file_for decides from the content)
+  filetypes = { 'markdown', 'skill', 'yaml', 'json' },
   -- Files whose nearest ancestor holds one of these is the workspace root;
   -- otherwise the root is the parent of the skill's directory.
   root_markers = { '.git' },
@@ -91,6 +92,32 @@ function M.skill_file_for(path)
   return nil
 end
 
+--- True for a task suite (YAML with a top-level `skill_id:`) or a comprehension eval file (JSON with an
+--- "evals" list): the server validates these and reports their errors. Reads the buffer's first lines.
+function M.side_file_for(bufnr)
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  local ext = (path:match('%.([%w]+)$') or ''):lower()
+  if ext ~= 'yaml' and ext ~= 'yml' and ext ~= 'json' then
+    return nil
+  end
+  for _, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, 400, false)) do
+    if ext == 'json' then
+      if line:find('"evals"%s*:') then
+        return path
+      end
+    elseif line:match('^skill_id%s*:') then
+      return path
+    end
+  end
+  return nil
+end
+
+--- What a buffer's client is rooted at: its SKILL.md (a skill or a markdown file bundled with one),
+--- else the file itself when it is a task suite or an eval file; nil: not ours.
+function M.anchor_for(bufnr)
+  return M.skill_file_for(vim.api.nvim_buf_get_name(bufnr)) or M.side_file_for(bufnr)
+end
+
 --- Workspace root for a SKILL.md: the nearest ancestor holding one of `markers`,
 --- else the parent of the skill's directory.
 function M.find_root(path, markers)
@@ -117,7 +144,7 @@ end
 --- `root_dir` for vim.lsp.config (Neovim >= 0.11): only SKILL.md buffers and markdown files bundled
 --- with a skill get a client, rooted where their SKILL.md is (so they share its client).
 function M.root_dir_0_11(bufnr, on_dir)
-  local skill = M.skill_file_for(vim.api.nvim_buf_get_name(bufnr))
+  local skill = M.anchor_for(bufnr)
   if skill then
     on_dir(M.find_root(skill))
   end
@@ -262,7 +289,8 @@ end
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local name = vim.api.nvim_buf_get_name(bufnr)
-  local skill = M.skill_file_for(name)  -- a SKILL.md, or a markdown file bundled with one
+  -- a SKILL.md, a markdown file bundled with one, a task suite or an eval file
+  local skill = M.skill_file_for(name) or M.side_file_for(bufnr)
   if not skill or vim.bo[bufnr].buftype ~= '' then
     return nil
   end
@@ -473,6 +501,66 @@ function M.certify(bufnr, on_done)
   return true
 end
 
+--- Write an HTML report to a temporary file; returns its path, or nil and the error.
+function M.write_html(page)
+  local path = vim.fn.tempname() .. '.html'
+  local f, err = io.open(path, 'wb')
+  if not f then
+    return nil, err
+  end
+  f:write(page)
+  f:close()
+  return path
+end
+
+--- :SkillgradeReport: the server's HTML report (skillgrade.reportHtml) of the current SKILL.md (with `whole`,
+--- of the workspace's skills), written to a temporary file and opened with vim.ui.open (Neovim >= 0.10);
+--- older Neovim prints the path. A server without reportHtml: the JSON report in a scratch buffer.
+--- `on_done(err, path, opened)` is called at the end.
+function M.report_html(bufnr, on_done, whole)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = M.get_client(bufnr)
+  if not client then
+    return M.execute('skillgrade.report', bufnr) -- reports the missing client
+  end
+  local arg = whole and 'workspace' or vim.uri_from_bufnr(bufnr)
+  local params = { command = 'skillgrade.reportHtml', arguments = { arg } }
+  client_request(client, 'workspace/executeCommand', params, function(err, result)
+    if err or type(result) ~= 'table' or type(result.html) ~= 'string' then
+      if whole then
+        notify('report failed: ' .. tostring(err and err.message or 'no HTML report'), vim.log.levels.ERROR)
+        return on_done and on_done(err or { message = 'no HTML report' }, nil, false)
+      end
+      return M.execute('skillgrade.report', bufnr, on_done and function(e, r)
+        if not e then
+          M.show_report(r, bufnr)
+        end
+        on_done(e, nil, false)
+      end or nil)
+    end
+    local path, werr = M.write_html(result.html)
+    if not path then
+      notify('cannot write the report: ' .. tostring(werr), vim.log.levels.ERROR)
+      return on_done and on_done({ message = tostring(werr) }, nil, false)
+    end
+    local opened, why = false, nil
+    if vim.ui and vim.ui.open then
+      local ok, obj, oerr = pcall(vim.ui.open, path)
+      opened = ok and obj ~= nil and oerr == nil
+      why = not ok and obj or oerr
+    end
+    if opened then
+      notify('report opened in the browser: ' .. path)
+    else
+      notify('report written to ' .. path .. (why and (' (could not open it: ' .. tostring(why) .. ')') or ''))
+    end
+    if on_done then
+      on_done(nil, path, opened)
+    end
+  end, bufnr)
+  return true
+end
+
 M.commands = {
   SkillgradeCertify = 'skillgrade.certify',
   SkillgradeJudge = 'skillgrade.judge',
@@ -483,13 +571,18 @@ M.commands = {
 --- Define :SkillgradeCertify, :SkillgradeJudge, :SkillgradeReport, :SkillgradeScore (idempotent).
 function M.create_commands()
   for name, command in pairs(M.commands) do
-    vim.api.nvim_create_user_command(name, function()
+    local desc = name == 'SkillgradeReport'
+        and 'skillgrade: the HTML report of the current SKILL.md (with !: of the workspace) in the browser'
+      or ('skillgrade: ' .. label(command) .. ' the current SKILL.md')
+    vim.api.nvim_create_user_command(name, function(o)
       if command == 'skillgrade.certify' then
         M.certify(0)
+      elseif name == 'SkillgradeReport' then
+        M.report_html(0, nil, o.bang)
       else
         M.execute(command, 0)
       end
-    end, { desc = 'skillgrade: ' .. label(command) .. ' the current SKILL.md', force = true })
+    end, { desc = desc, force = true, bang = name == 'SkillgradeReport' })
   end
 end
 
@@ -515,7 +608,7 @@ function M.setup(opts)
     end
     if opts and opts.root_markers then
       overrides.root_dir = function(bufnr, on_dir)
-        local skill = M.skill_file_for(vim.api.nvim_buf_get_name(bufnr))
+        local skill = M.anchor_for(bufnr)
         if skill then
           on_dir(M.find_root(skill, opts.root_markers))
         end
@@ -535,7 +628,7 @@ function M.setup(opts)
     group = group,
     -- markdown files too: those bundled with a skill (references/forms.md) get its client; M.attach
     -- leaves every other markdown file alone
-    pattern = { 'SKILL.md', '*.md', '*.markdown', '*.mdx' },
+    pattern = { 'SKILL.md', '*.md', '*.markdown', '*.mdx', '*.yaml', '*.yml', '*.json' },
     callback = function(ev)
       M.attach(ev.buf)
     end,
@@ -543,7 +636,7 @@ function M.setup(opts)
   })
   -- Buffers opened before setup() ran (e.g. lazy-loaded plugin).
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf) and M.skill_file_for(vim.api.nvim_buf_get_name(buf)) then
+    if vim.api.nvim_buf_is_loaded(buf) and M.anchor_for(buf) then
       M.attach(buf)
     end
   end

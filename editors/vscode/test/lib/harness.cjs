@@ -126,6 +126,17 @@ function makeVscode() {
         return current.inputBoxAnswer;
       },
       showTextDocument: async (doc) => ({ document: doc }),
+      createWebviewPanel: (viewType, title, column, options) => {
+        const panel = {
+          viewType, title, column, options, revealed: 0, disposed: false,
+          webview: { html: "", options: options ?? {}, cspSource: "vscode-webview:" },
+          reveal() { this.revealed += 1; },
+          onDidDispose: (fn) => { panel.disposeListener = fn; return disposable(); },
+          dispose() { this.disposed = true; panel.disposeListener?.(); },
+        };
+        current.webviews.push(panel);
+        return panel;
+      },
       withProgress: async (options, task) => {
         const cts = new CancellationTokenSource();
         current.progress.push({ options, cts });
@@ -228,6 +239,7 @@ async function activate(opts = {}) {
     inputBoxAnswer: undefined,
     listeners: {},
     contentProviders: {},
+    webviews: [],
     extensions: opts.extensions ?? {},
     activeTextEditor: opts.activeFile ? { document: { uri: Uri.file(opts.activeFile) } } : undefined,
     onRequest: opts.onRequest ?? (async () => null),

@@ -1,0 +1,1 @@
+"""Claude Code rules: what its frontmatter values mean (target `claude-code`)."""

@@ -1,0 +1,96 @@
+"""Where Claude Code's argument placeholders are in a skill, and whether the skill takes arguments."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ...codespan import code_spans
+from ...document import SkillDocument
+
+# a positional placeholder as Claude Code reads it: `$` + one digit (0-based), not escaped, not `$12`
+POSITIONAL = re.compile(r"(?<![\\$])\$([0-9])(?![0-9])")
+ARGUMENTS = re.compile(r"(?<![\\$])\$ARGUMENTS\b(?:\[[0-9]+\])?")
+# a code span that is nothing but a placeholder: the author writing about the argument (`$0`)
+_BARE = re.compile(r"^`+\s*\$(?:[0-9]|ARGUMENTS(?:\[[0-9]+\])?)\s*`+$")
+_PRICE_AFTER = re.compile(r"[0-9]*(?:[.,][0-9]|[kKmMbB]\b|\s*(?:USD|per|/|a\s|an\s|each))")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeText:
+    """A piece of code in the body: a line of a code block, or an inline code span."""
+
+    line: int
+    column: int  # where `text` starts on the line
+    text: str
+    block: bool  # a code-block line (else an inline span)
+    example: bool  # inside a fenced block that shows a SKILL.md or command file (frontmatter keys)
+
+
+_EXAMPLE_KEYS = re.compile(r"^\s*(?:argument-hint|allowed-tools|disable-model-invocation|user-invocable)\s*:",
+                           re.M)
+
+
+def code_texts(doc: SkillDocument) -> Iterator[CodeText]:
+    """Code-block lines and inline code spans of the body, in order."""
+    lines = doc.lines
+    block_lines: dict[int, bool] = {}
+    for b in doc.code_blocks:
+        example = bool(b.fenced and _EXAMPLE_KEYS.search(b.content))
+        last = b.end_line - 1 if (b.fenced and b.closed) else b.end_line
+        for ln in range(b.content_start_line, min(last, len(lines))):
+            block_lines[ln] = example
+    for ln in range(doc.body_start_line, len(lines)):
+        text = lines[ln]
+        if "$" not in text:
+            continue
+        if ln in block_lines:
+            yield CodeText(ln, 0, text, True, block_lines[ln])
+        elif ln in doc.code_lines or ln in doc.html_comment_lines:
+            continue  # fence lines
+        elif "`" in text:
+            for a, b in code_spans(text):
+                span = text[a:b]
+                if "$" in span and not _BARE.match(span):
+                    yield CodeText(ln, a, span, False, False)
+
+
+def prose_placeholders(doc: SkillDocument) -> tuple[bool, bool]:
+    """(uses $ARGUMENTS, uses a positional placeholder) in the body's prose or as a bare code span."""
+    args = positional = False
+    for p in doc.prose:
+        t = p.text
+        if "$" not in t:
+            continue
+        args = args or bool(ARGUMENTS.search(t))
+        for m in POSITIONAL.finditer(t):
+            if not _PRICE_AFTER.match(t, m.end()):
+                positional = True
+    for ln in range(doc.body_start_line, len(doc.lines)):
+        text = doc.lines[ln]
+        if "`$" in text and ln not in doc.code_lines:
+            for a, b in code_spans(text):
+                if _BARE.match(text[a:b]):
+                    if "ARGUMENTS" in text[a:b]:
+                        args = True
+                    else:
+                        positional = True
+    return args, positional
+
+
+def accepts_arguments(doc: SkillDocument) -> str | None:
+    """Why the skill takes arguments (a short reason), or None.
+
+    A skill takes arguments when its frontmatter says so (`argument-hint`, `arguments`) or its body
+    uses `$ARGUMENTS` / `$ARGUMENTS[N]` anywhere (Claude Code's own syntax, meaningless elsewhere).
+    """
+    fm = doc.frontmatter
+    for key in ("argument-hint", "arguments"):
+        fld = fm.get(key) if fm.ok else None
+        if fld is not None and fld.value not in (None, "", []):
+            return f"its `{key}`"
+    body = doc.body_text
+    if "$ARGUMENTS" in body and ARGUMENTS.search(body):
+        return "its `$ARGUMENTS`"
+    return None

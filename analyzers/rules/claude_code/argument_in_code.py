@@ -1,0 +1,109 @@
+"""ARGUMENT_IN_CODE: a literal `$1` in code that Claude Code replaces with the skill's arguments."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...document import SkillDocument
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from ...targets import CLAUDE_CODE
+from ._arguments import ARGUMENTS, POSITIONAL, accepts_arguments, code_texts, prose_placeholders
+
+# code where `$1` can only be literal: awk programs, shell functions/scripts, regex replacements
+_LITERAL_CONTEXT = re.compile(
+    r"\bawk\b|\{\s*print\b|\$NF\b|\bNR\b"  # awk
+    r"|\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{"  # shell functions and scripts
+    r"|\bsed\b|\.replace(?:All)?\(|\bre\.sub\b|\bgsub\b"  # regex replacement groups
+)
+
+
+@rule("ARGUMENT_IN_CODE", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.ALWAYS,
+      targets=(CLAUDE_CODE,))
+def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """Code in a skill that takes arguments contains `$0`…`$9`, which Claude Code replaces.
+
+    ## What it does
+    When the skill takes arguments, flags `$0`…`$9` written in code (code blocks and inline code)
+    where they are code, not the author's placeholder:
+
+    - a skill *takes arguments* when its frontmatter has `argument-hint` or `arguments`, or its body
+      uses `$ARGUMENTS` / `$ARGUMENTS[N]` (Claude Code's own syntax, meaningless elsewhere);
+    - when the skill never uses a positional placeholder in prose (`Migrate the $0 component`) or as
+      a bare inline placeholder (`` `$0` ``), every `$N` in its code is code (awk fields, shell
+      parameters, regex groups) and is flagged;
+    - when it does use them, only `$N` in code that cannot be a placeholder is flagged: awk
+      programs, shell functions and scripts (`f() {`, `$@`, `$#`, `shift`), `sed`/`replace` groups;
+    - inside a fenced example of a skill or command file (a block with `argument-hint:` or
+      `allowed-tools:` lines), `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` are all flagged: they are
+      documentation of the syntax, not placeholders of this skill.
+
+    Escaped (`\\$1`) and multi-digit (`$12`) forms are not flagged.
+
+    ## Why is this bad?
+    Claude Code substitutes its argument placeholders everywhere in SKILL.md, inside fenced and
+    inline code too, and `$N` is 0-based (`$0` is the first argument). Invoked as `/name a b`,
+    `awk '{print $1}'` reaches the model as `awk '{print b}'`: a plausible, wrong command, while the
+    file on disk looks right. The model can also pass arguments through the Skill tool, so the
+    damage depends on each invocation.
+
+    ## Known problems
+    A skill that takes no declared arguments can still be invoked with arguments by the model;
+    such skills are not checked, to stay precise. `$ARGUMENTS` in ordinary code is taken as the
+    author's placeholder.
+
+    ## Example
+    ```markdown
+    ---
+    name: top-files
+    description: Lists the largest files. Use when the user asks what takes space in a folder.
+    argument-hint: "[folder]"
+    ---
+
+    Run `du -a $ARGUMENTS | sort -n | awk '{print $2}' | tail`.
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: top-files
+    description: Lists the largest files. Use when the user asks what takes space in a folder.
+    argument-hint: "[folder]"
+    ---
+
+    Run `du -a $ARGUMENTS | sort -n | awk '{print \\$2}' | tail`.
+    ```
+
+    ## Fix
+    Puts a backslash before the `$` (`\\$2`): Claude Code's documented escape, which it removes when
+    it loads the skill, so the model sees `$2` with or without arguments
+    (code.claude.com/docs/en/skills, "Available string substitutions"; anthropics/claude-code#94709).
+
+    ## Fix safety
+    Unsafe: for code meant literally, which is what the rule looks for, the model then sees the
+    text as written; where `$N` was meant as a placeholder after all, the escape turns the
+    substitution off. The finding says which argument Claude Code would put there.
+    """
+    why = accepts_arguments(doc)
+    if why is None:
+        return
+    _, uses_positional = prose_placeholders(doc)
+    for ct in code_texts(doc):
+        literal = ct.example or not uses_positional or bool(_LITERAL_CONTEXT.search(ct.text))
+        if not literal:
+            continue
+        hits = list(POSITIONAL.finditer(ct.text))
+        if ct.example:
+            hits += list(ARGUMENTS.finditer(ct.text))
+        for m in sorted(hits, key=lambda m: m.start()):
+            col = ct.column + m.start()
+            rng = Range(Pos(ct.line, col), Pos(ct.line, ct.column + m.end()))
+            token = m.group(0)
+            what = (f"argument {int(token[1:]) + 1}" if m.re is POSITIONAL else "the arguments")
+            yield ctx.finding(
+                rng,
+                f"Claude Code replaces `{token}` in this code with {what} when the skill is invoked with "
+                f"arguments (the skill takes arguments, per {why}); escape it as `\\{token}`",
+                Fix.unsafe(f"Escape as `\\{token}`", Edit(Range(rng.start, rng.start), "\\")),
+            )

@@ -1,0 +1,83 @@
+"""UNKNOWN_TOOL: an `allowed-tools` entry names a tool Claude Code does not have."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+
+from ...claude_code import data
+from ...document import SkillDocument
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...rule import FixAvailability, RuleContext, rule
+from ...targets import CLAUDE_CODE
+from ._fields import tool_entries
+
+MCP = re.compile(r"^mcp__[A-Za-z0-9_.-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
+
+
+@rule("UNKNOWN_TOOL", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES,
+      targets=(CLAUDE_CODE,))
+def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
+    """`allowed-tools` names a tool that Claude Code does not have.
+
+    ## What it does
+    Reads `allowed-tools` (space- or comma-separated text, or a list) and checks each tool name,
+    the part before any `(…)`, against Claude Code's tool names (`Read`, `Grep`, `Bash`, `WebFetch`,
+    `Agent`, `Skill`, … and the older names it still accepts, such as `Task` and `LS`). MCP tools
+    (`mcp__server`, `mcp__server__tool`) are accepted as written. The list lives in
+    `analyzers/data/claude_code.json`, with the page and date it comes from.
+
+    ## Why is this bad?
+    Tool names are exact, case-sensitive strings. An entry such as `List`, `bash` or `WebSearchTool`
+    pre-approves nothing, so the skill stops for a permission prompt on the tool the author meant
+    to allow.
+
+    ## Example
+    ```markdown
+    ---
+    name: repo-stats
+    description: Counts lines of code per language. Use when the user asks how big a repository is.
+    allowed-tools: read List Bash(cloc:*)
+    ---
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: repo-stats
+    description: Counts lines of code per language. Use when the user asks how big a repository is.
+    allowed-tools: Read Glob Bash(cloc:*)
+    ---
+    ```
+
+    ## Fix
+    A known tool written in another case (`read`) or a near miss (`WebFetchTool`) is renamed
+    (unsafe).
+
+    ## Fix safety
+    The rename makes the entry pre-approve a tool it did not approve before; check that this is
+    the tool meant.
+    """
+    fld = doc.frontmatter.get("allowed-tools") if doc.frontmatter.ok else None
+    if fld is None:
+        return
+    d = data()
+    names = sorted(d.tools)
+    by_lower = {n.lower(): n for n in names}
+    for entry, rng in tool_entries(doc, fld):
+        name = entry.name
+        if name in d.tools or MCP.match(name) or not name:
+            continue
+        name_rng = Range(rng.start, Pos(rng.start.line, rng.start.character + len(name))) \
+            if rng.start.line == rng.end.line else rng
+        guess = by_lower.get(name.lower())
+        if guess is None:
+            close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+            guess = close[0] if close else None
+        if guess is not None:
+            yield ctx.finding(name_rng, f"Claude Code has no tool `{name}`; did you mean `{guess}`?",
+                              Fix.unsafe(f"Rename to `{guess}`", Edit(name_rng, guess)))
+        else:
+            yield ctx.finding(name_rng, f"Claude Code has no tool `{name}`; `allowed-tools` entries are exact, "
+                              "case-sensitive tool names")
