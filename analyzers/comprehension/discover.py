@@ -38,6 +38,28 @@ def _skill_name_of(text: str) -> str | None:
     return v.get("skill_name") if isinstance(v, dict) and isinstance(v.get("skill_name"), str) else None
 
 
+_OWNERS: dict[str, tuple[tuple[int, int], tuple[str | None] | None]] = {}  # path -> ((mtime, size), owner)
+
+
+def _eval_owner(p: Path) -> tuple[str | None] | None:
+    """(skill_name or None,) when `p` is an eval file, else None; remembered per (mtime, size), since the
+    editor asks on every hover and code-action request."""
+    try:
+        st = p.stat()
+    except OSError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    hit = _OWNERS.get(str(p))
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    text = _read(p)
+    owner = (_skill_name_of(text),) if text is not None and claims(text) else None
+    if len(_OWNERS) > 512:
+        _OWNERS.clear()
+    _OWNERS[str(p)] = (stamp, owner)
+    return owner
+
+
 def find_eval_files(skill_dir: Path, name: str) -> tuple[list[Path], list[str]]:
     found: list[Path] = []
     looked: list[str] = []
@@ -45,10 +67,10 @@ def find_eval_files(skill_dir: Path, name: str) -> tuple[list[Path], list[str]]:
     def consider(p: Path, own_folder: bool) -> None:
         if p in found:
             return
-        text = _read(p)
-        if text is None or not claims(text):
+        got = _eval_owner(p)
+        if got is None:
             return
-        owner = _skill_name_of(text)
+        owner = got[0]
         if owner == name or (own_folder and owner is None):
             found.append(p)
 

@@ -24,6 +24,7 @@ Codes (docs/comprehension.md#codes):
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,8 +99,8 @@ def claims(text: str) -> bool:
     """An eval file: a top-level JSON object with an `evals` key (cheap test before a full validation).
     Files with invalid JSON are claimed when their text names `"evals"` so their syntax error is shown."""
     try:
-        value = jsonpos.load(text).value
-    except jsonpos.JSONPosError:
+        value = json.loads(text)
+    except ValueError:
         return '"evals"' in text
     return isinstance(value, dict) and "evals" in value
 

@@ -16,7 +16,6 @@ llm_fixtures = importlib.util.module_from_spec(_spec)
 sys.modules["llm_test_fixtures"] = llm_fixtures
 _spec.loader.exec_module(llm_fixtures)
 
-TEST_KEY = llm_fixtures.TEST_KEY
-_no_real_credentials = llm_fixtures._no_real_credentials
-_forget_prompt_only_endpoints = llm_fixtures._forget_prompt_only_endpoints
-fake_api = llm_fixtures.fake_api
+# everything tests/llm/conftest.py offers (fixtures and helpers such as TEST_KEY, wait_for_requests), so a
+# test module that imports `conftest` gets the same names whichever conftest module Python found first
+globals().update({k: v for k, v in vars(llm_fixtures).items() if not k.startswith("__")})
