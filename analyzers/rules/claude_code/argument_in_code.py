@@ -39,7 +39,9 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
       `allowed-tools:` lines), `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` are all flagged: they are
       documentation of the syntax, not placeholders of this skill.
 
-    Escaped (`\\$1`) and multi-digit (`$12`) forms are not flagged.
+    Claude Code's pattern is `$` + digits not followed by a letter, digit or `_`, so `$1a` and
+    `${1}` are safe and `$0.05` is not. Escaped (`\\$1`) and multi-digit (`$12`, argument 13) forms
+    are not flagged.
 
     ## Why is this bad?
     Claude Code substitutes its argument placeholders everywhere in SKILL.md, inside fenced and
