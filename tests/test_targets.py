@@ -128,3 +128,12 @@ def test_cli_target_flag_wins_over_config(tmp_path: Path) -> None:
     assert "NAME_RESERVED_WORD" in codes("--target", "claude-api")
     bad = _cli("score", str(skill.parent), "--target", "cursor", cwd=tmp_path)
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_rules_listing_names_targets(tmp_path: Path) -> None:
+    out = _cli("rules", cwd=tmp_path).stdout
+    line = next(ln for ln in out.splitlines() if ln.startswith("NAME_RESERVED_WORD"))
+    assert line.endswith("[claude-api]")
+    assert not next(ln for ln in out.splitlines() if ln.startswith("MISSING_TRIGGER")).endswith("]")
+    data = json.loads(_cli("rules", "--format", "json", cwd=tmp_path).stdout)
+    assert {r["code"]: r["targets"] for r in data}["UNRESTRICTED_BASH"] == ["claude-code"]
