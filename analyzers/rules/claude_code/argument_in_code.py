@@ -11,12 +11,28 @@ from ...rule import FixAvailability, RuleContext, rule
 from ...targets import CLAUDE_CODE
 from ._arguments import ARGUMENTS, POSITIONAL, accepts_arguments, code_texts, prose_placeholders
 
-# code where `$1` can only be literal: awk programs, shell functions/scripts, regex replacements
-_LITERAL_CONTEXT = re.compile(
-    r"\bawk\b|\{\s*print\b|\$NF\b|\bNR\b"  # awk
-    r"|\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{"  # shell functions and scripts
-    r"|\bsed\b|\.replace(?:All)?\(|\bre\.sub\b|\bgsub\b"  # regex replacement groups
-)
+# code where `$1` can only be literal: inside an awk program or a regex replacement (quoted), or anywhere in a
+# shell function or script that reads its own positional parameters
+_QUOTED_CONTEXT = re.compile(r"\bawk\b|\{\s*print\b|\$NF\b|\bsed\b|\.replace(?:All)?\(|\bre\.sub\b|\bgsub\b")
+_SCRIPT_CONTEXT = re.compile(r"\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{")
+
+
+def _quoted(text: str, pos: int) -> bool:
+    """`text[pos]` is inside '…' or "…" (counted from the line start; escapes ignored)."""
+    single = double = False
+    for ch in text[:pos]:
+        if ch == "'" and not double:
+            single = not single
+        elif ch == '"' and not single:
+            double = not double
+    return single or double
+
+
+def _literal_here(text: str, pos: int) -> bool:
+    """`$N` at `pos` can only be code: a shell function/script line, or quoted awk/sed/replace text."""
+    if _SCRIPT_CONTEXT.search(text):
+        return True
+    return bool(_QUOTED_CONTEXT.search(text)) and _quoted(text, pos)
 
 
 @rule("ARGUMENT_IN_CODE", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.ALWAYS,
@@ -28,8 +44,9 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Flags `$0`…`$9` written in code (code blocks and inline code) where they are code, not the
     author's placeholder:
 
-    - in any skill, `$N` in code that cannot be a placeholder: awk programs (`awk '{print $1}'`),
-      shell functions and scripts (`f() {`, `$@`, `$#`, `shift`), `sed` / `replace` groups. Every
+    - in any skill, `$N` in code that cannot be a placeholder: inside the quoted program of `awk`
+      (`awk '{print $1}'`) or the quoted pattern of `sed` / `replace`, and anywhere on a line of a
+      shell function or script that reads its own parameters (`f() {`, `$@`, `$#`, `shift`). Every
       skill can be invoked with arguments: the user types `/name some words`, and the model passes
       arguments through the Skill tool;
     - in a skill that *takes arguments* (its frontmatter has `argument-hint` or `arguments`, or its
@@ -93,11 +110,9 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     when = (f"the skill takes arguments, per {why}" if why is not None else
             "as `/name …` or through the model's Skill tool, even without `argument-hint`")
     for ct in code_texts(doc):
-        literal = (why is not None and (ct.example or not uses_positional)) or bool(_LITERAL_CONTEXT.search(ct.text))
-        if not literal:
-            continue
-        hits = list(POSITIONAL.finditer(ct.text))
-        if ct.example:
+        everything = why is not None and (ct.example or not uses_positional)
+        hits = [m for m in POSITIONAL.finditer(ct.text) if everything or _literal_here(ct.text, m.start())]
+        if ct.example and why is not None:
             hits += list(ARGUMENTS.finditer(ct.text))
         for m in sorted(hits, key=lambda m: m.start()):
             col = ct.column + m.start()
