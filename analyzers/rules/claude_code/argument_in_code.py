@@ -96,9 +96,12 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Puts a backslash before the `$` (`\\$2`): Claude Code's documented escape, which it removes when
-    it loads the skill, so the model sees `$2` with or without arguments
-    (code.claude.com/docs/en/skills, "Available string substitutions"; anthropics/claude-code#94709).
+    Puts a backslash before the `$` (`\\$2`), which Claude Code removes when it loads the skill, so
+    the model sees `$2` with or without arguments. Sources: an answer on
+    anthropics/claude-code#94709 cites the skills page ("Available string substitutions") for the
+    backslash; it was measured on Claude Code 2.1.251 (melodic-software/claude-code-plugins#3540)
+    and is what published fixes use (bradfeld/ceos#29). The skills page itself could not be read
+    when this rule was written (2026-11-23).
 
     ## Fix safety
     Unsafe: for code meant literally, which is what the rule looks for, the model then sees the
