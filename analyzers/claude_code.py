@@ -27,7 +27,8 @@ def data() -> ClaudeCodeData:
         model_aliases=tuple(raw["model"]["aliases"]),
         model_patterns=tuple(re.compile(p) for p in raw["model"]["id_patterns"]),
         enums={k: tuple(raw[k]["values"]) for k in ("context", "effort", "shell")},
-        tools=frozenset(raw["tools"]["names"]) | frozenset(raw["tools"]["legacy"]),
+        tools=frozenset(raw["tools"]["names"]) | frozenset(raw["tools"]["legacy"])
+        | frozenset(raw["tools"].get("also_accepted", ())),
         current_tools=tuple(raw["tools"]["names"]),
     )
 

@@ -484,8 +484,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
     w = max(len(r.code) for r in ALL_RULES)
     for r in ALL_RULES:
         flags = ("AP " if r.anti_pattern else "   ") + ("fix" if r.fix.value != "none" else "   ")
-        print(f"{r.code.ljust(w)}  {r.severity.label:<7}  {flags}  {r.summary}")
-    print("\nAP = methodology anti-pattern (counts toward the penalty); fix = a quick fix exists")
+        only = "" if len(r.targets) == 3 else f" [{', '.join(sorted(r.targets))}]"
+        print(f"{r.code.ljust(w)}  {r.severity.label:<7}  {flags}  {r.summary}{only}")
+    print("\nAP = methodology anti-pattern (counts toward the penalty); fix = a quick fix exists; "
+          "[target] = applies only to these targets (docs/targets.md)")
     return 0
 
 

@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from ...codespan import code_spans
 from ...document import SkillDocument
 
-# a positional placeholder as Claude Code reads it: `$` + one digit (0-based), not escaped, not `$12`
-POSITIONAL = re.compile(r"(?<![\\$])\$([0-9])(?![0-9])")
-ARGUMENTS = re.compile(r"(?<![\\$])\$ARGUMENTS\b(?:\[[0-9]+\])?")
+# a positional placeholder as Claude Code reads it (`/\$(\d+)(?!\w)/`, 0-based; anthropics/claude-code#94709,
+# garrytan/gstack#2896): `$` + one digit not followed by a word character, not escaped with a backslash.
+# `$12` (argument 13) is left out: it needs 13 words of arguments.
+POSITIONAL = re.compile(r"(?<!\\)\$([0-9])(?!\w)")
+ARGUMENTS = re.compile(r"(?<!\\)\$ARGUMENTS\b(?:\[[0-9]+\])?")
 # a code span that is nothing but a placeholder: the author writing about the argument (`$0`)
 _BARE = re.compile(r"^`+\s*\$(?:[0-9]|ARGUMENTS(?:\[[0-9]+\])?)\s*`+$")
 _PRICE_AFTER = re.compile(r"[0-9]*(?:[.,][0-9]|[kKmMbB]\b|\s*(?:USD|per|/|a\s|an\s|each))")

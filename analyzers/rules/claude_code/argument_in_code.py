@@ -11,47 +11,67 @@ from ...rule import FixAvailability, RuleContext, rule
 from ...targets import CLAUDE_CODE
 from ._arguments import ARGUMENTS, POSITIONAL, accepts_arguments, code_texts, prose_placeholders
 
-# code where `$1` can only be literal: awk programs, shell functions/scripts, regex replacements
-_LITERAL_CONTEXT = re.compile(
-    r"\bawk\b|\{\s*print\b|\$NF\b|\bNR\b"  # awk
-    r"|\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{"  # shell functions and scripts
-    r"|\bsed\b|\.replace(?:All)?\(|\bre\.sub\b|\bgsub\b"  # regex replacement groups
-)
+# code where `$1` can only be literal: inside an awk program or a regex replacement (quoted), or anywhere in a
+# shell function or script that reads its own positional parameters
+_QUOTED_CONTEXT = re.compile(r"\bawk\b|\{\s*print\b|\$NF\b|\bsed\b|\.replace(?:All)?\(|\bre\.sub\b|\bgsub\b")
+_SCRIPT_CONTEXT = re.compile(r"\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{")
+
+
+def _quoted(text: str, pos: int) -> bool:
+    """`text[pos]` is inside '…' or "…" (counted from the line start; escapes ignored)."""
+    single = double = False
+    for ch in text[:pos]:
+        if ch == "'" and not double:
+            single = not single
+        elif ch == '"' and not single:
+            double = not double
+    return single or double
+
+
+def _literal_here(text: str, pos: int) -> bool:
+    """`$N` at `pos` can only be code: a shell function/script line, or quoted awk/sed/replace text."""
+    if _SCRIPT_CONTEXT.search(text):
+        return True
+    return bool(_QUOTED_CONTEXT.search(text)) and _quoted(text, pos)
 
 
 @rule("ARGUMENT_IN_CODE", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.ALWAYS,
       targets=(CLAUDE_CODE,))
 def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """Code in a skill that takes arguments contains `$0`…`$9`, which Claude Code replaces.
+    """Code in a skill contains `$0`…`$9`, which Claude Code replaces with the invocation's arguments.
 
     ## What it does
-    When the skill takes arguments, flags `$0`…`$9` written in code (code blocks and inline code)
-    where they are code, not the author's placeholder:
+    Flags `$0`…`$9` written in code (code blocks and inline code) where they are code, not the
+    author's placeholder:
 
-    - a skill *takes arguments* when its frontmatter has `argument-hint` or `arguments`, or its body
-      uses `$ARGUMENTS` / `$ARGUMENTS[N]` (Claude Code's own syntax, meaningless elsewhere);
-    - when the skill never uses a positional placeholder in prose (`Migrate the $0 component`) or as
-      a bare inline placeholder (`` `$0` ``), every `$N` in its code is code (awk fields, shell
-      parameters, regex groups) and is flagged;
-    - when it does use them, only `$N` in code that cannot be a placeholder is flagged: awk
-      programs, shell functions and scripts (`f() {`, `$@`, `$#`, `shift`), `sed`/`replace` groups;
+    - in any skill, `$N` in code that cannot be a placeholder: inside the quoted program of `awk`
+      (`awk '{print $1}'`) or the quoted pattern of `sed` / `replace`, and anywhere on a line of a
+      shell function or script that reads its own parameters (`f() {`, `$@`, `$#`, `shift`). Every
+      skill can be invoked with arguments: the user types `/name some words`, and the model passes
+      arguments through the Skill tool;
+    - in a skill that *takes arguments* (its frontmatter has `argument-hint` or `arguments`, or its
+      body uses `$ARGUMENTS` / `$ARGUMENTS[N]`, Claude Code's own syntax, meaningless elsewhere)
+      and never uses a positional placeholder in prose (`Migrate the $0 component`) or as a bare
+      inline placeholder (`` `$0` ``), every `$N` in code: there it is code (awk fields, shell
+      parameters, regex groups, prices such as `$0.05`);
     - inside a fenced example of a skill or command file (a block with `argument-hint:` or
-      `allowed-tools:` lines), `$ARGUMENTS`, `$ARGUMENTS[N]` and `$N` are all flagged: they are
-      documentation of the syntax, not placeholders of this skill.
+      `allowed-tools:` lines) of a skill that takes arguments, `$ARGUMENTS`, `$ARGUMENTS[N]` and
+      `$N` too: they document the syntax, they are not this skill's placeholders.
 
-    Escaped (`\\$1`) and multi-digit (`$12`) forms are not flagged.
+    Claude Code's pattern is `$` + digits not followed by a letter, digit or `_`, so `$1a` and
+    `${1}` are safe and `$0.05` is not. Escaped (`\\$1`) and multi-digit (`$12`, argument 13) forms
+    are not flagged.
 
     ## Why is this bad?
     Claude Code substitutes its argument placeholders everywhere in SKILL.md, inside fenced and
     inline code too, and `$N` is 0-based (`$0` is the first argument). Invoked as `/name a b`,
     `awk '{print $1}'` reaches the model as `awk '{print b}'`: a plausible, wrong command, while the
-    file on disk looks right. The model can also pass arguments through the Skill tool, so the
-    damage depends on each invocation.
+    file on disk looks right. The damage depends on each invocation's arguments.
 
     ## Known problems
-    A skill that takes no declared arguments can still be invoked with arguments by the model;
-    such skills are not checked, to stay precise. `$ARGUMENTS` in ordinary code is taken as the
-    author's placeholder.
+    In a skill that does not take arguments, `$N` in code outside the contexts above (a price in
+    inline code, `git log -$1`) is not flagged, to stay precise. `$ARGUMENTS` in ordinary code is
+    taken as the author's placeholder.
 
     ## Example
     ```markdown
@@ -76,9 +96,12 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Puts a backslash before the `$` (`\\$2`): Claude Code's documented escape, which it removes when
-    it loads the skill, so the model sees `$2` with or without arguments
-    (code.claude.com/docs/en/skills, "Available string substitutions"; anthropics/claude-code#94709).
+    Puts a backslash before the `$` (`\\$2`), which Claude Code removes when it loads the skill, so
+    the model sees `$2` with or without arguments. Sources: an answer on
+    anthropics/claude-code#94709 cites the skills page ("Available string substitutions") for the
+    backslash; it was measured on Claude Code 2.1.251 (melodic-software/claude-code-plugins#3540)
+    and is what published fixes use (bradfeld/ceos#29). The skills page itself could not be read
+    when this rule was written (2026-11-23).
 
     ## Fix safety
     Unsafe: for code meant literally, which is what the rule looks for, the model then sees the
@@ -86,15 +109,13 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     substitution off. The finding says which argument Claude Code would put there.
     """
     why = accepts_arguments(doc)
-    if why is None:
-        return
-    _, uses_positional = prose_placeholders(doc)
+    uses_positional = prose_placeholders(doc)[1] if why is not None else True
+    when = (f"the skill takes arguments, per {why}" if why is not None else
+            "as `/name …` or through the model's Skill tool, even without `argument-hint`")
     for ct in code_texts(doc):
-        literal = ct.example or not uses_positional or bool(_LITERAL_CONTEXT.search(ct.text))
-        if not literal:
-            continue
-        hits = list(POSITIONAL.finditer(ct.text))
-        if ct.example:
+        everything = why is not None and (ct.example or not uses_positional)
+        hits = [m for m in POSITIONAL.finditer(ct.text) if everything or _literal_here(ct.text, m.start())]
+        if ct.example and why is not None:
             hits += list(ARGUMENTS.finditer(ct.text))
         for m in sorted(hits, key=lambda m: m.start()):
             col = ct.column + m.start()
@@ -104,6 +125,6 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(
                 rng,
                 f"Claude Code replaces `{token}` in this code with {what} when the skill is invoked with "
-                f"arguments (the skill takes arguments, per {why}); escape it as `\\{token}`",
+                f"arguments ({when}); escape it as `\\{token}`",
                 Fix.unsafe(f"Escape as `\\{token}`", Edit(Range(rng.start, rng.start), "\\")),
             )

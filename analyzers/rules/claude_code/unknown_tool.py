@@ -13,7 +13,7 @@ from ...rule import FixAvailability, RuleContext, rule
 from ...targets import CLAUDE_CODE
 from ._fields import tool_entries
 
-MCP = re.compile(r"^mcp__[A-Za-z0-9_.-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
+MCP = re.compile(r"^mcp__[A-Za-z0-9_.*-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
 
 
 @rule("UNKNOWN_TOOL", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES,

@@ -6,9 +6,10 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...fields import FIELDS
-from ...findings import Finding, Severity
-from ...rule import RuleContext, rule
+from ...findings import Edit, Finding, Fix, Severity
+from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
+from .._helpers import yaml_quote
 
 
 def _type_name(v: object) -> str:
@@ -26,7 +27,16 @@ def _type_name(v: object) -> str:
         return "text"
     return f"a {type(v).__name__}"  # dates and times
 
-@rule("FIELD_TYPE", family="frontmatter", severity=Severity.ERROR)
+def _quote_flow_list(doc: SkillDocument, fld) -> Fix | None:
+    """`argument-hint: [issue-number]`: quote the brackets the author meant as text (one-line flow lists)."""
+    rng = fld.value_range
+    written = doc.source(rng)
+    if rng.start.line != rng.end.line or not (written.startswith("[") and written.endswith("]")):
+        return None
+    return Fix.unsafe(f"Quote it: `{yaml_quote(written)}`", Edit(rng, yaml_quote(written)))
+
+
+@rule("FIELD_TYPE", family="frontmatter", severity=Severity.ERROR, fix=FixAvailability.SOMETIMES)
 def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A known frontmatter field holds a value of the wrong type.
 
@@ -59,7 +69,14 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Rewrite the value with the expected type.
+    Rewrite the value with the expected type. A text field written as a one-line list in brackets,
+    the common `argument-hint: [issue-number]`, is quoted (`argument-hint: "[issue-number]"`):
+    YAML reads unquoted brackets as a list, which Claude Code happens to join back into text but
+    other clients (GitHub Copilot CLI) reject.
+
+    ## Fix safety
+    Unsafe: the quoted value keeps the brackets and commas as written, which is what a hint
+    means; for another field (`description: [a, b]`) the brackets may not be wanted.
     """
     if not doc.frontmatter.ok:
         return
@@ -72,7 +89,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         plain = fld.is_plain_scalar
         if spec.kind == "string":
             if isinstance(v, dict | list):
-                yield ctx.finding(fld.value_range, f"`{key}` must be text, not {_type_name(v)}")
+                yield ctx.finding(fld.value_range, f"`{key}` must be text, not {_type_name(v)}",
+                                  _quote_flow_list(doc, fld))
         elif spec.kind == "bool":
             if not isinstance(v, bool) and not (plain and str(fld.node.value).lower() in
                                                 ("yes", "no", "on", "off", "y", "n")):

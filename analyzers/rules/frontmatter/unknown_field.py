@@ -65,8 +65,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if key in known or key in extra:
             continue
         if key in FIELDS:  # another target's field
-            yield ctx.finding(fld.key_range, f"`{key}` is a Claude Code field; target `{ctx.config.target}` "
-                              "does not define it and other clients ignore it")
+            yield ctx.finding(fld.key_range, f"`{key}` is defined only for target `claude-code`, not "
+                              f"`{ctx.config.target}`; other clients ignore it")
             continue
         unknown += 1
         close = []

@@ -1,0 +1,139 @@
+"""Targets: the config key, the CLI flag and the LSP setting choose the rules that run and the fields known."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skillgrade.analyzers.config import Config, ConfigError, load_config
+from skillgrade.analyzers.engine import run_rules
+from skillgrade.analyzers.parse import parse
+from skillgrade.analyzers.registry import ALL_RULES, by_code
+from skillgrade.analyzers.rule import Severity, rule
+from skillgrade.analyzers.targets import ALL_TARGETS, DEFAULT_TARGET, known_fields
+from skillgrade.server.lsp.settings import parse_settings
+
+SKILL = """---
+name: claude-helper
+description: Reviews designs. Use when the user asks for a design review.
+model: gpt-4
+allowed-tools: Read Bash
+---
+
+# Review
+
+Read the design.
+"""
+
+
+def _codes(cfg: Config) -> set[str]:
+    findings, _ = run_rules(parse(SKILL), cfg)
+    return {f.code for f in findings}
+
+
+def test_default_target_is_claude_code() -> None:
+    assert Config().target == DEFAULT_TARGET == "claude-code"
+    codes = _codes(Config())
+    assert {"UNKNOWN_MODEL", "UNRESTRICTED_BASH"} <= codes
+    assert "NAME_RESERVED_WORD" not in codes and "UNKNOWN_FIELD" not in codes
+
+
+def test_claude_api_target_runs_upload_rules_and_drops_claude_code_fields() -> None:
+    codes = _codes(Config(target="claude-api"))
+    assert "NAME_RESERVED_WORD" in codes
+    assert "UNKNOWN_FIELD" in codes  # `model` is a Claude Code field
+    assert not codes & {"UNKNOWN_MODEL", "UNRESTRICTED_BASH"}
+
+
+def test_agentskills_target_runs_no_platform_rule() -> None:
+    codes = _codes(Config(target="agentskills"))
+    assert not codes & {"NAME_RESERVED_WORD", "UNKNOWN_MODEL", "UNRESTRICTED_BASH", "DESCRIPTION_XML_TAG"}
+
+
+def test_known_fields_per_target() -> None:
+    assert {"model", "argument-hint", "name"} <= known_fields("claude-code")
+    assert "model" not in known_fields("claude-api") and "allowed-tools" in known_fields("agentskills")
+
+
+def test_engine_skips_rules_of_other_targets() -> None:
+    @rule("ONLY_API", family="test", severity=Severity.INFO, targets=("claude-api",))
+    def only_api(doc, ctx):
+        """Test rule."""
+        yield ctx.finding(doc.frontmatter_range(), "fired")
+
+    doc = parse(SKILL)
+    assert run_rules(doc, Config(), rules=(only_api,))[0] == []
+    assert [f.code for f in run_rules(doc, Config(target="claude-api"), rules=(only_api,))[0]] == ["ONLY_API"]
+
+
+def test_rule_targets_are_checked_at_declaration() -> None:
+    with pytest.raises(ValueError):
+        rule("BAD_TARGET", family="test", severity=Severity.INFO, targets=("vscode",))(lambda d, c: iter(()))
+    assert all(r.targets and r.targets <= ALL_TARGETS for r in ALL_RULES)
+    assert by_code("NAME_RESERVED_WORD").targets == {"claude-api"}
+
+
+def test_config_key(tmp_path: Path) -> None:
+    f = tmp_path / ".skillgrade.toml"
+    f.write_text('target = "Claude-API"\n', encoding="utf-8")
+    assert load_config(f).target == "claude-api"
+    f.write_text('target = "cursor"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="claude-code, claude-api, agentskills"):
+        load_config(f)
+    py = tmp_path / "pyproject.toml"
+    py.write_text('[tool.skillgrade]\ntarget = "agentskills"\n', encoding="utf-8")
+    assert load_config(py).target == "agentskills"
+
+
+def test_lsp_setting() -> None:
+    s, errors = parse_settings({"target": "claude-api"})
+    assert not errors and s.config().target == "claude-api"
+    s, errors = parse_settings({"target": "cursor"})
+    assert errors and s.config().target == "claude-code"
+    s, errors = parse_settings({"target": None})  # unset: the file config decides
+    assert not errors and s.config(Config(target="agentskills")).target == "agentskills"
+
+
+def test_vscode_manifest_lists_the_setting() -> None:
+    manifest = Path(__file__).resolve().parent.parent / "editors" / "vscode" / "package.json"
+    props = json.loads(manifest.read_text(encoding="utf-8"))["contributes"]["configuration"]["properties"]
+    assert set(props["skillgrade.target"]["enum"]) == {None, *ALL_TARGETS}
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    return subprocess.run([sys.executable, "-m", "skillgrade.server.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=120)
+
+
+def test_cli_target_flag_wins_over_config(tmp_path: Path) -> None:
+    skill = tmp_path / "claude-helper" / "SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text(SKILL, encoding="utf-8")
+    (tmp_path / ".skillgrade.toml").write_text('target = "agentskills"\n', encoding="utf-8")
+
+    def codes(*extra: str) -> set[str]:
+        out = _cli("score", str(skill.parent), "--format", "json", "--no-cache", *extra, cwd=tmp_path)
+        assert out.returncode in (0, 1), out.stderr
+        data = json.loads(out.stdout)
+        return {f["code"] for s in data.get("skills", [data]) for f in s["findings"]}
+
+    assert "UNKNOWN_MODEL" not in codes()  # the config's agentskills
+    assert "UNKNOWN_MODEL" in codes("--target", "claude-code")
+    assert "NAME_RESERVED_WORD" in codes("--target", "claude-api")
+    bad = _cli("score", str(skill.parent), "--target", "cursor", cwd=tmp_path)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_rules_listing_names_targets(tmp_path: Path) -> None:
+    out = _cli("rules", cwd=tmp_path).stdout
+    line = next(ln for ln in out.splitlines() if ln.startswith("NAME_RESERVED_WORD"))
+    assert line.endswith("[claude-api]")
+    assert not next(ln for ln in out.splitlines() if ln.startswith("MISSING_TRIGGER")).endswith("]")
+    data = json.loads(_cli("rules", "--format", "json", cwd=tmp_path).stdout)
+    assert {r["code"]: r["targets"] for r in data}["UNRESTRICTED_BASH"] == ["claude-code"]
