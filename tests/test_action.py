@@ -124,3 +124,32 @@ def test_baseline_threshold_strict_and_bad_inputs(checkout: Path, tmp_path: Path
     assert "::error title=skillgrade action::input `format` must be one of" in p.stdout
     p, outputs = run_step(checkout, tmp_path, paths="nope")
     assert p.returncode == 2 and "nope: no such file or directory" in p.stderr
+
+
+def _command(monkeypatch: pytest.MonkeyPatch, **given: str) -> tuple[list[str], str | None]:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("action_run", ROOT / "scripts" / "action_run.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for k in list(os.environ):
+        if k.startswith("INPUT_"):
+            monkeypatch.delenv(k)
+    for k, v in given.items():
+        monkeypatch.setenv(f"INPUT_{k.upper()}", v)
+    return mod.command()
+
+
+def test_command_line_from_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _command(monkeypatch) == (["skillgrade", "score", ".", "--format", "github", "--color", "never"], None)
+    cmd, sarif = _command(monkeypatch, paths="'my skills' other\nthird", target="claude-code", threshold="70.5",
+                          args="--select NAME_FORMAT,NAME_DIR_MISMATCH --jobs 1", format="sarif")
+    assert cmd == ["skillgrade", "score", "my skills", "other", "third", "--format", "sarif", "--color", "never",
+                   "--threshold", "70.5", "--target", "claude-code", "--select", "NAME_FORMAT,NAME_DIR_MISMATCH",
+                   "--jobs", "1"]
+    assert sarif == "skillgrade.sarif"
+    with pytest.raises(ValueError, match="`threshold` must be a number"):
+        _command(monkeypatch, threshold="high")
+    with pytest.raises(ValueError, match="`upload-sarif` must be true or false"):
+        _command(monkeypatch, upload_sarif="yes")
