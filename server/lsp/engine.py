@@ -235,6 +235,10 @@ class Engine:
 
         # SKILL.md shows its own findings; a bundled file's buffer shows the findings on that file
         mine = [f for f in report.findings if f.file == snap.target]
+        if path is not None and settings.hide_baselined:  # findings recorded in the baseline file
+            from .baseline_view import baseline_file, without_baselined
+
+            mine = without_baselined(mine, path, baseline_file(settings, cfg, root), lines_for)
         diags = [to_lsp_diagnostic(f, snap.uri, snap.version if snap.version is not None else -1, lines,
                                    snap.codec, base, lines_for) for f in mine]
         rid = result_id_for(diags, self.converter)

@@ -26,6 +26,7 @@ _SNAKE = {
     "docs-base-url": "docsBaseUrl", "per-path-ignores": "perPathIgnores", "body-line-budget": "bodyLineBudget",
     "body-token-budget": "bodyTokenBudget", "known_fields": "knownFields", "known-fields": "knownFields",
     "mc_n": "mcN", "mc-n": "mcN", "mc_ci": "mcCi", "mc-ci": "mcCi",
+    "hide_baselined": "hideBaselined", "hide-baselined": "hideBaselined",
 }
 # the LLM run settings (camelCase) the VS Code manifest must contribute (tests/lsp/test_settings_unit.py)
 LLM_KEYS = ("judgeModel", "simulationModel", "budgetUsd", "baseUrl", "judges", "mcN", "mcCi")
@@ -46,6 +47,8 @@ class Settings:
     mc_ci: float = 0.10  # Monte Carlo: stop once the CI half-widths are under this (the CLI's --mc-ci)
     log_level: str = "WARNING"
     analysis_timeout_ms: int = 2000  # per document version; 0: no limit
+    hide_baselined: bool = False  # hide findings recorded in the baseline (`skillgrade baseline write`)
+    baseline: str | None = None  # that file; relative: to the workspace folder. None: config `baseline`
     engine: tuple[tuple[str, Any], ...] = field(default=())  # validated engine keys, sorted (hashable, ==)
 
     def engine_dict(self) -> dict[str, Any]:
@@ -119,6 +122,18 @@ def parse_settings(raw: Any) -> tuple[Settings, list[str]]:
                 values["base_url"] = v.strip()
             else:
                 errors.append("`baseUrl` must be an http(s) URL without credentials")
+        elif key == "hideBaselined":
+            if isinstance(v, bool):
+                values["hide_baselined"] = v
+            else:
+                errors.append("`hideBaselined` must be true or false")
+        elif key == "baseline":
+            if v is None or v == "":
+                continue
+            if isinstance(v, str):
+                values["baseline"] = v.strip()
+            else:
+                errors.append("`baseline` must be the path of a baseline file")
         elif key == "judges":
             if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 10:
                 values["judges"] = v

@@ -40,9 +40,11 @@ test("manifest: activation events, engine, commands, settings, no hard dependenc
     props,
     [
       "skillgrade.baseUrl",
+      "skillgrade.baseline",
       "skillgrade.budgetUsd",
       "skillgrade.debounceMs",
       "skillgrade.docsBaseUrl",
+      "skillgrade.hideBaselined",
       "skillgrade.interpreter",
       "skillgrade.judgeModel",
       "skillgrade.judges",
