@@ -125,7 +125,8 @@ _LEGEND = ('<p class="legend muted"><span><i style="background:var(--A)"></i>bar
            'var(--judge);border-radius:5px"></i>judge</span><span><i style="background:var(--mc);transform:'
            'rotate(45deg) scale(.8)"></i>Monte Carlo</span><span><i style="background:repeating-linear-gradient'
            '(45deg,#8c959f 0 2px,#f6f8fa 2px 5px)"></i>unmeasured (no layer produced a number)</span>'
-           '<span>letters after a score: the layers that measured it (S static, J judge, M Monte Carlo)</span></p>')
+           '<span>letters after a score: the layers that measured it (S static, J judge, M Monte Carlo)</span>'
+           '<span>a line through the judge marker: the range of several judges</span></p>')
 
 
 def _summary(reports: list[dict]) -> str:
@@ -272,7 +273,7 @@ def _details(i: int, r: dict, base: str | None, opened: bool) -> str:
             f"{e(', '.join(LAYER_NAMES.get(x, x) for x in comp.get('layers_run') or []) or 'none')}"
             f" · anti-patterns: {int(comp.get('anti_pattern_count') or 0)} (penalty ×"
             f"{float(comp.get('anti_pattern_penalty') or 1.0):.2f})</p>"]
-    charts = [_dimension_chart(comp)]
+    charts = [_dimension_chart(comp, _judge_spreads(r))]
     ci = _ci_chart(r)
     if ci:
         charts.append(ci)
@@ -284,7 +285,18 @@ def _details(i: int, r: dict, base: str | None, opened: bool) -> str:
             f'<div class="body">{"".join(body)}</div></details>')
 
 
-def _dimension_chart(comp: dict) -> str:
+def _judge_spreads(r: dict) -> dict[str, tuple[float, float]]:
+    """Per dimension, the lowest and highest of several judges' scores (`--judges N`, N > 1)."""
+    jd = _layer(r, "judge")
+    out: dict[str, tuple[float, float]] = {}
+    for d, v in ((jd or {}).get("dimensions") or {}).items():
+        xs = [x for x in (v or {}).get("per_judge") or [] if isinstance(x, int | float)]
+        if len(xs) > 1:
+            out[d] = (min(xs), max(xs))
+    return out
+
+
+def _dimension_chart(comp: dict, spreads: dict[str, tuple[float, float]] | None = None) -> str:
     """Ten rows: the blended score as a bar coloured by grade (hatched and labelled when unmeasured), a marker
     per layer at that layer's score, and the spread of several judges when there were."""
     w = _BAR_X + _BAR_W + 120
@@ -316,6 +328,11 @@ def _dimension_chart(comp: dict) -> str:
                        f"<title>{e(TITLES[d])}: {_pct(s)} ({e(dim.get('grade'))}); {e(by)}</title></rect>"
                        f'<text class="val" x="{_BAR_X + _BAR_W + 14}" y="{cy + 4:.1f}">{_pct(s)} {e(dim.get("grade"))}'
                        f'<tspan class="um"> {e(_layer_tags(layers))}</tspan></text>')
+            if d in (spreads or {}) and "judge" in layers:
+                lo, hi = spreads[d]  # type: ignore[index]
+                out.append(f'<line class="whisker" x1="{_BAR_X + lo * _BAR_W:.1f}" y1="{cy:.1f}" '
+                           f'x2="{_BAR_X + hi * _BAR_W:.1f}" y2="{cy:.1f}"><title>{e(TITLES[d])}: the judges '
+                           f"ranged {_pct(lo)}–{_pct(hi)}</title></line>")
             for la in LAYER_ORDER:
                 if la in layers and layers[la] is not None:
                     out.append(_marker(la, _BAR_X + layers[la] * _BAR_W, cy, f"{TITLES[d]}: {LAYER_NAMES[la]} "

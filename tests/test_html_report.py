@@ -210,3 +210,16 @@ def test_cli_config_cannot_inject_a_script_url(tmp_path: Path, bad: str) -> None
     p = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", "pdf-tools", "--format", "html",
                         "--no-cache"], capture_output=True, text=True, cwd=dst, timeout=120)
     assert p.stdout.startswith("<!DOCTYPE html>") and "javascript:" not in p.stdout
+
+
+def test_several_judges_draw_their_range() -> None:
+    r = report_for()
+    r["composite"]["dimensions"]["scope_calibration"].update(score=0.8, grade="B", measured_by=["judge"],
+                                                             layers={"judge": 0.8})
+    r["layers"].append({"name": "judge", "layer": "judge", "model": "m", "judges": 3, "dimensions": {
+        "scope_calibration": {"score": 0.8, "per_judge": [0.7, 0.8, 0.9]},
+        "robustness": {"score": None, "per_judge": []}}})
+    page = to_html([r])
+    g = re.search(r'data-dim="scope_calibration".*?</g>', page, flags=re.S).group(0)
+    assert f'<line class="whisker" x1="{168 + 0.7 * 300:.1f}"' in g and f'x2="{168 + 0.9 * 300:.1f}"' in g
+    assert page.count('<line class="whisker"') == 1 and "the judges ranged 70–90" in g

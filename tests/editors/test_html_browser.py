@@ -4,12 +4,13 @@ a dimension chart's bars, the hatched unmeasured bars, the sort on a header clic
 ran no script), and a screenshot is taken.
 
 Cheap: three skills plus a hostile one, two Chromium runs (~1 s each). A missing Chromium skips locally and
-FAILS when $CI is set. SKILLGRADE_UPDATE_SCREENSHOT=1 also renders ../shared/corpus (SKILLGRADE_CORPUS) and
-writes docs/html-report.png.
+FAILS when $CI is set. The same check on ../shared/corpus (SKILLGRADE_CORPUS; ~200 real skills); with
+SKILLGRADE_UPDATE_SCREENSHOT=1 it writes docs/html-report.png.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -90,6 +91,27 @@ def png_size(path: Path) -> tuple[int, int]:
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
+def probe(browser: str, page: str, tmp_path: Path) -> tuple[dict, Path]:
+    report = tmp_path / "report.html"
+    report.write_text(with_probe(page), "utf-8")
+    dom = chromium(browser, "--dump-dom", report.as_uri())
+    m = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout, flags=re.S)
+    assert m, f"the probe did not run: {dom.stderr[-2000:]}"
+    return json.loads(html.unescape(m.group(1))), report
+
+
+def check_chart(got: dict) -> None:
+    bars = {b["dim"]: b for b in got["bars"]}
+    assert len(bars) == 10
+    for b in bars.values():
+        if b["measured"] == "0":  # unmeasured: the full-width hatched bar, not a zero-width one
+            assert b["cls"] == "b-none" and b["w"] == 300 and b["fill"].startswith("url("), b
+        else:
+            assert b["cls"].startswith("b-") and b["cls"] != "b-none" and b["fill"].startswith("rgb"), b
+    assert got["chart"][0] > 400 and got["chart"][1] > 200
+    assert got["sort"] == "descending" and got["scores"] == sorted(got["scores"], reverse=True)
+
+
 def test_report_renders_in_chromium(tmp_path: Path) -> None:
     browser = require_chromium()
     skills = tmp_path / "skills"
@@ -99,28 +121,14 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
     (hostile / "SKILL.md").write_text(f"---\nname: {json.dumps(HOSTILE)}\ndescription: Does x. Use when y.\n---\n\n"
                                       "# X\n\nDo it.\n")
     page = cli_html(skills, cwd=tmp_path)
-    report = tmp_path / "report.html"
-    report.write_text(with_probe(page), "utf-8")
     t0 = time.perf_counter()
-    dom = chromium(browser, "--dump-dom", report.as_uri())
-    m = re.search(r'<pre id="probe">(.*?)</pre>', dom.stdout, flags=re.S)
-    assert m, f"the probe did not run: {dom.stderr[-2000:]}"
-    got = json.loads(m.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">")
-                     .replace("&amp;", "&"))
+    got, report = probe(browser, page, tmp_path)
     assert got["pwned"] == 0 and got["images"] == 0  # the hostile name is text, not an <img> or a script
     assert HOSTILE in got["links"]
     assert got["rows"] == 4 and got["charts"] == 4
     assert got["table"][0] > 600 and got["table"][1] > 4 * 18  # the table is laid out, one line per skill
-    assert got["chart"][0] > 400 and got["chart"][1] > 200
-    bars = {b["dim"]: b for b in got["bars"]}
-    assert len(bars) == 10
-    for b in bars.values():
-        if b["measured"] == "0":  # unmeasured: the full-width hatched bar, not a zero-width one
-            assert b["cls"] == "b-none" and b["w"] == 300 and b["fill"].startswith("url(")
-        else:
-            assert b["cls"].startswith("b-") and b["cls"] != "b-none" and b["fill"].startswith("rgb")
-    assert any(b["measured"] == "0" for b in bars.values()) and any(b["measured"] == "1" for b in bars.values())
-    assert got["sort"] == "descending" and got["scores"] == sorted(got["scores"], reverse=True)
+    check_chart(got)
+    assert any(b["measured"] == "0" for b in got["bars"]) and any(b["measured"] == "1" for b in got["bars"])
 
     shot = tmp_path / "report.png"
     out = chromium(browser, "--window-size=1300,1000", f"--screenshot={shot}", report.as_uri())
@@ -129,16 +137,23 @@ def test_report_renders_in_chromium(tmp_path: Path) -> None:
     assert time.perf_counter() - t0 < 30
 
 
-@pytest.mark.skipif(not os.environ.get("SKILLGRADE_UPDATE_SCREENSHOT"), reason="SKILLGRADE_UPDATE_SCREENSHOT unset")
-def test_corpus_report_screenshot(tmp_path: Path, corpus: Path) -> None:
-    """The README's picture: the report of the whole corpus, its table."""
+def test_corpus_report_in_chromium(tmp_path: Path, corpus: Path) -> None:
+    """The issue's check: the report of the real skills of ../shared/corpus opens in Chromium with the table and
+    the charts. SKILLGRADE_UPDATE_SCREENSHOT=1 also writes the README's picture, docs/html-report.png."""
     browser = require_chromium()
     t0 = time.perf_counter()
     page = cli_html(corpus, cwd=tmp_path)
     took = time.perf_counter() - t0
-    report = tmp_path / "corpus.html"
-    report.write_text(page, "utf-8")
-    shot = REPO / "docs" / "html-report.png"
-    chromium(browser, "--window-size=1300,900", f"--screenshot={shot}", report.as_uri())
-    assert png_size(shot) == (1300, 900)
-    print(f"corpus report: {page.count('<details class=')} skills, {len(page):,} bytes in {took:.2f} s")
+    n = page.count('<details class="skill"')
+    assert n > 150
+    got, report = probe(browser, page, tmp_path)
+    assert got["rows"] == n and got["charts"] == n and got["pwned"] == 0
+    assert got["table"][1] > n * 18
+    check_chart(got)
+    if os.environ.get("SKILLGRADE_UPDATE_SCREENSHOT"):
+        shot = REPO / "docs" / "html-report.png"
+        plain = tmp_path / "corpus.html"
+        plain.write_text(page, "utf-8")
+        chromium(browser, "--window-size=1300,900", f"--screenshot={shot}", plain.as_uri())
+        assert png_size(shot) == (1300, 900)
+    print(f"corpus report: {n} skills, {len(page):,} bytes, generated in {took:.2f} s")
