@@ -1,3 +1,3 @@
 """LSP handlers, one module per area; importing this package registers them on `server`."""
 
-from . import actions, commands, diagnostics, hover, lifecycle, navigation, sync  # noqa: F401
+from . import actions, commands, diagnostics, hover, lifecycle, navigation, optimize, sync  # noqa: F401
