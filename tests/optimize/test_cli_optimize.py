@@ -26,9 +26,32 @@ def env_for(fake, tmp: Path, key: str | None = TEST_KEY) -> dict[str, str]:
     return env
 
 
-def cli(fake, tmp: Path, *args: str, key: str | None = TEST_KEY) -> subprocess.CompletedProcess:
+def subprocess_cli(fake, tmp: Path, *args: str, key: str | None = TEST_KEY) -> subprocess.CompletedProcess:
+    """The real entry point in a subprocess (one test; the others run main() in-process: faster)."""
     return subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "optimize", *args],
                           env=env_for(fake, tmp, key), cwd=tmp, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def cli(monkeypatch, capsys):  # type: ignore[no-untyped-def]
+    """main(["optimize", ...]) in this process with the subprocess's environment; a CompletedProcess."""
+    import os as _os
+
+    from skillgrade.server import cli as cli_module
+
+    def run(fake, tmp: Path, *args: str, key: str | None = TEST_KEY) -> subprocess.CompletedProcess:
+        env = env_for(fake, tmp, key)
+        for k in [k for k in _os.environ if k.startswith("ANTHROPIC_") and k not in env]:
+            monkeypatch.delenv(k)
+        for k, v in env.items():
+            monkeypatch.setenv(k, v)
+        monkeypatch.chdir(tmp)
+        capsys.readouterr()
+        code = cli_module.main(["optimize", *args])
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, out.out, out.err)
+
+    return run
 
 
 @pytest.fixture
@@ -40,9 +63,9 @@ def skill(tmp_path: Path) -> Path:
     return d
 
 
-def test_text_report_prints_the_diff_without_applying(fake_api, tmp_path, skill):
+def test_text_report_prints_the_diff_without_applying(fake_api, tmp_path, skill, cli):
     fake_api.responder = OptResponder()
-    out = cli(fake_api, tmp_path, str(skill), "--prompts", "prompts.json", "--runs", "1")
+    out = subprocess_cli(fake_api, tmp_path, str(skill), "--prompts", "prompts.json", "--runs", "1")
     assert out.returncode == 0, out.stderr
     assert "winner: iteration 2, held-out score" in out.stdout
     assert "paired test (test prompts, exact McNemar)" in out.stdout
@@ -55,7 +78,7 @@ def test_text_report_prints_the_diff_without_applying(fake_api, tmp_path, skill)
     assert again.returncode == 0 and len(fake_api.requests) == calls and "LLM: 0 call(s)" in again.stderr
 
 
-def test_json_has_every_description_and_decision(fake_api, tmp_path, skill):
+def test_json_has_every_description_and_decision(fake_api, tmp_path, skill, cli):
     fake_api.responder = OptResponder()
     out = cli(fake_api, tmp_path, str(skill), "--prompts", "prompts.json", "--format", "json", "--runs", "1")
     assert out.returncode == 0, out.stderr
@@ -68,7 +91,7 @@ def test_json_has_every_description_and_decision(fake_api, tmp_path, skill):
     assert d["diff"].startswith("--- a/")
 
 
-def test_overfit_rewrite_keeps_the_original(fake_api, tmp_path, skill):
+def test_overfit_rewrite_keeps_the_original(fake_api, tmp_path, skill, cli):
     fake_api.responder = OptResponder(Overfit())
     out = cli(fake_api, tmp_path, str(skill), "--prompts", "prompts.json", "--apply", "--runs", "1",
               "--iterations", "3")
@@ -83,7 +106,7 @@ QUOTED = SKILL.replace(f"description: {ORIGINAL}", f'description: "{ORIGINAL}"  
 
 
 @pytest.mark.parametrize("text", [BLOCK, QUOTED], ids=["block", "quoted-crlf"])
-def test_apply_changes_only_the_description(fake_api, tmp_path, skill, text):
+def test_apply_changes_only_the_description(fake_api, tmp_path, skill, cli, text):
     (skill / "SKILL.md").write_bytes(text.encode())
     fake_api.responder = OptResponder()
     out = cli(fake_api, tmp_path, str(skill), "--prompts", "prompts.json", "--apply", "--runs", "1")
@@ -105,7 +128,7 @@ def test_apply_changes_only_the_description(fake_api, tmp_path, skill, text):
         assert f'description: "{GOOD}"  # quoted\r\n' in after
 
 
-def test_html_report_is_self_contained_and_escaped(fake_api, tmp_path, skill):
+def test_html_report_is_self_contained_and_escaped(fake_api, tmp_path, skill, cli):
     rs = rows() + [{"prompt": "<script>alert(1)</script> open the pdf tables", "should_trigger": True}]
     (tmp_path / "prompts.json").write_text(json.dumps(rs))
     fake_api.responder = OptResponder()
@@ -117,7 +140,7 @@ def test_html_report_is_self_contained_and_escaped(fake_api, tmp_path, skill):
     assert 'class=test' in h and 'class=train' in h and 'class="add"' in h
 
 
-def test_dry_run_budget_and_usage_errors(fake_api, tmp_path, skill):
+def test_dry_run_budget_and_usage_errors(fake_api, tmp_path, skill, cli):
     out = cli(fake_api, tmp_path, str(skill), "--prompts", "prompts.json", "--dry-run", key=None)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("Dry run: ") and not fake_api.requests
@@ -135,7 +158,7 @@ def test_dry_run_budget_and_usage_errors(fake_api, tmp_path, skill):
     assert bad.returncode == 2 and "--holdout" in bad.stderr
 
 
-def test_batch_sends_measurements_as_batches(fake_api, tmp_path, skill):
+def test_batch_sends_measurements_as_batches(fake_api, tmp_path, skill, cli):
     fake_api.responder = OptResponder()
     fake_api.batch_polls = 0
     out = cli(fake_api, tmp_path, str(skill), "--prompts", "prompts.json", "--batch", "--runs", "1",
