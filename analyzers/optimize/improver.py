@@ -23,7 +23,7 @@ from .. import prompts
 from ..document import SkillDocument
 from ..findings import Severity
 from ..layers.ask import Invalid, reply_json
-from ..llm.types import Request
+from ..llm.types import Reply, Request
 from ..parse import parse
 from ..routing import SkillCard, TestPrompt
 from .measure import PromptResult
@@ -181,7 +181,26 @@ def check_candidate(value: Any, *, skill_text: str, tried: Iterable[str]) -> Can
     return Candidate(desc, one_line(why))
 
 
+_WRAPPER = re.compile(r"^\s*<(new_description|description)>(.*)</\1>\s*$", re.S | re.I)
+
+
+def reply_value(reply: Reply) -> Any:
+    """The improver's JSON object; a reply that is not JSON but plain text (or one string, or the text
+    wrapped in <new_description> as skill-creator's improver writes it) is taken as the description."""
+    try:
+        value = reply_json(reply)
+    except Invalid:
+        text = (reply.text or "").strip()
+        if not text or text.startswith(("{", "[", "```")):
+            raise
+        m = _WRAPPER.match(text)
+        return {"description": m.group(2) if m else text, "why": ""}
+    if isinstance(value, str):
+        return {"description": value, "why": ""}
+    return value
+
+
 def validator(skill_text: str, tried: Iterable[str]):  # type: ignore[no-untyped-def]
     frozen = tuple(tried)
-    return lambda reply: check_candidate(reply_json(reply), skill_text=skill_text, tried=frozen)
+    return lambda reply: check_candidate(reply_value(reply), skill_text=skill_text, tried=frozen)
 

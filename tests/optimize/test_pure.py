@@ -122,3 +122,35 @@ def test_winner_by_score_then_shorter_then_earlier():
     incomplete = split_score([r(TestPrompt("x", True))])
     assert choose_winner([Contender(0, "a", incomplete), Contender(1, "b", _score(4))]) is None
     assert choose_winner([Contender(0, "a", _score(1)), Contender(1, "b", incomplete)]) == 0
+
+
+def test_improver_reply_forms_and_candidate_checks():
+    from skillgrade.analyzers.layers.ask import Invalid
+    from skillgrade.analyzers.llm.types import Reply, Usage
+    from skillgrade.analyzers.optimize.improver import check_candidate, reply_value
+
+    def rep(text, parsed=None):
+        return Reply(text, parsed, (), Usage(), "m", "end_turn", 0.0)
+
+    good = "Reads PDF files. Use when the user has a PDF to read."
+    assert reply_value(rep('{"description": "x", "why": "y"}')) == {"description": "x", "why": "y"}
+    assert reply_value(rep('"just text"'))["description"] == "just text"
+    assert reply_value(rep(f"<new_description>{good}</new_description>"))["description"] == good
+    assert reply_value(rep(good))["description"] == good
+    with pytest.raises(Invalid):
+        reply_value(rep("{broken"))
+    skill = "---\nname: pdf-tools\ndescription: Old one. Use when asked.\n---\n# Body\n"
+    assert check_candidate({"description": good}, skill_text=skill, tried=[]).description == good
+    for bad, why in [("", "empty"), ("x" * 1100, "limit is 1024"), ("Reads and merges PDF files of any kind.", "MISSING_TRIGGER"),
+                     ("Reads <b>PDF</b> files. Use when the user has a PDF.", "DESCRIPTION_XML_TAG"),
+                     ("Old one. Use when asked.", "already tried")]:
+        with pytest.raises(Invalid, match=why):
+            check_candidate({"description": bad}, skill_text=skill, tried=["Old one. Use when asked."])
+
+
+def test_redactor_removes_held_out_prompts_in_any_case_and_spacing():
+    from skillgrade.analyzers.optimize.improver import WITHHELD, Redactor
+
+    r = Redactor([TestPrompt("Merge  these PDFs", True)])
+    assert r("please merge these\npdfs now") == f"please {WITHHELD} now"
+    assert r("nothing here") == "nothing here"

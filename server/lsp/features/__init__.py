@@ -9,6 +9,7 @@ from . import (
     hover,  # noqa: F401
     lifecycle,  # noqa: F401
     navigation,  # noqa: F401
+    optimize,  # noqa: F401
     report_html,  # noqa: F401
     sync,  # noqa: F401
     tasksuite,  # noqa: F401
