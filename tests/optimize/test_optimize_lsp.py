@@ -171,3 +171,6 @@ async def test_accepted_edit_is_applied(client: LanguageClient):
     assert result["edit"]["applied"] is True and len(CLIENT["edits"]) == 1
     assert client.texts[u] == rewrite_description(SKILL, GOOD)
     await wait_published(client, u, client.version)
+    h = await client.text_document_hover_async(T.HoverParams(
+        text_document=T.TextDocumentIdentifier(uri=u), position=T.Position(line=8, character=0)))
+    assert "Last description optimisation" in h.contents.value and "applied" in h.contents.value

@@ -23,7 +23,7 @@ from skillgrade.analyzers import Pos, Range
 
 from ..convert import to_lsp_range, uri_to_path
 from ..server import SkillServer, server
-from . import actions
+from . import actions, hover
 from .commands import _llm_run, _uri_arg
 
 log = logging.getLogger("skillgrade.server")
@@ -56,6 +56,21 @@ def _action(ls: SkillServer, uri: str, res: Any, params: T.CodeActionParams) -> 
 
 
 actions.EXTRA_ACTIONS.append(_action)
+
+# uri -> (version the run measured, one markdown line about it): the last optimisation, shown in the hover
+LAST: dict[str, tuple[int | None, str]] = {}
+
+
+def _hover_section(ls: SkillServer, uri: str, res: Any) -> str | None:
+    last = LAST.get(uri)
+    if last is None:
+        return None
+    version, line = last
+    when = "" if version == res.version else f" (on version {version})"
+    return f"**Last description optimisation**{when}: {line}"
+
+
+hover.EXTRA_SECTIONS.append(_hover_section)
 
 
 def _options(args: tuple) -> dict:
@@ -180,7 +195,18 @@ async def optimize(ls: SkillServer, *args) -> dict:
     if result is None:
         return d
     d["edit"] = await _offer(ls, uri, state["version"], result, opts["confirm"])
+    LAST[uri] = (state["version"], _summary(result, d["edit"]))
     return d
+
+
+def _summary(result: Any, edit: dict) -> str:
+    if result.improved is None:
+        return f"the original description is kept ({result.winner_reason})." if result.winner == 0 else \
+            f"no winner ({result.winner_reason})."
+    out = f"iteration {result.winner + 1} wins, {result.winner_reason}"
+    if result.paired is not None:
+        out += f"; paired test p = {result.paired.p_value:.3g}"
+    return out + (" — applied." if edit.get("applied") else f" — not applied ({edit.get('reason') or 'not offered'}).")
 
 
 async def _offer(ls: SkillServer, uri: str, version: int | None, result: Any, confirm: bool) -> dict:
