@@ -40,9 +40,12 @@ def has_toc(lines: list[str]) -> bool:
 
 
 def _reference(rel: str, doc: SkillDocument) -> bool:
-    """A file the agent reads as a reference: under references/ (or reference/, docs/), or named in SKILL.md."""
+    """A file the agent reads as a reference: under references/ (or reference/, docs/), or named in SKILL.md.
+
+    Files under assets/ or templates/ are material the agent copies into its output (a proposal or report
+    template), not reading: a table of contents would end up in the user's document."""
     base = rel.rsplit("/", 1)[-1].lower()
-    if base.startswith(_NOT_REFERENCES):
+    if base.startswith(_NOT_REFERENCES) or rel.startswith(("assets/", "templates/")):
         return False
     return rel.startswith(("references/", "reference/", "docs/")) or rel in doc.text
 
@@ -54,7 +57,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Looks at every bundled markdown file that the agent reads as a reference: files under
     `references/` (also `reference/`, `docs/`) and any markdown file whose path SKILL.md names, but
-    not READMEs, changelogs, licences and contributing guides (written for people). A file of more
+    not READMEs, changelogs, licences and contributing guides (written for people), nor templates
+    under `assets/` or `templates/` (copied into the agent's output, where a table of contents does
+    not belong). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
     `In this guide`; a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
