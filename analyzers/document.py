@@ -245,6 +245,7 @@ class SkillDocument:
     _bundle: dict | None = None  # rel path -> BundledFile | None (see bundle.py), filled lazily
     _reach: Any = None  # reach.Reach, created by the first rule that asks (see reach.py)
     _mentions: list | None = None  # bundle paths mentioned outside links (rules/links/_mentions.py)
+    _block_outputs: tuple | None = None  # paths command blocks create / lines after a `cd` away (rules/links/_mentions.py)
     _listings: dict | None = None  # folder -> names on disk, for case checks (rules/links/_mentions.py)
 
     @property

@@ -121,10 +121,15 @@ def quick_name_at(text: str) -> tuple[str | None, tuple[int, int, int] | None]:
     return value.strip(), (line, col, col + len(value))
 
 
+TEMPLATE_DIRS = frozenset({"assets", "templates"})  # under a skill folder: templates, not skills
+
+
 def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
     """Every SKILL.md at or under the given paths, skipping VCS, dependency, cache and virtualenv folders.
 
     Hidden folders are walked (`.claude/skills/…`), except the tool and cache folders in SKIP_DIRS.
+    A skill's own `assets/` and `templates/` folders are not searched: a SKILL.md there is a template
+    the skill copies out (given directly as a file, it is still scored).
     Symlinked folders are not followed; the order is a pre-order walk with names sorted.
     """
     seen: set[str] = set()
@@ -161,4 +166,7 @@ def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
                     if rp not in seen:
                         seen.add(rp)
                         yield f
+                    # a skill's assets/ and templates/ hold material it copies out (a skill-creator's
+                    # `assets/skill-template/SKILL.md` with `name: skill-name`), not skills of their own
+                    subdirs = [n for n in subdirs if n.lower() not in TEMPLATE_DIRS]
                 stack.extend((os.path.join(d, n), False) for n in sorted(subdirs, reverse=True))

@@ -34,6 +34,16 @@ def test_walk_order_and_skipped_folders(tmp_path: Path) -> None:
     assert list(find_skill_files([tmp_path])) == [hidden, a, nested, b]
 
 
+def test_templates_inside_a_skill_are_not_skills(tmp_path: Path) -> None:
+    creator = _skill(tmp_path / "skill-manager")
+    template = _skill(tmp_path / "skill-manager" / "assets" / "skill-template")
+    _skill(tmp_path / "skill-manager" / "templates" / "basic")
+    nested = _skill(tmp_path / "skill-manager" / "variants" / "lite")  # a nested skill elsewhere: still found
+    loose = _skill(tmp_path / "assets" / "x")  # an assets/ folder that is not inside a skill: walked
+    assert list(find_skill_files([tmp_path])) == [loose, creator, nested]
+    assert list(find_skill_files([template])) == [template]  # named directly: scored
+
+
 LAYOUTS = {
     "claude-code": [".claude/skills/pdf", ".claude/skills/review"],
     "agents": [".agents/skills/deploy", ".github/skills/triage"],

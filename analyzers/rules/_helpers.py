@@ -32,7 +32,12 @@ _EXPLICIT = re.compile(
     # "…時に使用 / 場合に使う" — no \b: CJK text has no word boundary between characters.
     r"|(?:時|时)(?:使用|调用|調用|觸發|触发)"
     r"|(?:當|当)(?:使用者|用戶|用户)"
-    r"|(?:時|とき|場合)に(?:使用|使う|呼び出)",
+    r"|(?:時|とき|場合)に(?:使用|使う|呼び出)"
+    # Chinese labels: "使用场景：(1) …" (usage scenarios), "适用场景：", "触发短语：/ 触发词：" (trigger phrases)
+    r"|(?:使用|适用|適用)(?:场景|場景)\s*[：:]"
+    r"|(?:触发|觸發)(?:短语|短語|词|詞|条件|條件)\s*[：:]"
+    # Korean: "…할 때 사용 / 쓴다", "…경우에 사용", "…같은 말에 쓴다" (use it when …, for phrases like …)
+    r"|(?:때|경우에?|말에|요청에)\s*(?:사용|쓴다|쓰세요|쓰십시오|쓰인다|호출|트리거)",
     re.I,
 )
 # Weaker usage contexts: a clause that says in which situation, or for what purpose, the skill applies,

@@ -47,6 +47,34 @@ def _reference(rel: str, doc: SkillDocument) -> bool:
     return rel.startswith(("references/", "reference/", "docs/")) or rel in doc.text
 
 
+# a fill-in field: `[Client name]`, `[Project name]` (not a `[ ]` / `[x]` checkbox, a link or a footnote)
+_FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])")
+MIN_FIELDS = 3
+
+
+def _fill_in_template(rel: str, lines: list[str]) -> bool:
+    """A document template under assets/ or templates/: three or more `[placeholder]` fields outside code.
+
+    The agent copies such a file into its output (a proposal, a report) and reads it whole; a table of
+    contents would end up in the user's document. A catalogue of code templates (UiPath's
+    `assets/vs-templates.md`, read piece by piece) has no such fields and stays checked."""
+    if not rel.startswith(("assets/", "templates/")):
+        return False
+    fields = 0
+    fence = ""
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            mark = stripped[:3]
+            fence = "" if fence == mark else (fence or mark)
+            continue
+        if not fence and "[" in line:
+            fields += len(_FIELD.findall(line))
+            if fields >= MIN_FIELDS:
+                return True
+    return False
+
+
 @rule("REFERENCE_NO_TOC", family="body", severity=Severity.INFO)
 def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A bundled reference file over 100 lines has no table of contents near its top.
@@ -54,7 +82,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Looks at every bundled markdown file that the agent reads as a reference: files under
     `references/` (also `reference/`, `docs/`) and any markdown file whose path SKILL.md names, but
-    not READMEs, changelogs, licences and contributing guides (written for people). A file of more
+    not READMEs, changelogs, licences and contributing guides (written for people), nor fill-in
+    document templates under `assets/` or `templates/` (three or more `[Client name]`-style fields
+    outside code: copied whole into the agent's output, where a table of contents does not belong).
+    A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
     `In this guide`; a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
@@ -95,7 +126,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # most files: no line index needed
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
-        if n <= MIN_LINES or has_toc(lines):
+        if n <= MIN_LINES or has_toc(lines) or _fill_in_template(bf.rel, lines):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

@@ -42,6 +42,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         try:
             json.loads(code)
         except json.JSONDecodeError as e:
+            if _member_fragment(code):
+                return None  # `"dev": "vite"`: the members to add to an object (package.json's scripts)
             return (e.lineno - 1, e.colno - 1, e.msg)
         except RecursionError:
             return (0, 0, "nested too deeply")
@@ -62,6 +64,17 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
             msg = str(e).split(" (at ")[0]
             return ((int(m.group(1)) - 1, int(m.group(2)) - 1, msg) if m else (0, 0, msg))
     return None
+
+
+def _member_fragment(code: str) -> bool:
+    """`"key": value[, …]` that parses as an object once wrapped in braces: an excerpt of a larger file."""
+    if not code.lstrip().startswith('"'):
+        return False
+    try:
+        json.loads("{" + code + "}")
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return True
 
 
 def invalid_blocks(doc: SkillDocument) -> Iterator[tuple[CodeBlock, tuple[int, int, str]]]:
@@ -85,6 +98,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
     `<placeholder>`, `{{ template }}`, `${var}` or `//` comments, and interactive sessions (`>>>`).
+    A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
+    excerpt, checked as the object it belongs in.
 
     ## Why is this bad?
     Models copy code from skills. A snippet that does not parse is copied with its error, and a JSON

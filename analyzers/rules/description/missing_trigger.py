@@ -59,7 +59,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
        "Triggers: …", "proactively", "when the user asks / wants / needs / mentions …", and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Chinese ("…時使用 / 时使用",
-       "當使用者 / 当用户 …") or Japanese ("…時に使用 / 場合に使う").
+       "當使用者 / 当用户 …", the labels "使用场景：" / "适用场景：" / "触发短语：" / "触发词："),
+       Japanese ("…時に使用 / 場合に使う") or Korean ("…할 때 사용 / 쓴다", "…경우에 사용",
+       "… 같은 말에 쓴다").
     2. **Usage context only**: `WEAK_TRIGGER`. A clause of situation ("when …", "whenever …",
        "while …", "during …", "if the user / you …") or of purpose ("for <anything but the fillers
        'for example / instance / more / details / reference / now'>", "in order to", "designed /

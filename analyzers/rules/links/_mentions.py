@@ -175,6 +175,89 @@ def _command_args(line: str, ln: int, out: list[Mention]) -> None:
         return
 
 
+_COPIERS = frozenset({"cp", "mv", "ln", "install", "rsync", "scp"})  # last argument: the file they create
+_MAKERS = frozenset({"touch"})  # every argument is a file they create
+_REDIRECT = re.compile(r"(?:^|[\s;&|])(?:\d?>>?|&>)\s*(\S+)")  # `> scripts/log.txt`, `2>> x`, `&> x`
+
+
+def _command_words(line: str) -> list[str]:
+    """The words of a shell command line, without a prompt (`$ `) and VAR=value prefixes."""
+    stripped = line.strip()
+    for p in _PROMPTS:
+        if stripped.startswith(p):
+            stripped = stripped[len(p):]
+            break
+    words = stripped.split()
+    k = 0
+    while k < len(words) and "=" in words[k] and not words[k].startswith("-"):
+        k += 1
+    return words[k:]
+
+
+def _bundle_rel(word: str) -> str | None:
+    w = word.strip("\"'")
+    m = _MENTION.fullmatch(w)
+    return normalize(m.group(0)) if m else None
+
+
+def block_outputs(doc: SkillDocument) -> tuple[frozenset[str], frozenset[int]]:
+    """What SKILL.md's command blocks say about paths that are not the skill's own files.
+
+    Returns (created, away): `created` holds the bundle-folder paths a command in a fenced block
+    creates (the destination of `cp` / `mv` / `ln` / `install`, a `touch`ed file, the target of a
+    `>` redirection or of an output flag: `cp ~/.claude/skills/x/scripts/a.sh scripts/a.sh` copies the
+    script *into the user's project*, so a later `chmod +x scripts/a.sh` names the copy, not a bundled
+    file); `away` holds the lines of a block that follow a `cd` into another folder (`cd
+    ~/.claude/skills/other-skill`), whose relative paths belong to that folder. A `cd` into the skill
+    itself (its folder name, `$SKILL_DIR`, `${CLAUDE_SKILL_DIR}`, `{baseDir}`) keeps the paths the
+    skill's own.
+    """
+    if doc._block_outputs is not None:
+        return doc._block_outputs
+    created: set[str] = set()
+    away: set[int] = set()
+    own = doc.skill_dir.name.lower() if doc.skill_dir is not None else ""
+    for block in doc.code_blocks:
+        if not block.fenced:
+            continue
+        elsewhere = False
+        for ln in range(block.content_start_line, min(block.end_line, len(doc.lines))):
+            line = doc.lines[ln]
+            if elsewhere:
+                away.add(ln)
+            if len(line) > 2000:
+                continue
+            for part in re.split(r"&&|\|\||;", line):
+                words = _command_words(part)
+                if not words:
+                    continue
+                if words[0] == "cd" and len(words) > 1:
+                    target = words[1].strip("\"'").rstrip("/").lower()
+                    last = target.rsplit("/", 1)[-1]
+                    if not (last == own or last in ("", ".", "~") or "skill_dir" in target
+                            or "basedir" in target or "dirname" in target):
+                        elsewhere = True
+                    continue
+                args = [w for w in words[1:] if not w.startswith("-")]
+                if words[0] in _COPIERS and len(args) >= 2:
+                    outs = [args[-1]]
+                elif words[0] in _MAKERS:
+                    outs = args
+                else:
+                    outs = [words[i + 1] for i in range(1, len(words) - 1) if words[i] in _OUTPUT_FLAGS]
+                for w in outs:
+                    rel = _bundle_rel(w)
+                    if rel is not None:
+                        created.add(rel)
+            if ">" in line:
+                for m in _REDIRECT.finditer(line):
+                    rel = _bundle_rel(m.group(1))
+                    if rel is not None:
+                        created.add(rel)
+    doc._block_outputs = (frozenset(created), frozenset(away))
+    return doc._block_outputs
+
+
 _PATHISH = re.compile(r"[\w./-]+")
 _BUNDLE_TOPS = frozenset({"references", "scripts", "assets"})
 

@@ -9,7 +9,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...measures import resolve
 from ...rule import RuleContext, rule
-from ._mentions import case_variant, exists_near, mentioned_files, names_project_paths
+from ._mentions import block_outputs, case_variant, exists_near, mentioned_files, names_project_paths
 
 
 @rule("MISSING_MENTIONED_FILE", family="links", severity=Severity.WARNING)
@@ -25,9 +25,13 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     `scripts/{name}.py`, `assets/*.png`, `...`), paths that continue a longer path or URL
     (`{baseDir}/scripts/x.py`, `https://…/scripts/x.py`), output arguments in inline code
     (`-o assets/out.png`, `> scripts/log.txt`), other lines of code blocks (examples of other
-    projects), and paths that exist relative to a folder above the skill up to the workspace root (a
-    plugin or repository root), and paths the same sentence places in another project ("`scripts/policy.json`
-    in the arelay repo", "… from the upstream repository"). A path that exists with a different case is
+    projects), files a command block creates (the destination of `cp` / `mv` / `ln` / `install`, a
+    `touch`ed or redirected file: `cp ~/.claude/skills/x/scripts/a.sh scripts/a.sh` then `chmod +x
+    scripts/a.sh` names the user's copy), command lines that follow a `cd` into another folder in the
+    same block (`cd ~/.claude/skills/other-skill`), and paths that exist relative to a folder above
+    the skill up to the workspace root (a plugin or repository root), and paths the same sentence
+    places in another project ("`scripts/policy.json` in the arelay repo", "… from the upstream
+    repository"). A path that exists with a different case is
     `LINK_CASE_MISMATCH`.
     A project skill (SKILL.md names paths of a host project that are not in the skill, such as
     `src/app.ts` or `.claude/agents/x.md`) runs from the repository root, so its `scripts/…` and
@@ -57,11 +61,17 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     seen: set[tuple[int, int]] = set()
     project: bool | None = None
     missing: dict[str, bool] = {}  # rel -> reported (decided once per path)
+    created: frozenset[str] | None = None
+    away: frozenset[int] = frozenset()
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
             continue
         seen.add(key)
+        if created is None:
+            created, away = block_outputs(doc)
+        if m.rel in created or (m.where == "command" and m.range.start.line in away):
+            continue  # the user's copy made by `cp … scripts/x.sh`, or a path after `cd other-folder`
         hit = missing.get(m.rel)
         if hit is None:
             hit = missing[m.rel] = _missing(doc, m.rel)

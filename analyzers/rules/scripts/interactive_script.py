@@ -35,6 +35,7 @@ _TTY_GUARD = {
 # shell: `read` as a command: at a line start, or after a separator or keyword, after VAR=value prefixes
 _SH_READ = re.compile(r"(?<![\w$./-])read(?![\w-])")
 _ASSIGN = re.compile(r"[A-Za-z_]\w*=\S*")  # one way to match a word: no backtracking
+_CASE_LABEL = re.compile(r"[ \t]*\)|\|[\w|*.-]*\)")  # after `read`: `read)` or `read|r)` ends a case pattern
 _KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "time", "!", "{", "("})
 _SEPARATORS = (";", "&", "|", "(", "`", "$(", "{", "!")
 MAX_EXAMINED = 5_000  # `read` words looked at per file: bounds a hostile file
@@ -58,6 +59,9 @@ def _command_before(before: str) -> tuple[bool, str]:
         return True, word
     if s.endswith(_SEPARATORS):
         return True, "||" if s.endswith("||") else s[-1]
+    label = s.strip()
+    if label.endswith(")") and " " not in label and "\t" not in label and "$(" not in label and "`" not in label:
+        return True, ")"  # `  ask) read -r name ;;`: the first command of a `case` branch
     return False, ""
 
 
@@ -93,6 +97,8 @@ def _shell(code: str) -> Iterator[tuple[int, int, str]]:
             continue  # an argument (`echo read`), not the command
         if sep in ("while", "until", "|"):
             continue  # a loop over lines, or fed by a pipe: reads its input, not the keyboard
+        if _CASE_LABEL.match(code, b):
+            continue  # `read)` / `read|r)`: a pattern of a `case` statement (notes.sh read "Title"), not the command
         end = min(len(code), b + WINDOW)
         for stop in ("\n", ";", "&&", "||", "|", ")"):
             j = code.find(stop, b, end)
@@ -125,10 +131,10 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
 
     - Python: `input()`, `raw_input()`, `getpass()`, `click.prompt/confirm`, `typer.prompt/confirm`,
       rich's `Prompt.ask`/`Confirm.ask`, `questionary`, `inquirer.prompt`, `pyinputplus`;
-    - shell: the `read` command, unless it has a timeout (`-t`) or another descriptor (`-u`), its
-      input is redirected (`< file`, `<<< "$x"`, a heredoc), it is fed by a pipe (`cmd | read x`), or
-      it is the condition of a `while`/`until` loop (`while read -r line; do … done < file` reads
-      lines of input, not answers);
+    - shell: the `read` command (not a `case` pattern such as `read)` or `read|r)`), unless it has a
+      timeout (`-t`) or another descriptor (`-u`), its input is redirected (`< file`, `<<< "$x"`, a
+      heredoc), it is fed by a pipe (`cmd | read x`), or it is the condition of a `while`/`until`
+      loop (`while read -r line; do … done < file` reads lines of input, not answers);
     - JavaScript/TypeScript: `question()` on a `readline` interface created on `process.stdin`,
       `prompt()`, `inquirer`/`enquirer.prompt()`, `readline-sync`;
     - PowerShell: `Read-Host`, `$Host.UI.ReadLine`, `[Console]::ReadKey/ReadLine`.
