@@ -102,8 +102,9 @@ async def certify_once(report, cache_dir: Path, *, mc_n: int, mc_ci: float) -> d
     from fakeapi import FakeAPI
 
     # the API's caching rules: message blocks can end a cached prefix (the SKILL.md tool_result), the tools head
-    # every prefix, and a prefix under 512 tokens (the 5.5 models' minimum) is not cached at all
-    with FakeAPI(message_cache=True, tools_in_prefix=True, min_cache_tokens=512) as fake:
+    # every prefix, a prefix under 512 tokens (the 5.5 models' minimum) is not cached at all, and a request reads
+    # up to the longest earlier breakpoint it shares (the grader's system shares the judge's first two blocks)
+    with FakeAPI(message_cache=True, tools_in_prefix=True, min_cache_tokens=512, every_breakpoint=True) as fake:
         fake.responder = responder_for(report.name, report.document)
         return await _certify(fake, report, cache_dir, mc_n=mc_n, mc_ci=mc_ci)
 

@@ -15,7 +15,8 @@ to the last one carrying cache_control are a cache write the first time that pre
 read afterwards. With `message_cache=True` a message block with cache_control (a tool_result, say) ends
 a longer prefix through the messages up to it: the longest prefix seen before is read, the rest written.
 `tools_in_prefix=True`: the tools head the cached prefix, as on the API (order: tools, system, messages);
-`min_cache_tokens=N`: a prefix under N tokens is not cached (the API's minimum: 512 on the 5.5 models).
+`min_cache_tokens=N`: a prefix under N tokens is not cached (the API's minimum: 512 on the 5.5 models);
+`every_breakpoint=True`: each system block with cache_control ends a prefix a later request can read.
 
 Stdlib only; bound to 127.0.0.1, port 0; can also run standalone: `python tests/llm/fakeapi.py 8765`.
 """
@@ -117,7 +118,8 @@ def _text_len(value: Any) -> int:
 
 class FakeAPI:
     def __init__(self, *, reject_output_config: bool = False, model: str | None = None,
-                 message_cache: bool = False, tools_in_prefix: bool = False, min_cache_tokens: int = 0) -> None:
+                 message_cache: bool = False, tools_in_prefix: bool = False, min_cache_tokens: int = 0,
+                 every_breakpoint: bool = False) -> None:
         self.queue: list[Scripted] = []
         self.requests: list[Recorded] = []
         self.reported: list[dict[str, int]] = []
@@ -130,6 +132,9 @@ class FakeAPI:
         # shorter than the model's minimum (512 tokens on the 5.5 models) is neither written nor read
         self.tools_in_prefix = tools_in_prefix
         self.min_cache_tokens = min_cache_tokens
+        # every system block with cache_control is a breakpoint a later request can read up to (the API looks
+        # for hits at earlier breakpoints too), not only the last one
+        self.every_breakpoint = every_breakpoint
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._server: ThreadingHTTPServer | None = None
@@ -267,6 +272,9 @@ class FakeAPI:
                           default=-1)
         head: list[Any] = list(body.get("tools") or []) if self.tools_in_prefix else []
         prefixes: list[list[Any]] = [head + system[:last_marked + 1]] if last_marked >= 0 else []
+        if self.every_breakpoint:
+            prefixes = [head + system[:i + 1] for i, b in enumerate(system)
+                        if isinstance(b, dict) and b.get("cache_control")]
         if self.message_cache:  # a message block with cache_control (e.g. a tool_result) ends a longer prefix
             for mi, message in reversed(list(enumerate(body.get("messages") or []))):
                 blocks = message.get("content") if isinstance(message, dict) else None

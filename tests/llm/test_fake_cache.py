@@ -37,3 +37,21 @@ def test_tools_head_the_cached_prefix_and_short_prefixes_are_not_cached() -> Non
     with FakeAPI() as fake:  # the default fake: the system blocks alone, any length
         send(fake, 4000)
         assert send(fake, 4000)["cache_read_input_tokens"] == 1000
+
+
+def test_every_breakpoint_lets_a_longer_system_read_a_shorter_ones_prefix() -> None:
+    import anthropic
+
+    a, b, c = ({"type": "text", "text": ch * 4000, "cache_control": {"type": "ephemeral"}} for ch in "abc")
+    with FakeAPI(every_breakpoint=True) as fake:
+        client = anthropic.Anthropic(api_key=TEST_KEY, base_url=fake.url, max_retries=0)
+        msgs = [{"role": "user", "content": "hi"}]
+        first = client.messages.create(model="m", max_tokens=5, system=[a, b], messages=msgs).usage
+        longer = client.messages.create(model="m", max_tokens=5, system=[a, b, c], messages=msgs).usage
+        assert (first.cache_creation_input_tokens, first.cache_read_input_tokens) == (2000, 0)
+        assert (longer.cache_creation_input_tokens, longer.cache_read_input_tokens) == (1000, 2000)
+    with FakeAPI() as fake:  # the default: only the last breakpoint is a prefix
+        client = anthropic.Anthropic(api_key=TEST_KEY, base_url=fake.url, max_retries=0)
+        client.messages.create(model="m", max_tokens=5, system=[a, b], messages=msgs)
+        longer = client.messages.create(model="m", max_tokens=5, system=[a, b, c], messages=msgs).usage
+        assert (longer.cache_creation_input_tokens, longer.cache_read_input_tokens) == (3000, 0)
