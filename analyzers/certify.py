@@ -84,7 +84,7 @@ async def run_deep(report: Report, gateway: Any, *, models: Mapping[str, str], j
                    keep_on_cancel: bool = False, mc_wave: int | None = None) -> DeepRun:
     """Judge, Monte Carlo, then (certify: `elo` given) the Elo step, on one gateway. With keep_on_cancel a
     cancellation during Monte Carlo keeps its finished simulations (and the judge) and skips Elo. mc_wave:
-    simulations sent together between stop checks (default montecarlo.WAVE; --batch sends all at once)."""
+    at most this many simulations between stop checks (default: each wave sized by the stop rule)."""
     from .layers.judge import run_judge
     from .layers.montecarlo import run_montecarlo
 

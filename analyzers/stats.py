@@ -309,3 +309,109 @@ def youden_j(tpr: float, fpr: float) -> float:
     """max(0, TPR - FPR): 1 for a skill that fires on every positive and no negative, 0 for one that fires on
     everything, on nothing, or at random."""
     return max(0.0, tpr - fpr)
+
+
+# ---- Monte Carlo stopping: the mean's t interval and the smallest sample that could meet a CI target ----------
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularized incomplete beta function (modified Lentz)."""
+    tiny, eps = 1e-300, 1e-15
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < eps:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_cdf(t: float, df: int) -> float:
+    """P(T <= t) for Student's t with df degrees of freedom."""
+    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
+    return 1.0 - tail if t >= 0 else tail
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The p quantile of Student's t (bisection on t_cdf): df=1, p=0.975 -> tan(0.475 pi) = 12.7062;
+    df=2 -> 4.3027; df=9 -> 2.2622."""
+    if not 0.0 < p < 1.0 or df < 1:
+        raise ValueError(f"need 0 < p < 1 and df >= 1, got p={p}, df={df}")
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    lo, hi = 0.0, 1.0
+    while t_cdf(hi, df) < p:
+        hi *= 2.0
+    for _ in range(_BISECT_STEPS):
+        mid = (lo + hi) / 2
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * max(1.0, hi):
+            break
+    return (lo + hi) / 2
+
+
+def mean_half_width(values: Sequence[float], alpha: float = ALPHA) -> float | None:
+    """Half-width of the two-sided (1 - alpha) t interval of the mean: t(1 - alpha/2, n-1) * s / sqrt(n), s the
+    sample standard deviation; None with fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    s = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return t_quantile(1.0 - alpha / 2, n - 1) * s / math.sqrt(n)
+
+
+def cp_best_half_width(x: int, n: int, more: int) -> float:
+    """The narrowest Clopper-Pearson half-width x/n can reach after `more` further trials (all of them going one
+    way: the extremes give the narrowest intervals)."""
+    widths = [clopper_pearson(x + more, n + more).half_width, clopper_pearson(x, n + more).half_width]
+    return min(w for w in widths if w is not None)
+
+
+def trials_to_reach(x: int, n: int, target: float, *, at_least: int = 0, limit: int) -> int | None:
+    """The fewest further trials (0..limit) after which the CI half-width of x/n COULD be under `target` (the best
+    case; the smallest next step that can end an adaptive run); None when `limit` more cannot reach it."""
+    def ok(m: int) -> bool:
+        return n + m >= at_least and n + m > 0 and cp_best_half_width(x, n, m) < target
+
+    if target <= 0 or not ok(limit):
+        return None
+    lo, hi = 0, limit  # ok(hi); the best-case width only narrows as trials are added
+    if ok(lo):
+        return 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import sys
 import tempfile
@@ -48,9 +49,22 @@ def tokens(chars: int) -> int:
     return math.ceil(chars / 4)
 
 
+def quote_of(text: str) -> str:
+    """A plain line of the skill's body for the scripted judge's evidence (a quote that is not in the skill
+    would be rejected and re-asked, doubling the judge's calls in the figures)."""
+    body = text.split("---", 2)[-1] if text.startswith("---") else text
+    for line in body.splitlines():
+        line = line.strip()
+        if 20 <= len(line) <= 180 and not line.startswith("#") and not any(c in line for c in "`*|[]<>_"):
+            return line
+    raise ValueError("no plain line to quote")
+
+
 def responder_for(name: str, doc=None):
-    """The router loads the skill for every positive (the writer's, or the skill's own examples)."""
-    from fakeapi import text_reply
+    """The router loads the skill for every positive (the writer's, or the skill's own examples); the judge's
+    verdicts quote a line of this skill."""
+    from fakeapi import json_reply, text_reply
+    from judge_script import verdict
     from mc_script import MCResponder, deep_responder
 
     from skillgrade.analyzers.mc_prompts import examples_from_frontmatter
@@ -61,9 +75,17 @@ def responder_for(name: str, doc=None):
     base = deep_responder(mc)
     answer = "Run the documented command, check its output, then report the result in Markdown. " * 28
 
+    quotes = (quote_of(doc.text),) if doc is not None else ("Return the extracted text as Markdown.",)
+
     def respond(body: dict[str, Any]):
-        if mc.kind(body) == "task":
+        kind = mc.kind(body)
+        if kind == "task":
             return text_reply(answer)
+        if kind == "other" and "compare two Agent Skills" not in json.dumps(body["messages"][0]["content"]):
+            text = json.dumps(body["messages"][0]["content"])
+            extra = {"tasks": [{"task": f"t{i}", "outcome": "ok"} for i in range(3)]} \
+                if "**Output quality**" in text else {}
+            return json_reply(verdict(0.8, quotes=quotes, **extra))
         return base(body)
 
     return respond
@@ -79,7 +101,10 @@ async def certify_once(report, cache_dir: Path, *, mc_n: int, mc_ci: float) -> d
     """One certify on a fresh fake (so no prompt-cache prefix is already warm from an earlier run)."""
     from fakeapi import FakeAPI
 
-    with FakeAPI(message_cache=True) as fake:  # the SKILL.md tool_result is a cached prefix
+    # the API's caching rules: message blocks can end a cached prefix (the SKILL.md tool_result), the tools head
+    # every prefix, a prefix under 512 tokens (the 5.5 models' minimum) is not cached at all, and a request reads
+    # up to the longest earlier breakpoint it shares (the grader's system shares the judge's first two blocks)
+    with FakeAPI(message_cache=True, tools_in_prefix=True, min_cache_tokens=512, every_breakpoint=True) as fake:
         fake.responder = responder_for(report.name, report.document)
         return await _certify(fake, report, cache_dir, mc_n=mc_n, mc_ci=mc_ci)
 
@@ -181,7 +206,7 @@ async def main_async(args: argparse.Namespace) -> int:
     ok = True
     with FakeAPI() as fake:
         small = load(corpus / SKILLS[0][1])
-        fake.responder = responder_for(small.name)
+        fake.responder = responder_for(small.name, small.document)
         inproc = await overhead_inprocess(small, args.rounds)
         sdk = await overhead_sdk(fake, small, args.rounds)
         print("## Overhead of one 50-simulation run at zero model latency (best / median of "
@@ -191,9 +216,10 @@ async def main_async(args: argparse.Namespace) -> int:
         ok &= min(inproc) <= 1.0
         print()
         print("## Per certify (judge + Monte Carlo), prompt tokens as the fake counts them")
-        print("| skill | SKILL.md | run | calls (MC) | n used | input | cache write | cache read | billed input "
-              "| PluginEval calls | PluginEval input | ours / PE (billed) | MC only: ours / PE (billed) |")
-        print("|" + "---|" * 13)
+        print("| skill | SKILL.md | run | calls (MC) | n used | input sent | uncached | cache write | cache read "
+              "| billed-equivalent | PluginEval (55 calls) | ours / PE | MC: uncached | MC: write | MC: read "
+              "| MC: billed-eq. | PluginEval: 50 sims | MC ours / PE |")
+        print("|" + "---|" * 18)
         for label, rel in SKILLS:
             path = corpus / rel
             if not (path / "SKILL.md").is_file():
@@ -207,20 +233,20 @@ async def main_async(args: argparse.Namespace) -> int:
 
             own = examples_from_frontmatter(report.document.frontmatter.data or {})
             prompts = [p.prompt for p in own.prompts] if own is not None else [*POSITIVE, *NEGATIVE]
-            for run_label, n, ci in (("N=50", 50, 0.0), ("adaptive", 50, 0.10)):
+            for run_label, n, ci in (("N=50 (--mc-ci 0)", 50, 0.0), ("adaptive (default)", 50, 0.10)):
                 with tempfile.TemporaryDirectory() as d:
                     r = await certify_once(report, Path(d), mc_n=n, mc_ci=ci)
                 pe_calls, pe_input = pluginEval_tokens(text, prompts, 50)
-                _, pe_mc = pluginEval_tokens(text, prompts, 50)
-                pe_mc -= 4 * (tokens(len(text)) + 500) + tokens(len(text)) + 100
+                pe_mc = pe_input - (4 * (tokens(len(text)) + 500) + tokens(len(text)) + 100)
                 m = r["mc"]
-                mc_billed = (m["input_tokens"] + 1.25 * m["cache_creation_input_tokens"]
-                             + 0.1 * m["cache_read_input_tokens"])
-                ratio, mc_ratio = billed(r) / pe_input, mc_billed / pe_mc
+                mc_billed = billed(m)
+                sent = r["input_tokens"] + r["cache_creation_input_tokens"] + r["cache_read_input_tokens"]
                 print(f"| {label} | {len(text) / 1024:.1f} KB | {run_label} | {r['calls']} ({r['mc_calls']}) | "
-                      f"{r['n_used']} | {r['input_tokens']:,} | {r['cache_creation_input_tokens']:,} | "
-                      f"{r['cache_read_input_tokens']:,} | {billed(r):,.0f} | {pe_calls} | {pe_input:,} | "
-                      f"{100 * ratio:.0f}% | {100 * mc_ratio:.0f}% |")
+                      f"{r['n_used']} | {sent:,} | {r['input_tokens']:,} | {r['cache_creation_input_tokens']:,} | "
+                      f"{r['cache_read_input_tokens']:,} | {billed(r):,.0f} | {pe_input:,} | "
+                      f"{100 * billed(r) / pe_input:.0f}% | {m['input_tokens']:,} | "
+                      f"{m['cache_creation_input_tokens']:,} | {m['cache_read_input_tokens']:,} | {mc_billed:,.0f} | "
+                      f"{pe_mc:,} | {100 * mc_billed / pe_mc:.0f}% |")
     return 0 if ok else 1
 
 

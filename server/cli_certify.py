@@ -122,7 +122,7 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
 
     async def run_all() -> None:
         nonlocal interrupted
-        # --batch: every skill at once and every simulation in one wave, so each round is one batch
+        # --batch: every skill at once, so each round of the skills' waves (routes, tasks, grades) is one batch
         sem = asyncio.Semaphore(max(len(reports), 1) if batch else SKILLS_AT_ONCE)
 
         async def one(i: int, rep) -> None:
@@ -131,7 +131,6 @@ def score_deep(args: argparse.Namespace, config_for, color: bool, *, certify: bo
                 run = await run_deep(rep, gateway, models=models, judges=args.judges, workspace_skills=cards_for(rep),
                                      mc_n=args.mc_n, mc_ci=args.mc_ci, prompt_set=prompt_set,
                                      elo=step if certify else None, keep_on_cancel=True,
-                                     mc_wave=args.mc_n if batch else None,
                                      progress=lambda phase, d, n: progress(name, phase, d, n))
                 finished[i] = run.report
                 if run.cancelled:
@@ -179,7 +178,10 @@ def _print_plan(plan: dict, args: argparse.Namespace, skills: int) -> int:
         sys.stdout.write(json.dumps({"dry_run": plan, "skills": skills}, indent=2) + "\n")
         return 0
     cached = plan.get("cached_calls") or 0
-    print(format_plan(plan) + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call." if cached else "")
+    line = format_plan(plan)
+    if getattr(args, "batch", False) and line.endswith("."):
+        line = line[:-1] + ", at the Message Batches price."
+    print(line + (f" {cached} cached repl{'y' if cached == 1 else 'ies'} need no call." if cached else "")
           + f" (upper bound: every positive activates, no early stop, --mc-n {args.mc_n})")
     return 0
 

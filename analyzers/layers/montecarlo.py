@@ -12,11 +12,27 @@ API errors and refusals of the router or the task call are failures; a budget st
 cancellation are not (those simulations did not run). Every simulation is its own cache entry (salt
 `mc-<repetition>`), so a re-run replays the finished ones from the cache and makes no call for them.
 
-Prompts cycle positives and near-miss negatives alternately up to `max_n`; after `min_each` of each, the run
-stops once the Clopper-Pearson 95% CI half-widths of both the activation rate (positives) and the false
-activation rate (negatives) are under `ci_target`. Statistics (analyzers/stats.py) are computed by us from
-the decisions. What reaches triggering accuracy is Youden's J = recall - false-activation rate (floored at
-0), not the seed's raw activation rate: a skill that fires on every prompt scores 0, not 1 (docs/scoring.md).
+Prompts cycle positives and near-miss negatives alternately up to `max_n`, sent in waves. Each wave is the
+smallest number of further simulations after which the stop COULD be reached (`next_wave`: the best case of
+the Clopper-Pearson 95% CI half-widths of the activation rate on positives and the false-activation rate on
+negatives, after `min_each` of each), so an adaptive run overshoots its stopping point by nothing and a
+`--batch` run sends one batch per round of a wave (routes, then tasks, then grades) instead of all of max_n.
+The run stops once both half-widths are under `ci_target`.
+
+Continuations (task + grade) are the expensive part of a simulation, and the quality statistics need fewer
+of them than the routing rates need decisions: after `min_graded` graded answers, activated positives go on
+to the task only while the t interval of the mean quality is wider than `ci_target` (half-width). Later
+activated positives are routing trials only (`continued` false): they count for the activation statistics
+and the failure rate (their router call), not for quality or tokens. With ci_target 0 every activated
+positive continues. Statistics (analyzers/stats.py) are computed by us from the decisions. What reaches
+triggering accuracy is Youden's J = recall - false-activation rate (floored at 0), not the seed's raw
+activation rate: a skill that fires on every prompt scores 0, not 1 (docs/scoring.md).
+
+Prompt caching: the tools and the router's system prompt (the skill listing) are one cached prefix for every
+router and task call; the grader's instruction and skill blocks are cached for every grading call. The
+SKILL.md tool result follows the user's request, so only a repetition of the same request can read it: it is
+marked for caching only when such a repetition is expected to continue too (`reuse_expected`), since a cache
+write costs 1.25x an uncached read of the same tokens.
 """
 
 from __future__ import annotations
@@ -51,7 +67,9 @@ from ..stats import (
     coefficient_of_variation,
     efficiency_norm,
     mc_score,
+    mean_half_width,
     spread,
+    trials_to_reach,
     wilson,
     youden_j,
 )
@@ -62,7 +80,7 @@ from .material import DEFAULT_TOKEN_BUDGET, SkillMaterial, build_material
 DEFAULT_N = 50
 DEFAULT_CI = 0.10
 MIN_EACH = 10  # positives and negatives decided before an early stop is considered
-WAVE = 10  # simulations sent together between stop checks
+MIN_GRADED = 10  # graded answers before the quality sample may stop growing
 MC_POSITIVE = 10  # prompts the writer is asked for
 MC_NEGATIVE = 10
 TASK_MAX_TOKENS = 2048
@@ -104,9 +122,13 @@ def skill_text(doc: SkillDocument, limit_chars: int = 4 * DEFAULT_TOKEN_BUDGET) 
 
 
 def task_request(cards: Sequence[SkillCard], me: SkillCard, prompt: str, text: str, *, model: str,
-                 cache_salt: str) -> Request:
+                 cache_salt: str, cache_skill: bool = True) -> Request:
     """The agent's turn after loading the skill: router system (cached prefix), the user's prompt, its own
-    `Skill` call and the SKILL.md as the tool result (cached, so repetitions of a prompt read it)."""
+    `Skill` call and the SKILL.md as the tool result (cache_skill: marked for caching, so a repetition of the
+    same prompt reads it)."""
+    result: dict[str, Any] = {"type": "tool_result", "tool_use_id": TOOL_USE_ID, "content": text}
+    if cache_skill:
+        result["cache_control"] = {"type": "ephemeral"}
     return Request(
         kind="task",
         model=model,
@@ -115,8 +137,7 @@ def task_request(cards: Sequence[SkillCard], me: SkillCard, prompt: str, text: s
             {"role": "user", "content": prompt},
             {"role": "assistant", "content": [{"type": "tool_use", "id": TOOL_USE_ID, "name": SKILL_TOOL["name"],
                                                "input": {"skill": me.name}}]},
-            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": TOOL_USE_ID, "content": text,
-                                          "cache_control": {"type": "ephemeral"}}]},
+            {"role": "user", "content": [result]},
         ),
         max_tokens=TASK_MAX_TOKENS,
         tools=(SKILL_TOOL,),
@@ -184,6 +205,7 @@ class Simulation:
     decided: str | None = None  # the skill the router loaded
     routed: bool = False  # the router call answered
     activated: bool = False
+    continued: bool = False  # an activated positive carried through the task (and graded)
     error: str | None = None
     error_kind: str | None = None
     quality: float | None = None
@@ -199,6 +221,8 @@ class Simulation:
         d: dict[str, Any] = {"i": self.index, "prompt": self.prompt.prompt, "should_trigger": self.prompt.should_trigger,
                              "repetition": self.repetition, "status": self.status, "decided": self.decided,
                              "activated": self.activated}
+        if self.activated and self.prompt.should_trigger:
+            d["continued"] = self.continued
         for k in ("error", "error_kind", "quality", "quality_reason", "tokens"):
             v = getattr(self, k)
             if v is not None:
@@ -237,6 +261,8 @@ class MonteCarloStats:
     efficiency_norm: float | None
     mc_score: float | None  # the seed's formula (display; not what the composite uses)
     mc_score_reason: str | None
+    quality_half_width: float | None = None  # 95% t interval of the mean quality (the quality stop's measure)
+    continued: int = 0  # activated positives carried through the task
 
     def to_dict(self) -> dict:
         r = lambda v: None if v is None else round(v, 4)  # noqa: E731
@@ -247,7 +273,9 @@ class MonteCarloStats:
             "false_activation_rate": self.false_activation.to_dict(),
             "precision": r(self.precision), "recall": r(self.recall), "f1": r(self.f1),
             "triggering_j": r(self.triggering),
+            "continued": self.continued,
             "quality": {**self.quality.to_dict(), "mean": r(self.quality_mean), "cv": r(self.quality_cv),
+                        "ci_half_width": r(self.quality_half_width),
                         **({"cv_reason": self.quality_cv_reason} if self.quality_cv_reason else {})},
             "failure_rate": self.failure.to_dict(),
             "tokens": self.tokens.to_dict(),
@@ -273,8 +301,7 @@ def summarize(sims: Sequence[Simulation], skill: str) -> MonteCarloStats:
     qualities = [s.quality for s in ran if s.quality is not None]
     cv, cv_reason = coefficient_of_variation(qualities)
     failure = clopper_pearson(sum(s.status == "failed" for s in ran), len(ran))
-    toks = spread([float(s.tokens) for s in ran if s.tokens is not None and s.activated
-                   and s.prompt.should_trigger and s.status == "ok"])
+    toks = spread([float(s.tokens) for s in ran if s.tokens is not None and s.continued and s.status == "ok"])
     eff = None if toks.median is None else efficiency_norm(toks.median)
     missing = [name for name, v in (("activation rate", act.rate), ("CV of quality", cv),
                                     ("failure rate", failure.rate), ("token median", eff)) if v is None]
@@ -282,7 +309,8 @@ def summarize(sims: Sequence[Simulation], skill: str) -> MonteCarloStats:
     return MonteCarloStats(
         len(ran), len(pos), len(neg), tp, fp, fn, tn, act, wilson(tp, len(pos)), false_act, precision, recall, f1,
         trig, spread(qualities), sum(qualities) / len(qualities) if qualities else None, cv, cv_reason, failure,
-        toks, eff, score, f"no {', '.join(missing)}" if missing else None)
+        toks, eff, score, f"no {', '.join(missing)}" if missing else None, mean_half_width(qualities),
+        sum(s.continued for s in ran))
 
 
 @dataclass(slots=True)
@@ -351,16 +379,59 @@ def schedule(prompt_set: PromptSet, max_n: int) -> list[tuple[TestPrompt, int]]:
     return out
 
 
-def should_stop(sims: Sequence[Simulation], *, ci_target: float, min_each: int) -> bool:
-    """After min_each decided positives and negatives: both rates' CI half-widths under ci_target."""
+def _sides(sims: Sequence[Simulation]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((activated, decided) on positives, (activated, decided) on negatives) of the routed simulations."""
     routed = [s for s in sims if s.status != "not_run" and s.routed]
     pos = [s for s in routed if s.prompt.should_trigger]
     neg = [s for s in routed if not s.prompt.should_trigger]
-    if len(pos) < min_each or len(neg) < min_each:
+    return (sum(s.activated for s in pos), len(pos)), (sum(s.activated for s in neg), len(neg))
+
+
+def should_stop(sims: Sequence[Simulation], *, ci_target: float, min_each: int) -> bool:
+    """After min_each decided positives and negatives: both rates' CI half-widths under ci_target."""
+    (tp, npos), (fp, nneg) = _sides(sims)
+    if npos < min_each or nneg < min_each:
         return False
-    a = clopper_pearson(sum(s.activated for s in pos), len(pos)).half_width
-    b = clopper_pearson(sum(s.activated for s in neg), len(neg)).half_width
+    a = clopper_pearson(tp, npos).half_width
+    b = clopper_pearson(fp, nneg).half_width
     return a is not None and b is not None and a < ci_target and b < ci_target
+
+
+def next_wave(sims: Sequence[Simulation], *, start: int, max_n: int, ci_target: float, min_each: int) -> int:
+    """How many simulations the next wave sends: the fewest after which the stop could be reached (every new
+    decision on a side going one way: the best case), so the run never goes past its stopping point by more
+    than the decisions that failed; all that is left when the target cannot be reached within max_n. The
+    schedule alternates positives and negatives, so k more decisions on one side take about 2k simulations."""
+    left = max_n - start
+    (tp, npos), (fp, nneg) = _sides(sims)
+    per_side = (left + 1) // 2
+    need = [trials_to_reach(x, n, ci_target, at_least=min_each, limit=per_side) for x, n in ((tp, npos), (fp, nneg))]
+    if any(m is None for m in need):
+        return left
+    return max(1, min(left, 2 * max(need)))  # type: ignore[type-var]
+
+
+def quality_quota(sims: Sequence[Simulation], *, ci_target: float, min_graded: int) -> int | None:
+    """How many more activated positives continue to the task: up to min_graded graded answers; then, while
+    the mean quality's 95% t half-width is not under ci_target, the number the current spread says are still
+    needed (n with t * s / sqrt(n) < ci_target, at least one; None: all of them when ci_target is 0); then 0."""
+    grades = [s.quality for s in sims if s.quality is not None]
+    n = len(grades)
+    if n < min_graded:
+        return min_graded - n
+    if ci_target <= 0:
+        return None
+    hw = mean_half_width(grades)  # type: ignore[arg-type]
+    if hw is None or hw < ci_target:
+        return 0
+    return max(1, math.ceil(n * (hw / ci_target) ** 2) - n)  # hw shrinks like 1/sqrt(n) at this spread
+
+
+def reuse_expected(rep: int, distinct_positives: int, *, ci_target: float, min_graded: int) -> bool:
+    """Is a continuation of the same prompt expected after this one (so its SKILL.md tool result is worth a
+    cache write)? Yes when every activated positive continues (ci_target 0), when the minimum quality sample
+    needs the prompts more than once, or once a prompt is already on its second continuation."""
+    return ci_target <= 0 or distinct_positives < min_graded or rep >= 1
 
 
 async def choose_prompts(doc: SkillDocument, gateway: CallsModels, material: SkillMaterial, *, writer_model: str,
@@ -383,13 +454,14 @@ async def run_montecarlo(doc: SkillDocument, gateway: CallsModels, *, models: Ma
                          prompt_set: PromptSet | None = None,
                          workspace_skills: Sequence[SkillCard | tuple[str, str]] = (),
                          max_n: int = DEFAULT_N, ci_target: float = DEFAULT_CI, min_each: int = MIN_EACH,
-                         wave: int = WAVE, progress: ProgressFn | None = None,
+                         min_graded: int = MIN_GRADED, wave: int | None = None, progress: ProgressFn | None = None,
                          keep_on_cancel: bool = False) -> MonteCarloResult:
     """Monte Carlo for one skill. models: {"judge" (prompt writer), "simulate" (router and task), "grade"}.
 
     prompt_set: the user's prompts (mc_prompts.load_prompts_file); None: the skill's examples, else written.
     Model failures never raise. Cancellation propagates unless keep_on_cancel, which returns the finished
-    simulations with stop reason "cancelled" (the CLI's Ctrl-C).
+    simulations with stop reason "cancelled" (the CLI's Ctrl-C). wave: at most this many simulations per wave
+    (None: `next_wave` sizes each wave by the stop rule, also under --batch).
     """
     if max_n < 2:
         raise ValueError("max_n must be at least 2")
@@ -423,6 +495,8 @@ async def run_montecarlo(doc: SkillDocument, gateway: CallsModels, *, models: Ma
         return finish("no_prompts", chosen, "the test prompts need both prompts that should use the skill and "
                       "near misses that should not")
     plan = schedule(chosen, max_n)
+    distinct_positives = len(chosen.positives)
+    batched = getattr(gateway, "batches", None) is not None
     done = 0
 
     async def call(request: Request) -> Reply:
@@ -432,32 +506,36 @@ async def run_montecarlo(doc: SkillDocument, gateway: CallsModels, *, models: Ma
             models_seen.add(reply.model)
         return reply
 
-    async def simulate(i: int, tp: TestPrompt, rep: int) -> Simulation:
+    def finished(sim: Simulation) -> Simulation:
         nonlocal done
-        sim = await _simulate(i, tp, rep)
         sims.append(sim)  # only finished simulations: a cancelled one raises before this
         done += 1
         if progress is not None:
             progress("simulations", done, max_n)
         return sim
 
-    async def _simulate(i: int, tp: TestPrompt, rep: int) -> Simulation:
+    async def route(i: int, tp: TestPrompt, rep: int) -> Simulation:
         sim = Simulation(i, tp, rep)
-        salt = f"mc-{rep}"
         try:
-            reply = await call(router_request(cards, tp.prompt, model=m["simulate"], cache_salt=salt))
+            reply = await call(router_request(cards, tp.prompt, model=m["simulate"], cache_salt=f"mc-{rep}"))
         except LLMError as exc:
             return _failed(sim, exc)
         sim.routed, sim.decided = True, decision_of(reply)
         sim.activated = sim.decided == me.name
         sim.tokens = _tokens(reply.usage)
-        if not (sim.activated and tp.should_trigger):
-            return sim
+        return sim
+
+    async def carry_on(sim: Simulation) -> Simulation:
+        """The activated positive's task and its grading."""
+        tp, salt = sim.prompt, f"mc-{sim.repetition}"
+        sim.continued = True
+        cache_skill = reuse_expected(sim.repetition, distinct_positives, ci_target=ci_target, min_graded=min_graded)
         try:
-            answer = await call(task_request(cards, me, tp.prompt, text, model=m["simulate"], cache_salt=salt))
+            answer = await call(task_request(cards, me, tp.prompt, text, model=m["simulate"], cache_salt=salt,
+                                             cache_skill=cache_skill))
         except LLMError as exc:
             return _failed(sim, exc)
-        sim.tokens += _tokens(answer.usage)
+        sim.tokens = (sim.tokens or 0) + _tokens(answer.usage)
         sim.answer_chars = len(answer.text or "")
         if not (answer.text or "").strip():
             sim.status, sim.error = "failed", "the agent's answer was empty"
@@ -473,21 +551,58 @@ async def run_montecarlo(doc: SkillDocument, gateway: CallsModels, *, models: Ma
             sim.quality_reason = asked.reason
         return sim
 
+    async def run_wave(batch: list[tuple[int, tuple[TestPrompt, int]]]) -> None:
+        """Route the wave, then carry the activated positives the quality sample still needs through the task."""
+        waiting: list[Simulation] = []
+
+        async def routed(i: int, p: TestPrompt, r: int) -> None:
+            sim = await route(i, p, r)
+            if sim.routed and sim.activated and sim.prompt.should_trigger:
+                waiting.append(sim)
+            else:
+                finished(sim)  # a routing trial is complete (kept if the run is cancelled now)
+
+        if not sims and not batched and len(batch) > 1:  # one call first writes the shared prefix (tools and
+            # skill listing) to the API's prompt cache; in a batch the round goes together instead
+            i, (p, r) = batch[0]
+            await routed(i, p, r)
+            batch = batch[1:]
+        await asyncio.gather(*(routed(i, p, r) for i, (p, r) in batch))
+        waiting.sort(key=lambda s: s.index)
+
+        async def carry_and_finish(sim: Simulation) -> None:
+            finished(await carry_on(sim))
+
+        while waiting:  # in schedule order, so a re-run picks the same ones (and finds them cached)
+            quota = quality_quota(sims, ci_target=ci_target, min_graded=min_graded)
+            take = len(waiting) if quota is None else min(quota, len(waiting))
+            go, waiting = waiting[:take], waiting[take:]
+            if not go:  # the quality sample is complete: the rest are routing trials only
+                for sim in waiting:
+                    finished(sim)
+                break
+            await asyncio.gather(*(carry_and_finish(s) for s in go))
+            halted = next((k for k in (ErrorKind.BUDGET, ErrorKind.DRY_RUN) if any(s.stopped(k) for s in go)), None)
+            if halted is not None:  # the rest cannot continue either: not run, like the ones that just stopped
+                for sim in waiting:
+                    sim.status, sim.stopped_by, sim.error_kind = "not_run", halted, str(halted)
+                    sim.error = "not continued: the run stopped (budget or dry run)"
+                    finished(sim)
+                break
+
     stop = "max_reached"
+    start = 0
     try:
-        for start in range(0, max_n, wave):
-            batch = list(enumerate(plan[start:start + wave], start))
-            if start == 0 and wave < max_n:  # one call first writes the shared prefix (skills list) to the API's
-                # prompt cache; a single wave (--batch) sends everything together instead
-                i, (p, r) = batch.pop(0)
-                await simulate(i, p, r)
-            await asyncio.gather(*(simulate(i, p, r) for i, (p, r) in batch))
-            not_run = [s for s in sims if s.status == "not_run"]
+        while start < max_n:
+            size = next_wave(sims, start=start, max_n=max_n, ci_target=ci_target, min_each=min_each)
+            if wave:
+                size = min(size, wave)
+            await run_wave(list(enumerate(plan[start:start + size], start)))
+            start += size
             if any(s.stopped(ErrorKind.DRY_RUN) for s in sims):
-                unrouted_positives = sum(s.prompt.should_trigger for s in not_run)
-                rest = max_n - start - wave
-                await _estimate(gateway, cards, me, material, text, m, routes=max(0, rest),
-                                continuations=unrouted_positives + max(0, (rest + 1) // 2))
+                sent_routes = start
+                await _estimate(gateway, cards, me, material, text, m, routes=max(0, max_n - sent_routes),
+                                continuations=sum(p.should_trigger for p, _r in plan))
                 stop = "dry_run"
                 break
             if any(s.stopped(ErrorKind.BUDGET) for s in sims):

@@ -14,6 +14,9 @@ structured output). Usage is deterministic: input = ceil(chars/4) of the request
 to the last one carrying cache_control are a cache write the first time that prefix is seen and a cache
 read afterwards. With `message_cache=True` a message block with cache_control (a tool_result, say) ends
 a longer prefix through the messages up to it: the longest prefix seen before is read, the rest written.
+`tools_in_prefix=True`: the tools head the cached prefix, as on the API (order: tools, system, messages);
+`min_cache_tokens=N`: a prefix under N tokens is not cached (the API's minimum: 512 on the 5.5 models);
+`every_breakpoint=True`: each system block with cache_control ends a prefix a later request can read.
 
 Stdlib only; bound to 127.0.0.1, port 0; can also run standalone: `python tests/llm/fakeapi.py 8765`.
 """
@@ -115,7 +118,8 @@ def _text_len(value: Any) -> int:
 
 class FakeAPI:
     def __init__(self, *, reject_output_config: bool = False, model: str | None = None,
-                 message_cache: bool = False) -> None:
+                 message_cache: bool = False, tools_in_prefix: bool = False, min_cache_tokens: int = 0,
+                 every_breakpoint: bool = False) -> None:
         self.queue: list[Scripted] = []
         self.requests: list[Recorded] = []
         self.reported: list[dict[str, int]] = []
@@ -124,6 +128,13 @@ class FakeAPI:
         self.model = model
         self._seen_prefixes: set[str] = set()
         self.message_cache = message_cache  # also model cache_control on message blocks (see the docstring)
+        # as the API does: the cached prefix starts with the tools (tools, system, messages), and a prefix
+        # shorter than the model's minimum (512 tokens on the 5.5 models) is neither written nor read
+        self.tools_in_prefix = tools_in_prefix
+        self.min_cache_tokens = min_cache_tokens
+        # every system block with cache_control is a breakpoint a later request can read up to (the API looks
+        # for hits at earlier breakpoints too), not only the last one
+        self.every_breakpoint = every_breakpoint
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._server: ThreadingHTTPServer | None = None
@@ -259,18 +270,23 @@ class FakeAPI:
             system = [{"type": "text", "text": system}]
         last_marked = max((i for i, b in enumerate(system) if isinstance(b, dict) and b.get("cache_control")),
                           default=-1)
-        prefixes: list[list[Any]] = [system[:last_marked + 1]] if last_marked >= 0 else []
+        head: list[Any] = list(body.get("tools") or []) if self.tools_in_prefix else []
+        prefixes: list[list[Any]] = [head + system[:last_marked + 1]] if last_marked >= 0 else []
+        if self.every_breakpoint:
+            prefixes = [head + system[:i + 1] for i, b in enumerate(system)
+                        if isinstance(b, dict) and b.get("cache_control")]
         if self.message_cache:  # a message block with cache_control (e.g. a tool_result) ends a longer prefix
             for mi, message in reversed(list(enumerate(body.get("messages") or []))):
                 blocks = message.get("content") if isinstance(message, dict) else None
                 marked = [bi for bi, b in enumerate(blocks) if isinstance(b, dict) and b.get("cache_control")] \
                     if isinstance(blocks, list) else []
                 if marked:
-                    prefixes.append([*system, *(body["messages"][:mi]),
+                    prefixes.append([*head, *system, *(body["messages"][:mi]),
                                      {"role": message.get("role"), "content": blocks[:marked[-1] + 1]}])
                     break
         total = self._input_tokens(body)
         write = read = 0
+        prefixes = [p for p in prefixes if math.ceil(_text_len(p) / 4) >= self.min_cache_tokens]
         if prefixes:  # read the longest prefix seen before, write the rest up to the last breakpoint
             sizes = [math.ceil(_text_len(p) / 4) for p in prefixes]
             keys = [json.dumps([body.get("model"), p], sort_keys=True) for p in prefixes]

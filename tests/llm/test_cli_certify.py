@@ -53,8 +53,9 @@ def test_certify_json_has_every_layer_and_elo_unmeasured(fake_api, tmp_path, ski
     report = json.loads(out.stdout)
     assert [la["name"] for la in report["layers"]] == ["static", "judge", "monte_carlo", "elo"]
     mc = report["layers"][2]
-    assert mc["stop_reason"] == "ci_target" and mc["n_used"] == 40 and mc["n_max"] == 50
-    assert mc["statistics"]["activation_rate"]["x"] == 20 and mc["statistics"]["false_activation_rate"]["x"] == 0
+    assert mc["stop_reason"] == "ci_target" and mc["n_used"] == 34 and mc["n_max"] == 50
+    assert mc["statistics"]["activation_rate"]["x"] == 17 and mc["statistics"]["false_activation_rate"]["x"] == 0
+    assert mc["statistics"]["continued"] == 10  # the quality sample: 10 graded, under the CI target
     assert mc["prompts"]["source"] == "generated" and mc["model"] == "claude-haiku-5-5"
     assert mc["prompt_version"] and mc["duration_s"] >= 0 and mc["usage"]["calls"] > 0
     assert mc["dimensions"]["orchestration_fitness"]["score"] is None
@@ -65,7 +66,7 @@ def test_certify_json_has_every_layer_and_elo_unmeasured(fake_api, tmp_path, ski
     assert report["layers"][3]["reason"] == "no reference corpus index: run `skillgrade init CORPUS_DIR`"
     trig = comp["dimensions"]["triggering_accuracy"]
     assert trig["layers"]["monte_carlo"] == 1.0 and set(trig["measured_by"]) == {"static", "judge", "monte_carlo"}
-    assert report["ledger"]["by_kind"]["route"]["calls"] == 50  # 10 for the judge, 40 simulations
+    assert report["ledger"]["by_kind"]["route"]["calls"] == 44  # 10 for the judge, 34 simulations
     assert TEST_KEY not in out.stdout + out.stderr
 
 

@@ -59,11 +59,16 @@ async def test_full_run_with_refusals_and_exact_statistics(fake_api, tmp_path):
     assert res.dimensions["orchestration_fitness"][0] is None
     kinds = [r.body.get("tools") is not None and len(r.body["messages"]) for r in fake_api.message_requests]
     assert kinds.count(1) == 40 and kinds.count(3) == 18  # 40 router calls, 18 tasks (activated positives)
-    task = next(r.body for r in fake_api.message_requests if len(r.body["messages"]) == 3)
+    tasks = [r.body for r in fake_api.message_requests if len(r.body["messages"]) == 3]
+    task = tasks[0]
     assert task["messages"][1]["content"][0]["input"] == {"skill": ME}
     assert task["messages"][2]["content"][0]["content"] == SKILL  # the SKILL.md as tool result
-    assert task["messages"][2]["content"][0]["cache_control"] == {"type": "ephemeral"}
     assert task["system"][0]["cache_control"] == {"type": "ephemeral"}
+    # the tool result is worth a cache write only when the same request continues again: not on the first
+    # pass over the positives (9: POSITIVE[3] is refused), yes on the second (ci_target 0.01 keeps every
+    # activated positive going: the quality half-width stays above it)
+    marked = ["cache_control" in t["messages"][2]["content"][0] for t in tasks]
+    assert marked == [False] * 9 + [True] * 9
     layer = montecarlo_layer(res)
     assert layer["name"] == "monte_carlo" and layer["n_used"] == 40 and layer["stop_reason"] == "max_reached"
     assert layer["statistics"]["failure_rate"]["x"] == 4 and layer["prompts"]["source"] == "generated"
@@ -103,9 +108,15 @@ async def test_adaptive_stop_then_rerun_makes_no_call(fake_api, tmp_path):
     gw = gateway(fake_api, tmp_path)
     res = await run_montecarlo(doc, gw, max_n=50, ci_target=0.10)
     await gw.aclose()
-    # a perfect router: CP half-width (1 - 0.025^(1/n))/2 < 0.10 needs n >= 17 per side -> 4 waves of 10
-    assert res.stop_reason == "ci_target" and res.n_used == 40 < 50
-    assert res.stats.activation.half_width < 0.10
+    # a perfect router: CP half-width (1 - 0.025^(1/n))/2 < 0.10 needs n >= 17 per side: one wave of 34, the
+    # smallest that could stop, and it does
+    assert res.stop_reason == "ci_target" and res.n_used == 34 < 50
+    assert res.stats.activation.half_width < 0.10 and res.stats.activation.n == 17
+    # the quality sample: 10 graded answers (0.8, 0.9, ...: t(0.975, 9) * s / sqrt(10) = 0.0377 < 0.10), so 7
+    # of the 17 activated positives are routing trials only
+    assert res.stats.continued == 10 and res.stats.quality.n == 10
+    assert res.stats.quality_half_width == pytest.approx(2.2621571628 * 0.05 * (10 / 9) ** 0.5 / 10 ** 0.5, rel=1e-9)
+    assert res.stats.tokens.n == 10  # token statistics only from simulations that ran the task
     calls = len(fake_api.requests)
     gw2 = gateway(fake_api, tmp_path)
     again = await run_montecarlo(doc, gw2, max_n=50, ci_target=0.10)
