@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_EVAL_THRESHOLD = 6.0
+SCORE_KEYS = ("score", "discriminator_score", "total_score", "weighted_score")  # first present wins
+PATH_KEYS = ("skill_path", "path", "candidate_path")
 MAX_ATTEMPTS = 20
 
 
@@ -188,10 +190,10 @@ def read_ranking(path: Path, candidate_id: str) -> dict[str, Any]:
     if found is None:
         known = [str(i.get("id", i.get("candidate_id"))) for i in items if isinstance(i, dict)]
         raise UsageError(f"{path}: no candidate {candidate_id!r} (candidates: {', '.join(known) or 'none'})")
-    score = found.get("score", found.get("discriminator_score"))
+    score = next((found[k] for k in SCORE_KEYS if k in found), None)
     if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
         raise UsageError(f"{path}: candidate {candidate_id!r} has a non-numeric score {score!r}")
-    raw = found.get("skill_path", found.get("path"))
+    raw = next((found[k] for k in PATH_KEYS if isinstance(found.get(k), str) and found[k]), None)
     base = path.resolve().parent
     skill = (base / raw) if isinstance(raw, str) and raw else None
     braw = data.get("baseline_skill_path", data.get("original_skill_path"))

@@ -348,7 +348,7 @@ def fixture_problem(raw: str, root: Path | None) -> str | None:
         return f"{raw!r} must be a relative path under {FIXTURES}/, not an absolute one"
     if ".." in p.parts:
         return f"{raw!r} must not contain `..`"
-    if len(p.parts) < 2 or p.parts[0] != FIXTURES:
+    if not raw.startswith(FIXTURES + "/") or len(p.parts) < 2 or p.parts[0] != FIXTURES:
         return f"{raw!r} must start with {FIXTURES}/"
     if root is None:
         return None

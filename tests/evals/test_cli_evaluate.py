@@ -141,3 +141,39 @@ def test_example_suite_is_valid() -> None:
     s = load_suite(REPO / "examples" / "evals" / "release-notes" / "task_suite.yaml")
     assert {t.judge.type for t in s.tasks} == {"contains", "pytest", "llm-binary", "llm-rubric"}
     assert os.path.isfile(s.fixtures / "test_release_notes.py")
+
+
+def test_ranking_file_shapes(tmp_path: Path) -> None:
+    import pytest
+
+    from skillgrade.server.cli import UsageError
+    from skillgrade.server.cli_evaluate import read_ranking
+
+    r = tmp_path / "r.json"
+    r.write_text(json.dumps({"original_skill_path": "orig", "ranking": [
+        {"candidate_id": "a", "total_score": 6, "candidate_path": "x/SKILL.md"}, {"id": "b"}]}))
+    got = read_ranking(r, "a")
+    assert got == {"score": 6.0, "skill_path": tmp_path / "x/SKILL.md", "baseline_skill": tmp_path / "orig"}
+    assert read_ranking(r, "b") == {"score": None, "skill_path": None, "baseline_skill": tmp_path / "orig"}
+    r.write_text(json.dumps({"candidates": [{"id": "a", "score": "high"}]}))
+    with pytest.raises(UsageError, match="non-numeric score"):
+        read_ranking(r, "a")
+    r.write_text("[1, 2]")
+    with pytest.raises(UsageError, match="must be a JSON object"):
+        read_ranking(r, "a")
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    import io
+
+    from skillgrade.server.cli_evaluate import progress_printer
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert progress_printer(io.StringIO()) is None
+    out = Tty()
+    show = progress_printer(out)
+    show("baseline", 3, 4)
+    assert out.getvalue() == "\rbaseline  [##################......] 3/4\x1b[K"

@@ -142,6 +142,7 @@ tasks:
   - {id: d, prompt: p, judge: {type: pytest, test_file: "fixtures/link.py"}}
   - {id: e, prompt: p, judge: {type: pytest, test_file: "fixtures/missing.py"}}
   - {id: f, prompt: p, judge: {type: pytest, test_file: "fixtures/sub/t.py"}}
+  - {id: g, prompt: p, judge: {type: pytest, test_file: "./fixtures/t.py"}}
 """
 
 
@@ -157,7 +158,7 @@ def test_hostile_fixture_paths_are_refused(tmp_path: Path) -> None:
     os.symlink(outside, fixtures / "sub")
     (outside / "t.py").write_text("def test_t():\n    pass\n")
     got = errors_of(path)
-    assert [(line, col) for line, col, _ in got] == [(4, 57), (5, 57), (6, 57), (7, 57), (8, 57), (9, 57)]
+    assert [(line, col) for line, col, _ in got] == [(4, 57), (5, 57), (6, 57), (7, 57), (8, 57), (9, 57), (10, 57)]
     msgs = [m for _, _, m in got]
     assert "must not contain `..`" in msgs[0]
     assert "not an absolute one" in msgs[1]
@@ -165,6 +166,7 @@ def test_hostile_fixture_paths_are_refused(tmp_path: Path) -> None:
     assert "resolves outside the suite's fixtures/ folder" in msgs[3]
     assert "not found" in msgs[4]
     assert "resolves outside the suite's fixtures/ folder" in msgs[5]
+    assert "must start with fixtures/" in msgs[6]
 
 
 def test_a_symlinked_fixtures_folder_out_of_the_suite_is_refused(tmp_path: Path) -> None:
