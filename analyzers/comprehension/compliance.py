@@ -4,8 +4,10 @@ checkable") — pure: the parsed verdict, the case's behaviors and the agent's a
 - RULE-1: count(behavior_verdicts) == count(expected_behaviors)
 - RULE-9: set(behavior_verdict.id) == set(expected_behavior.id)
 - RULE-2: every evidence_quote non-empty and an exact substring of the agent's answer
-- RULE-6: no hedge word in the rationale (or the quote's framing) of a FAIL
-plus the schema: verdict PASS|FAIL, kind as in the input, dimension_verdict the aggregate of the behaviors.
+- RULE-6: no hedge word in the rationale (or any other text the grader wrote) of a FAIL
+plus: every verdict PASS or FAIL. Violations trigger a re-ask. Departures that do not make the verdict
+unusable — a `kind` other than the input's, a `dimension_verdict` that is not the aggregate of the behavior
+verdicts (we compute the aggregate ourselves), a missing `dimension_verdict` — are kept as notes.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from typing import Any
 
 from .evalfile import Behavior
 
-# the seed's list (A.4, RULE-6), matched case-insensitively on word boundaries
-HEDGE_WORDS = ("could be improved", "worth reviewing", "could be strengthened", "might be", "perhaps")
+# the seed's list (A.4, RULE-6) and a few unambiguous softeners, matched case-insensitively on word boundaries
+HEDGE_WORDS = ("could be improved", "worth reviewing", "could be strengthened", "might be", "perhaps",
+               "possibly", "arguably", "somewhat", "worth considering", "could be better")
 _HEDGE = re.compile(r"\b(" + "|".join(re.escape(h) for h in HEDGE_WORDS) + r")\b", re.I)
 _VERDICT_BLOCK = re.compile(r"<verdict>(.*?)</verdict>", re.S)
 
@@ -66,12 +69,18 @@ def hedges(text: str) -> list[str]:
     return [m.group(1).lower() for m in _HEDGE.finditer(text or "")]
 
 
-def check(value: dict[str, Any], behaviors: tuple[Behavior, ...], answer: str) -> tuple[list[str], list[BehaviorVerdict]]:
-    """(violations, the well-formed behavior verdicts). No violations: one verdict per behavior, in input order."""
+_OWN_FIELDS = ("id", "kind", "verdict", "evidence_quote")
+
+
+def check(value: dict[str, Any], behaviors: tuple[Behavior, ...],
+          answer: str) -> tuple[list[str], list[BehaviorVerdict], list[str]]:
+    """(violations, the well-formed behavior verdicts, notes). No violations: one verdict per behavior, in input
+    order."""
     problems: list[str] = []
+    notes: list[str] = []
     raw = value.get("behavior_verdicts")
     if not isinstance(raw, list):
-        return ["`behavior_verdicts` is missing or not an array"], []
+        return ["`behavior_verdicts` is missing or not an array"], [], []
     expected = {b.id: b for b in behaviors}
     if len(raw) != len(behaviors):
         problems.append(f"RULE-1: {len(raw)} behavior verdict(s) for {len(behaviors)} expected behavior(s)")
@@ -101,13 +110,13 @@ def check(value: dict[str, Any], behaviors: tuple[Behavior, ...], answer: str) -
         if not isinstance(why, str):
             why = ""
         if verdict == "FAIL":
-            found = hedges(why)
+            texts = [why] + [x for k, x in v.items() if k not in _OWN_FIELDS and k != "rationale" and isinstance(x, str)]
+            found = [h for t in texts for h in hedges(t)]
             if found:
                 problems.append(f"RULE-6: {bid}: hedge word(s) on a FAIL: {', '.join(sorted(set(found)))}")
                 ok = False
         if bid in expected and kind is not None and kind != expected[bid].kind:
-            problems.append(f"{bid}: kind {kind!r}, the input says {expected[bid].kind!r}")
-            ok = False
+            notes.append(f"{bid}: the grader wrote kind {kind!r}, the input says {expected[bid].kind!r}")
         if bid in got:
             problems.append(f"RULE-1: {bid} has more than one verdict")
             ok = False
@@ -123,5 +132,6 @@ def check(value: dict[str, Any], behaviors: tuple[Behavior, ...], answer: str) -
     if not problems:
         want = "PASS" if all(got[b.id].verdict == "PASS" for b in behaviors) else "FAIL"
         if dv != want:
-            problems.append(f"dimension_verdict {dv!r} is not the aggregate of the behavior verdicts ({want})")
-    return problems, [got[b.id] for b in behaviors if b.id in got]
+            notes.append(f"the grader's dimension_verdict {dv!r} is not the aggregate of its behavior verdicts "
+                         f"({want}); the aggregate is used")
+    return problems, [got[b.id] for b in behaviors if b.id in got], notes

@@ -62,6 +62,7 @@ class CaseResult:
     violations: list[list[str]] = field(default_factory=list)  # per rejected grader attempt
     overruled: bool = False  # the grader passed a C1 answer the overlap check failed
     error_kind: str | None = None
+    notes: list[str] = field(default_factory=list)  # grader departures that did not make its verdict unusable
 
     def to_dict(self) -> dict:
         return {"case_id": self.case_id, "dimension": self.dimension, "transfer": self.transfer,
@@ -69,7 +70,7 @@ class CaseResult:
                 "overlap": self.overlap.to_dict() if self.overlap else None,
                 "behaviors": [b.to_dict() for b in self.behaviors], "grader_attempts": self.grader_attempts,
                 "violations": [list(v) for v in self.violations], "overruled_grader": self.overruled,
-                "error_kind": self.error_kind}
+                "error_kind": self.error_kind, "notes": list(self.notes)}
 
 
 @dataclass(slots=True)
@@ -330,11 +331,13 @@ async def _case(doc: SkillDocument, skill_name: str, case: EvalCase, loaded: boo
                 return res
             return _unmeasured(res, f"the grader's call failed: {exc.reason}", exc.kind)
         try:
-            problems, verdicts = check(parse_verdict(g.text), case.expected_behaviors, answer)
+            parsed = parse_verdict(g.text)
+            problems, verdicts, notes = check(parsed, case.expected_behaviors, answer)
         except Unparsable as exc:
-            problems, verdicts = [str(exc)], []
+            parsed, problems, verdicts, notes = {}, [str(exc)], [], []
         if not problems:
             res.behaviors = verdicts
+            res.notes = notes + _overlap_note(parsed, res.overlap)
             all_pass = all(v.verdict == "PASS" for v in verdicts)
             if copied:
                 res.status, res.reason, res.overruled = aggregate.FAIL, copied_reason, all_pass
@@ -354,6 +357,17 @@ async def _case(doc: SkillDocument, skill_name: str, case: EvalCase, loaded: boo
     res.reason = (f"the grader violated the compliance rules on all {max_reruns + 1} attempts "
                   f"(last: {reasons})") + (f"; also {copied_reason}" if copied else "")
     return res
+
+
+def _overlap_note(parsed: dict, overlap: Overlap | None) -> list[str]:
+    """A note when the grader's verbatim_overlap_check contradicts ours (ours stands)."""
+    theirs = parsed.get("verbatim_overlap_check") if isinstance(parsed, dict) else None
+    if overlap is None or not isinstance(theirs, dict) or not isinstance(theirs.get("passed"), bool):
+        return []
+    if theirs["passed"] == overlap.passed:
+        return []
+    return [f"the grader's verbatim_overlap_check says passed={str(theirs['passed']).lower()}; the precomputed "
+            f"check (passed={str(overlap.passed).lower()}) stands"]
 
 
 def _unmeasured(res: CaseResult, reason: str, kind: ErrorKind) -> CaseResult:

@@ -73,6 +73,8 @@ async def test_worked_example_every_violation_caught(fake_api, tmp_path):
     assert c1.overlap is not None and not c1.overlap.passed
     assert c1.overlap.overlap_ngrams[0] == "type safety property program type errors"
     assert "a copied definition fails C1 whatever the grader says" in c1.reason
+    assert c1.notes == ["the grader's verbatim_overlap_check says passed=true; the precomputed check "
+                        "(passed=false) stands"]
     # the grader was told the overlap result
     c1_grade = next(r.body for r in fake_api.message_requests
                     if "<case-id>1</case-id>" in str(r.body["messages"][0]["content"]))
@@ -191,9 +193,16 @@ def row(i, verdict="PASS", quote="runtime boundary", why="Shown."):
 def test_compliance_clean_and_each_rule():
     ok = {"behavior_verdicts": [row("a"), row("b", "FAIL", why="It never says so.")], "dimension_verdict": "FAIL"}
     assert check(ok, BEHAVIORS, ANSWER)[0] == []
-    bad_dim = {**ok, "dimension_verdict": "PASS"}
-    assert check(bad_dim, BEHAVIORS, ANSWER)[0] == [
-        "dimension_verdict 'PASS' is not the aggregate of the behavior verdicts (FAIL)"]
+    bad_dim = {**ok, "dimension_verdict": "PASS"}  # not a violation: a note, and our aggregate is used
+    assert check(bad_dim, BEHAVIORS, ANSWER)[0] == [] and check(bad_dim, BEHAVIORS, ANSWER)[2] == [
+        "the grader's dimension_verdict 'PASS' is not the aggregate of its behavior verdicts (FAIL); the "
+        "aggregate is used"]
+    wrong_kind = {"behavior_verdicts": [{**row("a"), "kind": "negative"}, row("b")], "dimension_verdict": "PASS"}
+    assert check(wrong_kind, BEHAVIORS, ANSWER)[0] == [] and len(check(wrong_kind, BEHAVIORS, ANSWER)[2]) == 1
+    extra_text = {"behavior_verdicts": [row("a"), {**row("b", "FAIL", why="Missing."), "note": "Arguably fine."}]}
+    assert check(extra_text, BEHAVIORS, ANSWER)[0] == ["RULE-6: b: hedge word(s) on a FAIL: arguably"]
+    assert check({"behavior_verdicts": [row("a", "pass"), row("b")]}, BEHAVIORS, ANSWER)[0] == [
+        "a: verdict must be PASS or FAIL, got 'pass'"]
     assert check({"behavior_verdicts": [row("a"), row("c")], "dimension_verdict": "PASS"}, BEHAVIORS, ANSWER)[0] \
         == ["RULE-9: no verdict for b", "RULE-9: verdicts for ids that are not expected behaviors: c"]
     assert check({"behavior_verdicts": [row("a", quote=""), row("b")], "dimension_verdict": "PASS"},
