@@ -10,7 +10,8 @@ test between two descriptions, and the winner rule. Pure: numbers computed by us
   those counts; F1 = 2tp/(2tp+fp+fn) carries a **percentile bootstrap** 95% interval (prompts resampled with
   a fixed seed, 2,000 resamples); the pass rate carries a Wilson interval.
 - The **score** that chooses the winner is the number of passing prompts of the held-out split (train when
-  there is no holdout); ties go to the shorter description, then to the earlier one (the original first).
+  there is no holdout); ties between rewrites go to the shorter description, then to the earlier one; a
+  rewrite must pass MORE prompts than the original to replace it (a tie keeps the author's text).
 - The **paired test** between the original and the winner is the exact McNemar (sign) test on the prompts
   where exactly one of the two passes: two-sided p = min(1, 2 * P(X <= min(b, c))), X ~ Binomial(b+c, 1/2).
 """
@@ -219,11 +220,16 @@ class Contender:
 
 
 def choose_winner(contenders: Sequence[Contender]) -> int | None:
-    """Index of the winner: the most passing prompts on the choosing split among fully measured contenders;
-    ties: the shorter description, then the earlier one. None when the original is not fully measured (no
-    fair comparison)."""
+    """Index of the winner: the most passing prompts on the choosing split among fully measured contenders.
+    Ties between rewrites go to the shorter description, then the earlier one; a rewrite replaces the
+    original (contenders[0]) only with MORE passing prompts: a rewrite that ties the original on held-out
+    prompts gained only on train, and the author's text is kept. None when the original is not fully measured
+    (no fair comparison)."""
     full = [c for c in contenders if c.score.complete]
     if not full or full[0].index != contenders[0].index:
         return None
-    best = min(full, key=lambda c: (-c.score.passed, len(c.description), c.index))
-    return best.index
+    original = full[0]
+    rewrites = [c for c in full[1:] if c.score.passed > original.score.passed]
+    if not rewrites:
+        return original.index
+    return min(rewrites, key=lambda c: (-c.score.passed, len(c.description), c.index)).index

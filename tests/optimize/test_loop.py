@@ -156,3 +156,13 @@ async def test_cancel_keeps_finished_attempts(fake_api, fake_gateway, n):
     result = await task
     assert result.stop_reason == "cancelled" and result.improved is None
     assert ME
+
+
+async def test_a_shorter_rewrite_that_only_ties_on_test_keeps_the_original(fake_api, fake_gateway):
+    shorter = "PDF tables and documents. Use when a PDF."
+    assert len(shorter) < len(ORIGINAL)
+    fake_api.responder = OptResponder(lambda _t: shorter)
+    result = await run_optimize(doc(), fake_gateway, prompt_set=PROMPTS, iterations=2, runs=1)
+    a0, a1 = result.attempts
+    assert a1.description == shorter and a1.test.passed == a0.test.passed
+    assert result.winner == 0 and result.improved is None

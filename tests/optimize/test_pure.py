@@ -117,8 +117,13 @@ def _score(passed: int, n: int = 4):
 def test_winner_by_score_then_shorter_then_earlier():
     assert choose_winner([Contender(0, "aaaa", _score(2)), Contender(1, "bb", _score(3))]) == 1
     assert choose_winner([Contender(0, "aaaa", _score(3)), Contender(1, "bb", _score(2))]) == 0
-    assert choose_winner([Contender(0, "aaaa", _score(3)), Contender(1, "bb", _score(3))]) == 1  # tie: shorter
-    assert choose_winner([Contender(0, "aa", _score(3)), Contender(1, "bb", _score(3))]) == 0  # then earlier
+    # a rewrite that only ties the original does not replace it, even when shorter
+    assert choose_winner([Contender(0, "aaaa", _score(3)), Contender(1, "bb", _score(3))]) == 0
+    # among rewrites that beat the original: the most passes, then the shorter, then the earlier
+    three = [Contender(0, "o", _score(2)), Contender(1, "bbbb", _score(3)), Contender(2, "cc", _score(3))]
+    assert choose_winner(three) == 2
+    assert choose_winner([*three[:2], Contender(2, "dddd", _score(3))]) == 1
+    assert choose_winner([*three, Contender(3, "longer text", _score(4))]) == 3
     incomplete = split_score([r(TestPrompt("x", True))])
     assert choose_winner([Contender(0, "a", incomplete), Contender(1, "b", _score(4))]) is None
     assert choose_winner([Contender(0, "a", _score(1)), Contender(1, "b", incomplete)]) == 0
