@@ -226,8 +226,10 @@ def mc_text(reports: list[dict], style) -> str:
         q = st["quality"]
         if q.get("mean") is not None:
             cv = q.get("cv")
-            out.append(f"  output quality  mean {q['mean']:.2f}, median {q['median']:.2f}, IQR {q['iqr']:.2f}, "
-                       f"CV {'n/a' if cv is None else f'{cv:.2f}'} (n={q['n']})")
+            hw = q.get("ci_half_width")
+            out.append(f"  output quality  mean {q['mean']:.2f}{'' if hw is None else f' ± {hw:.2f}'}, median "
+                       f"{q['median']:.2f}, IQR {q['iqr']:.2f}, CV {'n/a' if cv is None else f'{cv:.2f}'} "
+                       f"(n={q['n']} graded of {st.get('tp', 0)} activated positives)")
         out.append(f"  failure rate    {_ci(st['failure_rate'])}")
         t = st["tokens"]
         if t.get("median") is not None:

@@ -67,8 +67,10 @@ async def test_full_run_with_refusals_and_exact_statistics(fake_api, tmp_path):
     # the tool result is worth a cache write only when the same request continues again: not on the first
     # pass over the positives (9: POSITIVE[3] is refused), yes on the second (ci_target 0.01 keeps every
     # activated positive going: the quality half-width stays above it)
-    marked = ["cache_control" in t["messages"][2]["content"][0] for t in tasks]
-    assert marked == [False] * 9 + [True] * 9
+    marked = ["cache_control" in t["messages"][2]["content"][0] for t in tasks]  # in arrival order (concurrent)
+    # round 1: the first 10 activated positives in schedule order (9 first passes + POSITIVE[0]'s second);
+    # round 2, once they are graded: the other 8 second passes
+    assert marked[:10].count(True) == 1 and marked[10:] == [True] * 8
     layer = montecarlo_layer(res)
     assert layer["name"] == "monte_carlo" and layer["n_used"] == 40 and layer["stop_reason"] == "max_reached"
     assert layer["statistics"]["failure_rate"]["x"] == 4 and layer["prompts"]["source"] == "generated"
