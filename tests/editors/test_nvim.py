@@ -482,13 +482,16 @@ def test_side_documents_get_their_diagnostics(which, mode, request, workspace, t
     evals = skill_dir / "_evals" / "pdf-tools.json"
     evals.parent.mkdir()
     evals.write_text('{\n  "skill_name": "pdf-tools",\n  "evals": {"id": 1}\n}\n')
+    suite = skill_dir / "task_suite.yaml"
+    suite.write_text('skill_id: pdf-tools\nversion: "1.0"\ntasks:\n  - id: t1\n    prompt: ""\n'
+                     '    judge: {type: contains, expected: [pdf]}\n')
     plain_yaml = workspace / "config.yaml"
     plain_yaml.write_text("name: not a suite\nitems: [1, 2]\n")
     plain_json = workspace / "package.json"
     plain_json.write_text('{"name": "x", "version": "1.0.0"}\n')
-    files = [evals, plain_yaml, plain_json]
+    files = [evals, suite, plain_yaml, plain_json]
     out = tmp_path / "sidedocs.json"
-    env = _env(tmp_path, server_path, SIDE_FILES=":".join(str(f) for f in files), ATTACHING="1", OUT=str(out),
+    env = _env(tmp_path, server_path, SIDE_FILES=":".join(str(f) for f in files), ATTACHING="2", OUT=str(out),
                SKILLGRADE_MODE=mode)
     r = _run(nvim, "sidedocs.lua", env, tmp_path, out)
     ctx = f"{json.dumps(r, indent=1)}\nlsp.log:\n{_lsp_log(tmp_path)}"
@@ -498,5 +501,9 @@ def test_side_documents_get_their_diagnostics(which, mode, request, workspace, t
     assert ev["attached"], ctx
     assert [(d["code"], d["lnum"]) for d in ev["diagnostics"]] == [("EVAL_SHAPE", 2)], ctx
     assert ev["diagnostics"][0]["source"] == "skillgrade", ctx
+    ts = got["task_suite.yaml"]
+    assert ts["attached"], ctx
+    assert [(d["code"], d["lnum"]) for d in ts["diagnostics"]] == [("TASK_SUITE", 4)], ctx
+    assert "prompt" in ts["diagnostics"][0]["message"], ctx
     for name in ("config.yaml", "package.json"):
         assert not got[name]["attached"] and got[name]["diagnostics"] == [], ctx
