@@ -507,3 +507,46 @@ def test_side_documents_get_their_diagnostics(which, mode, request, workspace, t
     assert "prompt" in ts["diagnostics"][0]["message"], ctx
     for name in ("config.yaml", "package.json"):
         assert not got[name]["attached"] and got[name]["diagnostics"] == [], ctx
+
+
+# --------------------------------------------------------------------------- LLM code actions (task suite)
+
+
+@pytest.mark.parametrize("which,mode", [("legacy", "setup"), ("new", "enable")])
+def test_run_task_suite_code_action(which, mode, request, workspace, tmp_path, server_path):
+    """The "Run task suite" code action, picked the way a user picks it (vim.lsp.buf.code_action and
+    vim.ui.select), runs the skill's task_suite.yaml on the server against the fake API; the hover then
+    shows the pass rates, baseline and delta."""
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
+    from fakeapi import FakeAPI, text_reply
+
+    skill_dir = workspace / "skills" / "pdf-tools"
+    (skill_dir / "task_suite.yaml").write_text(
+        'skill_id: pdf-tools\nversion: "1.0"\ntasks:\n'
+        '  - id: merge\n    prompt: "How do I merge two PDFs?"\n    judge: {type: contains, expected: [merge]}\n'
+        '  - id: split\n    prompt: "How do I split a PDF?"\n    judge: {type: contains, expected: [split, pages]}\n')
+
+    def answer(body: dict):
+        text = json.dumps(body.get("messages", []))
+        # the candidate (the SKILL.md arrives as a tool result) answers both; the baseline only "merge"
+        if "tool_result" in text:
+            return text_reply("Use the tool to merge files, or split the pages you need.")
+        return text_reply("You can merge them.")
+
+    out = tmp_path / f"suite-{mode}.json"
+    with FakeAPI() as fake:
+        fake.responder = answer
+        env = _env(tmp_path, server_path, SKILL_FILE=str(skill_dir / "SKILL.md"), OUT=str(out), SKILLGRADE_MODE=mode,
+                   ACTION_KIND="source.skillgrade.evaluate", ACTION_TITLE="Run task suite",
+                   HOVER_EXPECT="**Task suite**", ANTHROPIC_BASE_URL=fake.url,
+                   ANTHROPIC_API_KEY="sk-ant-test-NVIM-0123456789")
+        r = _run(nvim, "codeaction.lua", env, tmp_path, out)
+        n_requests = len(fake.message_requests)
+    ctx = f"lsp.log:\n{_lsp_log(tmp_path)}\nresult: {json.dumps(r, indent=1)[:6000]}"
+    assert r["ok"], ctx
+    assert r["picked"] == "Run task suite", ctx
+    assert r["done"], ctx
+    assert "**Task suite** `task_suite.yaml`: pass: candidate 100%, baseline 50%, delta +50 pts" in r["hover_after"], ctx
+    assert n_requests == 4, ctx  # two tasks, candidate and baseline
+    assert "sk-ant-test-NVIM" not in json.dumps(r)
