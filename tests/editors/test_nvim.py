@@ -550,3 +550,43 @@ def test_run_task_suite_code_action(which, mode, request, workspace, tmp_path, s
     assert "**Task suite** `task_suite.yaml`: pass: candidate 100%, baseline 50%, delta +50 pts" in r["hover_after"], ctx
     assert n_requests == 4, ctx  # two tasks, candidate and baseline
     assert "sk-ant-test-NVIM" not in json.dumps(r)
+
+
+@pytest.mark.parametrize("which,mode", [("legacy", "setup"), ("new", "enable")])
+def test_optimise_description_code_action(which, mode, request, workspace, tmp_path, server_path):
+    """"Optimise description" on the description line runs the loop against the fake API (a router that
+    loads the skill when a prompt shares words with its description, an improver whose rewrite helps); Neovim
+    0.7 cannot confirm an annotated edit, so the server asks first; 0.12 confirms the annotated edit itself;
+    answered "Apply", the winner replaces the description in the buffer, everything else unchanged."""
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    here = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(here / "llm"))
+    sys.path.insert(0, str(here / "optimize"))
+    from fakeapi import FakeAPI
+    from opt_script import GOOD, NEG, POS_A, POS_B, SKILL, OptResponder
+
+    from skillgrade.analyzers.optimize.rewrite import rewrite_description
+
+    # the skill's own routing examples (skill-graph's keys) are the prompts
+    examples = "examples:\n" + "".join(f"  - {p}\n" for p in POS_A + POS_B) + \
+        "anti_examples:\n" + "".join(f"  - {p}\n" for p in NEG)
+    text = SKILL.replace("license: MIT\n", "license: MIT\n" + examples)
+    skill = workspace / "skills" / "pdf-tools" / "SKILL.md"
+    skill.write_text(text)
+    out = tmp_path / f"opt-{mode}.json"
+    with FakeAPI() as fake:
+        fake.responder = OptResponder()
+        env = _env(tmp_path, server_path, SKILL_FILE=str(skill), OUT=str(out), SKILLGRADE_MODE=mode,
+                   ACTION_KIND="refactor.rewrite.skillgrade.optimize", ACTION_TITLE="Optimise description",
+                   ACTION_LINE="3", ANSWER="Apply", HOVER_EXPECT="**Last description optimisation**",
+                   ANTHROPIC_BASE_URL=fake.url, ANTHROPIC_API_KEY="sk-ant-test-NVIM-0123456789")
+        r = _run(nvim, "codeaction.lua", env, tmp_path, out)
+    ctx = f"lsp.log:\n{_lsp_log(tmp_path)}\nresult: {json.dumps(r, indent=1)[:6000]}"
+    assert r["ok"] and r["picked"] == "Optimise description" and r["done"], ctx
+    # 0.7 has no change annotations: the server asks (Apply / Discard); 0.12 asks itself (vim.fn.confirm)
+    assert len(r["questions"]) == 1 and "Apply" in r["questions"][0] and GOOD in r["questions"][0], ctx
+    assert "— applied." in r["hover_after"], ctx
+    after = "\n".join(r["lines"]) + "\n"
+    assert after == rewrite_description(text, GOOD) != text, ctx  # only the description (quoted: it has ": ")
+    assert f'description: "{GOOD}"' in after, ctx
+    assert skill.read_text() == text  # an edit in the buffer, not written behind the editor's back

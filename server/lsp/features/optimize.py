@@ -91,7 +91,8 @@ def _options(args: tuple) -> dict:
         if not isinstance(opts["seed"], int):
             raise JsonRpcInvalidParams("seed must be a whole number")
         out["seed"] = opts["seed"]
-    out["confirm"] = bool(opts.get("confirm", False))
+    if "confirm" in opts:
+        out["confirm"] = bool(opts["confirm"])
     out["prompts"] = opts.get("prompts") if isinstance(opts.get("prompts"), str) else None
     return out
 
@@ -194,7 +195,10 @@ async def optimize(ls: SkillServer, *args) -> dict:
     result = state.get("result")
     if result is None:
         return d
-    d["edit"] = await _offer(ls, uri, state["version"], result, opts["confirm"])
+    # never applied silently: a client that cannot show a confirmable edit (change annotations with
+    # needsConfirmation: VS Code's refactor preview) is asked Apply / Discard first (Neovim)
+    confirm = opts.get("confirm", not _annotations(ls))
+    d["edit"] = await _offer(ls, uri, state["version"], result, confirm)
     LAST[uri] = (state["version"], _summary(result, d["edit"]))
     return d
 
@@ -228,10 +232,13 @@ async def _offer(ls: SkillServer, uri: str, version: int | None, result: Any, co
     out: dict[str, Any] = {"offered": True, "applied": False, "description": result.improved,
                            "diff": unified_diff(doc.text, new_text, Path(uri_to_path(uri) or "SKILL.md").name),
                            "workspaceEdit": ls.protocol._converter.unstructure(edit)}
-    if confirm and _can_ask(ls):
+    if confirm and not _can_ask(ls):
+        out["reason"] = "not applied: the client can neither preview nor ask; the edit and its diff are in this reply"
+        return out
+    if confirm:
         try:
             choice = await ls.window_show_message_request_async(T.ShowMessageRequestParams(
-                type=T.MessageType.Info, message=f"{TITLE}: {label}. Apply it?",
+                type=T.MessageType.Info, message=f"{TITLE}: {label.rstrip('.')}. Apply it?",
                 actions=[T.MessageActionItem(title="Apply"), T.MessageActionItem(title="Discard")]))
         except Exception as exc:  # noqa: BLE001 - no answer is a no
             log.warning("showMessageRequest failed: %s", exc)
