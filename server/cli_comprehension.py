@@ -72,7 +72,7 @@ def cmd(args: argparse.Namespace) -> int:
     if not (target / "SKILL.md").is_file():
         raise UsageError(f"{args.paths[0]}: no SKILL.md in this folder")
     args.paths = [target / "SKILL.md"]
-    prepared = prepare_llm_run(args, _config_loader(args))
+    prepared = prepare_llm_run(args, _config_loader(args), static_fallback=False)
     if prepared is None:
         return 2
     llm, gateway, _files, reports, _errors = prepared

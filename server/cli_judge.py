@@ -38,10 +38,11 @@ def _skill_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
     return list(files.values()), errors
 
 
-def prepare_llm_run(args: argparse.Namespace, config_for):
+def prepare_llm_run(args: argparse.Namespace, config_for, static_fallback: bool = True):
     """What every LLM depth starts with: the skills of args.paths, the LLM config (file + flags), the gateway
     (--batch, --budget, --dry-run, --no-cache) and the static reports. Returns (llm, gateway, files, reports,
-    errors), or None without an API key (one sentence on stderr; the caller prints the static result).
+    errors), or None without an API key (one sentence on stderr; the caller prints the static result, or with
+    static_fallback=False, for verbs that have none, prints nothing more and exits 2).
     Usage errors (no skill, an unusable config, nothing readable) raise UsageError."""
     from skillgrade.analyzers.batch import workspace_root_for
     from skillgrade.analyzers.llm.config import LLMConfigError
@@ -63,7 +64,10 @@ def prepare_llm_run(args: argparse.Namespace, config_for):
     except LLMConfigError as exc:
         raise UsageError(str(exc)) from None
     if isinstance(gateway, LLMError):  # no key: one sentence, then the static result
-        print(f"skillgrade: {gateway.reason}", file=sys.stderr)
+        reason = gateway.reason
+        if not static_fallback:
+            reason = reason.replace("; showing the static result only.", "; nothing was run.")
+        print(f"skillgrade: {reason}", file=sys.stderr)
         return None
 
     reports = []

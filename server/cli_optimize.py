@@ -104,7 +104,7 @@ def cmd(args: argparse.Namespace) -> int:
     if args.apply and args.dry_run:
         raise UsageError("--apply and --dry-run cannot be combined")
     args.paths = [skill]
-    prepared = prepare_llm_run(args, _config_loader(args))
+    prepared = prepare_llm_run(args, _config_loader(args), static_fallback=False)
     if prepared is None:
         return 2
     llm, gateway, _files, _reports, _errors = prepared

@@ -151,7 +151,8 @@ def test_dry_run_budget_and_usage_errors(fake_api, tmp_path, skill, cli):
     d = json.loads(out.stdout)
     assert d["stop_reason"] == "budget" and d["ledger"]["cost_usd"] <= 0.004
     no_key = cli(fake_api, tmp_path, str(skill), key=None)
-    assert no_key.returncode == 2 and "No API key" in no_key.stderr
+    assert no_key.returncode == 2 and "No API key" in no_key.stderr and "nothing was run" in no_key.stderr
+    assert "static result" not in no_key.stderr and no_key.stdout == ""
     bad = cli(fake_api, tmp_path, str(tmp_path / "nowhere"))
     assert bad.returncode == 2 and "no SKILL.md" in bad.stderr and "Traceback" not in bad.stderr
     bad = cli(fake_api, tmp_path, str(skill), "--holdout", "1.5")
