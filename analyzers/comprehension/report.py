@@ -81,10 +81,12 @@ def render_markdown(result: dict[str, Any]) -> str:
             for b in c["behaviors"]:
                 out.append(f"| `{b['id']}` | {b['kind']} | {b['verdict']} | “{_md(b['evidence_quote'])}” | "
                            f"{_md(b['rationale'])} |")
-        if c.get("violations"):
+        if c.get("violations") or c.get("notes"):
             out.append("")
-            for i, v in enumerate(c["violations"], 1):
+            for i, v in enumerate(c.get("violations") or [], 1):
                 out.append(f"- grader attempt {i} rejected: {_md('; '.join(v))}")
+            for n in c.get("notes") or []:
+                out.append(f"- note: {_md(n)}")
         out.append("")
     if result.get("warnings"):
         out += ["## Warnings", ""] + [f"- {_md(w)}" for w in result["warnings"]] + [""]
