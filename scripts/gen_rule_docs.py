@@ -22,7 +22,8 @@ from skillgrade.analyzers.targets import ALL_TARGETS, TARGETS
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs" / "rules"
 COMMAND = "python scripts/gen_rule_docs.py"
-HAND_WRITTEN = frozenset({"INTERNAL_ERROR.md", "TASK_SUITE.md"})
+HAND_WRITTEN = frozenset({"INTERNAL_ERROR.md", "TASK_SUITE.md",
+                          "EVAL_JSON.md", "EVAL_SHAPE.md", "EVAL_DUPLICATE_ID.md", "EVAL_DUPLICATE_KEY.md", "EVAL_UNKNOWN_VALUE.md", "EVAL_MISSING_FIELD.md", "EVAL_INCOMPLETE_CASE.md", "EVAL_FIELD_MISMATCH.md", "EVAL_FAR_TRANSFER_OVERLAP.md"})
 
 _FIX_TEXT = {
     FixAvailability.ALWAYS: "Fix is always available.",
