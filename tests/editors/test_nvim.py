@@ -590,3 +590,41 @@ def test_optimise_description_code_action(which, mode, request, workspace, tmp_p
     assert after == rewrite_description(text, GOOD) != text, ctx  # only the description (quoted: it has ": ")
     assert f'description: "{GOOD}"' in after, ctx
     assert skill.read_text() == text  # an edit in the buffer, not written behind the editor's back
+
+
+@pytest.mark.parametrize("which,mode", [("legacy", "setup"), ("new", "enable")])
+def test_run_comprehension_evals_code_action(which, mode, request, tmp_path, server_path):
+    """"Run comprehension evals" on a SKILL.md whose eval file sits under `_evals/`: the scripted agent and
+    grader on the fake API (the seed's type-safety example, case 1's answer copied from the skill); the
+    hover then shows the verdict per dimension, C1 failed by the overlap check."""
+    nvim = request.getfixturevalue("nvim_legacy" if which == "legacy" else "nvim_new")
+    here = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(here / "llm"))
+    sys.path.insert(0, str(here / "comprehension"))
+    from comp_script import COPIED, EVALS, SKILL_DIR, CompResponder, load_prompts, verdict
+    from fakeapi import FakeAPI
+
+    ws = tmp_path / "ws"
+    (ws / ".git").mkdir(parents=True)
+    shutil.copytree(SKILL_DIR, ws / "skills" / "type-safety")
+    (ws / "_evals").mkdir()
+    shutil.copy(EVALS, ws / "_evals" / "type-safety.json")
+    responder = CompResponder(lambda cid, a, ans, bs: verdict(cid, ans, bs), answers={1: COPIED})
+    load_prompts(responder)
+    out = tmp_path / f"comp-{mode}.json"
+    with FakeAPI() as fake:
+        fake.responder = responder
+        env = _env(tmp_path, server_path, SKILL_FILE=str(ws / "skills" / "type-safety" / "SKILL.md"), OUT=str(out),
+                   SKILLGRADE_MODE=mode, ACTION_KIND="source.skillgrade.comprehension",
+                   ACTION_TITLE="Run comprehension evals", HOVER_EXPECT="**Comprehension PARTIAL**",
+                   ANTHROPIC_BASE_URL=fake.url, ANTHROPIC_API_KEY="sk-ant-test-NVIM-0123456789")
+        r = _run(nvim, "codeaction.lua", env, tmp_path, out)
+        n_requests = len(fake.message_requests)
+    ctx = f"lsp.log:\n{_lsp_log(tmp_path)}\nresult: {json.dumps(r, indent=1)[:6000]}"
+    assert r["ok"] and r["picked"] == "Run comprehension evals", ctx
+    assert "**Comprehension**: not run yet" in r["hover_before"], ctx
+    assert r["done"], ctx
+    md = r["hover_after"]
+    assert "**Comprehension PARTIAL** (8/9 dimensions pass)" in md, ctx
+    assert "| C1 | Definitional precision | FAIL | 0/1 |" in md, ctx
+    assert n_requests == 20, ctx  # 10 agent answers, 10 grader verdicts
