@@ -49,8 +49,11 @@ test("manifest: activation events, engine, commands, settings, no hard dependenc
       "skillgrade.judgeModel",
       "skillgrade.judges",
       "skillgrade.logLevel",
+      "skillgrade.mcCi",
+      "skillgrade.mcN",
       "skillgrade.serverPath",
       "skillgrade.simulationModel",
+      "skillgrade.target",
       "skillgrade.trace.server",
     ].sort(),
   );
