@@ -37,7 +37,16 @@ const REQUEST_CANCELLED = -32800;
 /** Settings whose change needs a new server process (the rest reach it via didChangeConfiguration). */
 const RESTART_SETTINGS = ["interpreter", "serverPath", "logLevel"];
 
-export type CommandKind = "certify" | "judge";
+export type CommandKind = "certify" | "judge" | "runTaskSuite" | "comprehension" | "optimize";
+
+/** What the notification says while a command runs ("Judging pdf-tools…"). */
+const VERBS: Record<CommandKind, string> = {
+  certify: "Certifying",
+  judge: "Judging",
+  runTaskSuite: "Running the task suite of",
+  comprehension: "Running the comprehension evals of",
+  optimize: "Optimising the description of",
+};
 
 export interface CommandOutcome {
   command: string;
@@ -267,7 +276,8 @@ function errorInfo(err: unknown): { code?: number; message: string } {
   };
 }
 
-/** Runs `skillgrade.certify` / `skillgrade.judge` with a cancellable Notification progress. */
+/** Runs a long server command (`skillgrade.certify`, `.judge`, `.runTaskSuite`, `.comprehension`,
+ * `.optimize`) on a SKILL.md with a cancellable Notification progress. */
 export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: RunOptions = {}): Promise<CommandOutcome> {
   const command = `skillgrade.${kind}`;
   const uri = toUri(uriArg);
@@ -287,7 +297,7 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
     if (confirmation.stop) return confirmation.stop;
     estimate = confirmation.estimate;
   }
-  const verb = kind === "certify" ? "Certifying" : "Judging";
+  const verb = VERBS[kind];
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `skillgrade: ${verb} ${skillLabel(uri)}…`, cancellable: true },
     async (_progress, progressToken) => {
@@ -304,8 +314,10 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
           cts.token,
         );
         type Run = { status?: string; message?: string };
-        const r = result as { judgeRun?: Run; certifyRun?: Run } | null;
-        const run = r?.judgeRun ?? r?.certifyRun;
+        const r = result as {
+          judgeRun?: Run; certifyRun?: Run; evaluateRun?: Run; comprehensionRun?: Run; optimizeRun?: Run;
+        } | null;
+        const run = r?.judgeRun ?? r?.certifyRun ?? r?.evaluateRun ?? r?.comprehensionRun ?? r?.optimizeRun;
         if (run && run.status !== "ok") {
           // e.g. no API key: the server's one sentence; the static result stands, no judge score
           const message = run.message ?? `judge ${run.status}`;
@@ -316,9 +328,10 @@ export async function runLongCommand(kind: CommandKind, uriArg?: unknown, opts: 
             cancelRequested: cts.token.isCancellationRequested, ms: Date.now() - t0,
           };
         }
-        const status = statusText(result);
+        const status = kind === "certify" || kind === "judge" ? statusText(result) : undefined;
         void vscode.window.showInformationMessage(
-          status ? `skillgrade ${kind}: ${status.tooltip.replace(/^skillgrade: /, "").replace(/ Click for the report\.$/, "")}` : `skillgrade ${kind}: done.`,
+          status ? `skillgrade ${kind}: ${status.tooltip.replace(/^skillgrade: /, "").replace(/ Click for the report\.$/, "")}`
+            : `skillgrade ${kind}: ${run?.message ?? "done."}`,
         );
         scheduleStatusUpdate(0);
         return {
@@ -481,6 +494,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
     vscode.commands.registerCommand("skillgrade.judgeActiveFile", (uri?: unknown, opts?: RunOptions) =>
       runLongCommand("judge", uri, opts),
+    ),
+    vscode.commands.registerCommand("skillgrade.runTaskSuiteActiveFile", (uri?: unknown, opts?: RunOptions) =>
+      runLongCommand("runTaskSuite", uri, opts),
+    ),
+    vscode.commands.registerCommand("skillgrade.comprehensionActiveFile", (uri?: unknown, opts?: RunOptions) =>
+      runLongCommand("comprehension", uri, opts),
+    ),
+    vscode.commands.registerCommand("skillgrade.optimizeActiveFile", (uri?: unknown, opts?: RunOptions) =>
+      runLongCommand("optimize", uri, opts),
     ),
     vscode.commands.registerCommand("skillgrade.showReport", (uri?: unknown) => showReport(uri)),
     vscode.commands.registerCommand("skillgrade.restart", async () => {

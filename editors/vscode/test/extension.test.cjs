@@ -12,6 +12,9 @@ const SERVER_COMMANDS = ["skillgrade.score", "skillgrade.judge", "skillgrade.cer
 const PALETTE = [
   "skillgrade.certifyActiveFile",
   "skillgrade.judgeActiveFile",
+  "skillgrade.runTaskSuiteActiveFile",
+  "skillgrade.comprehensionActiveFile",
+  "skillgrade.optimizeActiveFile",
   "skillgrade.showReport",
   "skillgrade.restart",
   "skillgrade.setApiKey",
@@ -33,6 +36,9 @@ test("manifest: activation events, engine, commands, settings, no hard dependenc
   assert.equal(titles["skillgrade.certifyActiveFile"], "skillgrade: Certify current skill");
   assert.equal(titles["skillgrade.judgeActiveFile"], "skillgrade: Run LLM judge");
   assert.equal(titles["skillgrade.showReport"], "skillgrade: Show report");
+  assert.equal(titles["skillgrade.runTaskSuiteActiveFile"], "skillgrade: Run task suite");
+  assert.equal(titles["skillgrade.comprehensionActiveFile"], "skillgrade: Run comprehension evals");
+  assert.equal(titles["skillgrade.optimizeActiveFile"], "skillgrade: Optimise description");
   assert.equal(titles["skillgrade.restart"], "skillgrade: Restart server");
   assert.equal(titles["skillgrade.setApiKey"], "skillgrade: Set API key");
   const props = Object.keys(pkg.contributes.configuration.properties).sort();
@@ -217,6 +223,34 @@ test("judge: Cancel cancels the request token and reports -32800 as cancelled", 
   assert.equal(outcome.status, "cancelled");
   assert.equal(outcome.code, -32800);
   assert.deepEqual(world.messages.at(-1), ["info", "skillgrade: judge cancelled."]);
+});
+
+test("task suite, comprehension, optimise: palette runs the server command; its run message or its no-key sentence", async () => {
+  const runs = {
+    "skillgrade.runTaskSuite": { evaluateRun: { status: "ok", message: "pass: candidate 100%, baseline 50%, delta +50 pts" } },
+    "skillgrade.comprehension": { comprehensionRun: { status: "no_key", message: "No API key: set ANTHROPIC_API_KEY" } },
+    "skillgrade.optimize": { optimizeRun: { status: "ok", message: "Optimise description: the original is kept" } },
+  };
+  const { world } = await activate({
+    activeFile: SKILL,
+    onRequest: async (method, params) => runs[params.command] ?? null,
+  });
+  const suite = await world.commands.get("skillgrade.runTaskSuiteActiveFile")();
+  assert.equal(suite.status, "ok");
+  assert.equal(world.progress.at(-1).options.title, "skillgrade: Running the task suite of pdf-toolkit…");
+  assert.deepEqual(world.messages.at(-1), ["info", "skillgrade runTaskSuite: pass: candidate 100%, baseline 50%, delta +50 pts"]);
+  const comp = await world.commands.get("skillgrade.comprehensionActiveFile")();
+  assert.equal(comp.status, "error");
+  assert.equal(comp.judgeStatus, "no_key");
+  assert.deepEqual(world.messages.at(-1), ["warning", "skillgrade comprehension: No API key: set ANTHROPIC_API_KEY"]);
+  const opt = await world.commands.get("skillgrade.optimizeActiveFile")();
+  assert.equal(opt.status, "ok");
+  assert.deepEqual(world.messages.at(-1), ["info", "skillgrade optimize: Optimise description: the original is kept"]);
+  for (const command of Object.keys(runs)) {
+    const req = world.clients[0].requests.find((r) => r.params?.command === command);
+    assert.deepEqual(req.params.arguments, ["file:///ws/pdf-toolkit/SKILL.md"]);
+  }
+  assert.equal(world.modals.length, 0, "only certify asks for a cost confirmation");
 });
 
 test("status bar: score and badge from skillgrade.score; click opens the report", async () => {
