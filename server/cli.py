@@ -85,6 +85,32 @@ def _positive_int(value: str) -> int:
     return n
 
 
+def int_in(flag: str, lo: int, hi: int):  # type: ignore[no-untyped-def]
+    """An argparse type: a whole number from lo to hi ("--mc-n must be between 2 and 1000")."""
+    def parse(value: str) -> int:
+        try:
+            n = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag}: {value!r} is not a whole number") from None
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"{flag} must be between {lo} and {hi}")
+        return n
+    return parse
+
+
+def float_below(flag: str, lo: float, hi: float):  # type: ignore[no-untyped-def]
+    """An argparse type: a number at least lo and below hi ("--holdout must be at least 0 and below 1")."""
+    def parse(value: str) -> float:
+        try:
+            x = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag}: {value!r} is not a number") from None
+        if not lo <= x < hi:
+            raise argparse.ArgumentTypeError(f"{flag} must be at least {lo:g} and below {hi:g}")
+        return x
+    return parse
+
+
 def _usd(value: str) -> float:
     try:
         x = float(value)

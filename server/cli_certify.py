@@ -25,33 +25,15 @@ STOPS = {"ci_target": "CI target reached", "max_reached": "maximum reached", "bu
 
 
 def add_mc_args(parser: argparse.ArgumentParser) -> None:
+    from skillgrade.server.cli import float_below, int_in
+
     g = parser.add_argument_group("Monte Carlo (--depth deep, `certify`)")
-    g.add_argument("--mc-n", type=_mc_n, default=50, metavar="N",
+    g.add_argument("--mc-n", type=int_in("--mc-n", 2, 1000), default=50, metavar="N",
                    help="maximum simulations per skill (default 50; fewer when the CI target is reached)")
-    g.add_argument("--mc-ci", type=_mc_ci, default=0.10, metavar="W",
+    g.add_argument("--mc-ci", type=float_below("--mc-ci", 0.0, 0.5), default=0.10, metavar="W",
                    help="stop once the activation rates' 95%% CI half-widths are under W (default 0.10)")
     g.add_argument("--prompts", type=Path, default=None, metavar="FILE",
                    help="test prompts: YAML, JSON or JSONL rows {prompt, should_trigger}")
-
-
-def _mc_n(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--mc-n: {value!r} is not a whole number") from None
-    if not 2 <= n <= 1000:
-        raise argparse.ArgumentTypeError("--mc-n must be between 2 and 1000")
-    return n
-
-
-def _mc_ci(value: str) -> float:
-    try:
-        w = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--mc-ci: {value!r} is not a number") from None
-    if not 0.0 <= w < 0.5:
-        raise argparse.ArgumentTypeError("--mc-ci must be at least 0 and below 0.5")
-    return w
 
 
 class Progress:

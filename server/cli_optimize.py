@@ -15,30 +15,8 @@ import sys
 from pathlib import Path
 
 
-def _int_in(lo: int, hi: int, flag: str):  # type: ignore[no-untyped-def]
-    def parse(value: str) -> int:
-        try:
-            n = int(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag}: {value!r} is not a whole number") from None
-        if not lo <= n <= hi:
-            raise argparse.ArgumentTypeError(f"{flag} must be between {lo} and {hi}")
-        return n
-    return parse
-
-
-def _holdout(value: str) -> float:
-    try:
-        x = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--holdout: {value!r} is not a number") from None
-    if not 0.0 <= x < 1.0:
-        raise argparse.ArgumentTypeError("--holdout must be at least 0 and below 1")
-    return x
-
-
 def add_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
-    from skillgrade.server.cli import _usd
+    from skillgrade.server.cli import _usd, float_below, int_in
 
     o = sub.add_parser("optimize", aliases=["optimise"],
                        help="rewrite a skill's description until held-out trigger prompts route correctly")
@@ -46,11 +24,11 @@ def add_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers typ
     o.add_argument("--prompts", type=Path, default=None, metavar="FILE",
                    help="trigger prompts: YAML, JSON or JSONL rows {prompt, should_trigger} (default: the "
                         "skill's routing examples, else written by the model)")
-    o.add_argument("--iterations", type=_int_in(1, 20, "--iterations"), default=5, metavar="N",
+    o.add_argument("--iterations", type=int_in("--iterations", 1, 20), default=5, metavar="N",
                    help="descriptions measured, the original included (default 5)")
-    o.add_argument("--holdout", type=_holdout, default=0.4, metavar="F",
+    o.add_argument("--holdout", type=float_below("--holdout", 0.0, 1.0), default=0.4, metavar="F",
                    help="share of each class held out for the test split (default 0.4; 0: choose on train)")
-    o.add_argument("--runs", type=_int_in(1, 10, "--runs"), default=3, metavar="N",
+    o.add_argument("--runs", type=int_in("--runs", 1, 10), default=3, metavar="N",
                    help="routing runs per prompt; a prompt passes when most are right (default 3)")
     o.add_argument("--seed", type=int, default=42, help="the train/test split's seed (default 42)")
     o.add_argument("--apply", action="store_true", help="write the winning description into the SKILL.md")
