@@ -185,20 +185,27 @@ def _nonce(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
-def rubric_request(rubric: str, request: str, answer: str, *, model: str, cache_salt: str = "") -> Request:
-    nonce = _nonce(rubric, request, answer)
+def _judge_request(system: str, nonce: str, request: str, answer: str, *, max_tokens: int, schema: dict,
+                   model: str, cache_salt: str) -> Request:
+    """An LLM judge's call: its instructions (cached), then the task's request and the answer to judge."""
     return Request(
         kind="eval-judge",
         model=model,
-        system=({"type": "text", "text": prompts.render("eval_rubric.md", nonce=nonce, rubric=rubric.strip()),
-                 "cache_control": {"type": "ephemeral"}},),
+        system=({"type": "text", "text": system, "cache_control": {"type": "ephemeral"}},),
         messages=({"role": "user", "content": prompts.render("eval_run.md", nonce=nonce, request=request,
                                                             answer=answer[:MAX_ANSWER_CHARS])},),
-        max_tokens=RUBRIC_MAX_TOKENS,
-        json_schema=RUBRIC_SCHEMA,
+        max_tokens=max_tokens,
+        json_schema=schema,
         prompt_version=prompts.prompt_version(),
         cache_salt=cache_salt,
     )
+
+
+def rubric_request(rubric: str, request: str, answer: str, *, model: str, cache_salt: str = "") -> Request:
+    nonce = _nonce(rubric, request, answer)
+    system = prompts.render("eval_rubric.md", nonce=nonce, rubric=rubric.strip())
+    return _judge_request(system, nonce, request, answer, max_tokens=RUBRIC_MAX_TOKENS, schema=RUBRIC_SCHEMA,
+                          model=model, cache_salt=cache_salt)
 
 
 def _examples_text(examples: Sequence[Example]) -> str:
@@ -222,17 +229,8 @@ def binary_request(criterion: str, examples: Sequence[Example], request: str, an
     nonce = _nonce(criterion, request, answer)
     system = prompts.render("eval_binary.md", nonce=nonce, criterion=criterion.strip(),
                             examples=_examples_text(examples))
-    return Request(
-        kind="eval-judge",
-        model=model,
-        system=({"type": "text", "text": system, "cache_control": {"type": "ephemeral"}},),
-        messages=({"role": "user", "content": prompts.render("eval_run.md", nonce=nonce, request=request,
-                                                            answer=answer[:MAX_ANSWER_CHARS])},),
-        max_tokens=BINARY_MAX_TOKENS,
-        json_schema=BINARY_SCHEMA,
-        prompt_version=prompts.prompt_version(),
-        cache_salt=cache_salt,
-    )
+    return _judge_request(system, nonce, request, answer, max_tokens=BINARY_MAX_TOKENS, schema=BINARY_SCHEMA,
+                          model=model, cache_salt=cache_salt)
 
 
 def _critique(value: dict) -> str:
