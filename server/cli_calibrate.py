@@ -8,7 +8,6 @@ errors: every error as file:line:col, nothing run; no API key).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -35,6 +34,7 @@ def cmd(args: argparse.Namespace) -> int:
     from skillgrade.analyzers.evals.suite import SuiteInvalid
     from skillgrade.server.cli import UsageError
     from skillgrade.server.cli_evaluate import gateway_for, llm_for
+    from skillgrade.server.cli_judge import run_closing
 
     try:
         judges, labels = load_calibration(args.judges, args.labels)
@@ -51,15 +51,7 @@ def cmd(args: argparse.Namespace) -> int:
         if tty:
             print(f"\rcalibrating: {done}/{total}\x1b[K", end="", file=sys.stderr, flush=True)
 
-    async def run():  # type: ignore[no-untyped-def]
-        try:
-            return await calibrate(judges, labels, gateway, model=model, progress=progress)
-        finally:
-            if tty:
-                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-            await gateway.aclose()
-
-    results = asyncio.run(run())
+    results = run_closing(calibrate(judges, labels, gateway, model=model, progress=progress), gateway, tty)
     flagged = [r.judge for r in results if r.problems]
     if args.format == "json":
         sys.stdout.write(json.dumps({"model": model, "target": 0.9, "judges": [r.to_dict() for r in results],

@@ -12,7 +12,6 @@ Exit: 0 when the skill passes all nine dimensions (and for --dry-run), 1 when it
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 
@@ -64,7 +63,7 @@ def cmd(args: argparse.Namespace) -> int:
     from skillgrade.analyzers.comprehension.runner import run_comprehension
     from skillgrade.analyzers.llm.gateway import format_plan
     from skillgrade.server.cli import UsageError, _config_loader
-    from skillgrade.server.cli_judge import prepare_llm_run
+    from skillgrade.server.cli_judge import prepare_llm_run, run_closing
 
     target = args.paths[0]
     if target.is_file() and target.name == "SKILL.md":
@@ -101,16 +100,8 @@ def cmd(args: argparse.Namespace) -> int:
         if show:
             print(f"\rcomprehension {name}: {done}/{planned} {label}\x1b[K", end="", file=sys.stderr, flush=True)
 
-    async def run():
-        try:
-            return await run_comprehension(doc, evals, gateway, models=models, baseline=args.baseline,
-                                           eval_path=str(evals_path), progress=progress)
-        finally:
-            if show:
-                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-            await gateway.aclose()
-
-    result = asyncio.run(run())
+    result = run_closing(run_comprehension(doc, evals, gateway, models=models, baseline=args.baseline,
+                                           eval_path=str(evals_path), progress=progress), gateway, show)
     if args.dry_run:
         plan = gateway.plan()
         if args.format == "json":

@@ -9,7 +9,6 @@ ID --task-suite FILE` (verdict `skipped` below `--eval-threshold`). An invalid s
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import secrets
@@ -214,6 +213,7 @@ def cmd(args: argparse.Namespace) -> int:
         skipped_artifact,
     )
     from skillgrade.server.cli import UsageError
+    from skillgrade.server.cli_judge import run_closing
 
     if args.standalone == (args.input is not None):
         raise UsageError("choose one mode: --standalone (with --skill-path) or --input RANKING_JSON "
@@ -263,17 +263,8 @@ def cmd(args: argparse.Namespace) -> int:
     cache = BaselineCache(args.baseline_cache_dir.expanduser()) if args.baseline_cache_dir else None
     progress = progress_printer(sys.stderr)
 
-    async def run():  # type: ignore[no-untyped-def]
-        try:
-            return await evaluate(suite, candidate, baseline, gateway, settings, baseline_cache=cache,
-                                  progress=progress)
-        finally:
-            if progress is not None:
-                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-            if gateway is not None:
-                await gateway.aclose()
-
-    ev = asyncio.run(run())
+    ev = run_closing(evaluate(suite, candidate, baseline, gateway, settings, baseline_cache=cache,
+                              progress=progress), gateway, progress is not None)
     finished = time.time()
     art = build_artifact(ev, run_id=run_id, mode="pipeline" if args.input is not None else "standalone",
                          suite=suite, candidate=candidate, baseline=baseline, settings=settings,

@@ -24,6 +24,21 @@ _TITLES = {
 }
 
 
+def run_closing(work, gateway, live: bool):  # type: ignore[no-untyped-def]
+    """asyncio.run(work) for an LLM verb; afterwards (also on Ctrl-C or an error) clear the live progress line
+    when one was drawn, and close the gateway (None: a mock run that has none)."""
+    async def run():  # type: ignore[no-untyped-def]
+        try:
+            return await work
+        finally:
+            if live:
+                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+            if gateway is not None:
+                await gateway.aclose()
+
+    return asyncio.run(run())
+
+
 def _skill_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
     from skillgrade.analyzers.workspace import find_skill_files
 
@@ -113,15 +128,10 @@ def score_standard(args: argparse.Namespace, config_for, color: bool) -> int | N
                                                       workspace_skills=cards, progress=progress)
                 return blended
 
-        try:
-            return await asyncio.gather(*(one(r) for r in reports))
-        finally:
-            if show_progress:
-                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-            await gateway.aclose()
+        return await asyncio.gather(*(one(r) for r in reports))
 
     try:
-        blended = asyncio.run(run_all())
+        blended = run_closing(run_all(), gateway, show_progress)
     except KeyboardInterrupt:
         running = gateway.batches.state.batches if gateway.batches is not None and gateway.batches.state else {}
         if running:

@@ -9,7 +9,6 @@ changed during the run or cannot be rewritten.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -63,7 +62,7 @@ def cmd(args: argparse.Namespace) -> int:
     from skillgrade.analyzers.optimize.rewrite import RewriteError, rewrite_description
     from skillgrade.analyzers.parse import decode, parse
     from skillgrade.server.cli import UsageError, _config_loader
-    from skillgrade.server.cli_judge import prepare_llm_run
+    from skillgrade.server.cli_judge import prepare_llm_run, run_closing
     from skillgrade.server.judging import models_of, workspace_cards
 
     skill = _skill_file(args.path)
@@ -94,17 +93,9 @@ def cmd(args: argparse.Namespace) -> int:
             print(f"\roptimizing {doc.field_text('name') or skill.parent.name}: {done}/{planned} calls ({what})"
                   "\x1b[K", end="", file=sys.stderr, flush=True)
 
-    async def run():  # type: ignore[no-untyped-def]
-        try:
-            return await run_optimize(doc, gateway, models=models_of(llm), prompt_set=given, workspace_skills=cards,
+    result = run_closing(run_optimize(doc, gateway, models=models_of(llm), prompt_set=given, workspace_skills=cards,
                                       iterations=args.iterations, holdout=args.holdout, runs=args.runs,
-                                      seed=args.seed, progress=progress, keep_on_cancel=True)
-        finally:
-            if show:
-                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-            await gateway.aclose()
-
-    result = asyncio.run(run())
+                                      seed=args.seed, progress=progress, keep_on_cancel=True), gateway, show)
     if args.dry_run:
         plan = gateway.plan()
         if args.format == "json":
