@@ -75,14 +75,20 @@ def _score_args(s: argparse.ArgumentParser) -> None:
     add_mc_args(s)
 
 
-def _positive_int(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if not 1 <= n <= 10:
-        raise argparse.ArgumentTypeError("expected a number from 1 to 10")
-    return n
+def count_upto(hi: int):  # type: ignore[no-untyped-def]
+    """An argparse type: a whole number from 1 to hi ("expected a number from 1 to 10")."""
+    def parse(value: str) -> int:
+        try:
+            n = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+        if not 1 <= n <= hi:
+            raise argparse.ArgumentTypeError(f"expected a number from 1 to {hi}")
+        return n
+    return parse
+
+
+_positive_int = count_upto(10)
 
 
 def int_in(flag: str, lo: int, hi: int):  # type: ignore[no-untyped-def]

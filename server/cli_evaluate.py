@@ -24,16 +24,6 @@ PATH_KEYS = ("skill_path", "path", "candidate_path")
 MAX_ATTEMPTS = 20
 
 
-def _count(value: str, hi: int = MAX_ATTEMPTS) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if not 1 <= n <= hi:
-        raise argparse.ArgumentTypeError(f"expected a number from 1 to {hi}")
-    return n
-
-
 def _number(value: str) -> float:
     try:
         x = float(value)
@@ -45,7 +35,9 @@ def _number(value: str) -> float:
 
 
 def add_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
-    from skillgrade.server.cli import _usd
+    from skillgrade.server.cli import _usd, count_upto
+
+    _count = count_upto(MAX_ATTEMPTS)
 
     e = sub.add_parser("evaluate", help="run a task suite with and without the skill: pass rates, delta, verdict")
     mode = e.add_argument_group("mode (one of)")
