@@ -429,10 +429,14 @@ class SkillServer(LanguageServer):
 
     def is_side(self, uri: str) -> bool:
         """A file some side-document validator may claim (by its name; the content decides)."""
+        return not self.is_ours(uri) and self._side_name(uri)
+
+    @staticmethod
+    def _side_name(uri: str) -> bool:
         from . import side_docs
 
         p = uri_to_path(uri)
-        return not self.is_ours(uri) and side_docs.candidate(Path(p) if p else None)
+        return side_docs.candidate(Path(p) if p else None)
 
     async def side_result(self, uri: str) -> tuple[list[T.Diagnostic], str] | None:
         """Diagnostics of a side document's current version (validated on the analysis worker), or None
@@ -482,7 +486,7 @@ class SkillServer(LanguageServer):
             return
         if self.is_ours(uri):
             work = self._publish_skill
-        elif self.is_side(uri):  # a task suite, an eval file, ...
+        elif self._side_name(uri):  # not ours: a task suite, an eval file, ...
             work = self._publish_side
         else:
             return
