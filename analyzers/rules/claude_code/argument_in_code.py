@@ -17,22 +17,27 @@ _QUOTED_CONTEXT = re.compile(r"\bawk\b|\{\s*print\b|\$NF\b|\bsed\b|\.replace(?:A
 _SCRIPT_CONTEXT = re.compile(r"\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{")
 
 
-def _quoted(text: str, pos: int) -> bool:
-    """`text[pos]` is inside '…' or "…" (counted from the line start; escapes ignored)."""
-    single = double = False
-    for ch in text[:pos]:
-        if ch == "'" and not double:
-            single = not single
-        elif ch == '"' and not single:
-            double = not double
-    return single or double
-
-
-def _literal_here(text: str, pos: int) -> bool:
-    """`$N` at `pos` can only be code: a shell function/script line, or quoted awk/sed/replace text."""
+def _literal_starts(text: str, starts: list[int]) -> set[int]:
+    """The `$N` positions among `starts` (ascending) that can only be code: any on a shell function/script
+    line, or those inside '…' / "…" (counted from the line start, escapes ignored) on a line of awk / sed /
+    replace code. One pass over the line, however many `$N` it holds."""
     if _SCRIPT_CONTEXT.search(text):
-        return True
-    return bool(_QUOTED_CONTEXT.search(text)) and _quoted(text, pos)
+        return set(starts)
+    if not starts or not _QUOTED_CONTEXT.search(text):
+        return set()
+    out: set[int] = set()
+    single = double = False
+    at = 0
+    for pos in starts:
+        for ch in text[at:pos]:
+            if ch == "'" and not double:
+                single = not single
+            elif ch == '"' and not single:
+                double = not double
+        at = pos
+        if single or double:
+            out.add(pos)
+    return out
 
 
 @rule("ARGUMENT_IN_CODE", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.ALWAYS,
@@ -114,7 +119,10 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             "as `/name …` or through the model's Skill tool, even without `argument-hint`")
     for ct in code_texts(doc):
         everything = why is not None and (ct.example or not uses_positional)
-        hits = [m for m in POSITIONAL.finditer(ct.text) if everything or _literal_here(ct.text, m.start())]
+        hits = list(POSITIONAL.finditer(ct.text))
+        if not everything:
+            literal = _literal_starts(ct.text, [m.start() for m in hits])
+            hits = [m for m in hits if m.start() in literal]
         if ct.example and why is not None:
             hits += list(ARGUMENTS.finditer(ct.text))
         for m in sorted(hits, key=lambda m: m.start()):
