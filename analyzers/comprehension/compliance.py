@@ -39,13 +39,13 @@ def parse_verdict(text: str) -> dict[str, Any]:
         candidate = candidate.rstrip().removesuffix("```")
     try:
         value = json.loads(candidate)
-    except ValueError:
+    except (ValueError, RecursionError):
         a, b = candidate.find("{"), candidate.rfind("}")
         if a < 0 or b <= a:
             raise Unparsable("the reply holds no <verdict> JSON object") from None
         try:
             value = json.loads(candidate[a:b + 1])
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise Unparsable(f"the verdict is not valid JSON ({exc})") from None
     if not isinstance(value, dict):
         raise Unparsable("the verdict is not a JSON object")

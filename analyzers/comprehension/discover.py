@@ -33,7 +33,7 @@ def _read(p: Path) -> str | None:
 def _skill_name_of(text: str) -> str | None:
     try:
         v = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return v.get("skill_name") if isinstance(v, dict) and isinstance(v.get("skill_name"), str) else None
 

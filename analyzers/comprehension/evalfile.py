@@ -100,7 +100,7 @@ def claims(text: str) -> bool:
     Files with invalid JSON are claimed when their text names `"evals"` so their syntax error is shown."""
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting too deep for json (jsonpos reports it)
         return '"evals"' in text
     return isinstance(value, dict) and "evals" in value
 

@@ -385,6 +385,8 @@ def check_text(text: str, file: str, root: Path | None) -> tuple[tuple[str, str,
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         return None, [_yaml_error(file, exc)]
+    except RecursionError:  # pyyaml's composer recurses once per nesting level: `[[[[…` thousands deep
+        return None, [SuiteError(file, 1, 1, "YAML syntax: the document is nested too deeply to read")]
     if node is None:
         return None, [SuiteError(file, 1, 1, "the task suite is empty (it needs skill_id, version and tasks)")]
     c = _Checker(file, root)
@@ -437,7 +439,7 @@ def looks_like_suite(text: str) -> bool:
     """A YAML mapping with `skill_id` and `tasks` at the top (what the editor treats as a task suite)."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         # a broken file named like a suite, or one that mentions both keys at the start of a line
         return _mentions_keys(text)
     if not isinstance(node, MappingNode):

@@ -166,3 +166,11 @@ def test_real_eval_files(corpus):
     assert unclaimed == ["retrieval-baseline-v2.json", "skill-router.routing.json"]  # other kinds of file
     assert found == [("graph-audit.json", "EVAL_UNKNOWN_VALUE", 121, 21),  # truth_mode "output_correctness"
                      ("pattern-recognition.json", "EVAL_UNKNOWN_VALUE", 95, 20)]  # dimension "taxonomy"
+
+
+def test_json_nested_thousands_deep_is_a_finding_not_a_crash() -> None:
+    # json.loads (used to claim the file) raises RecursionError here, not ValueError
+    text = '{"evals": ' + "[" * 5000 + "]" * 5000 + "}"
+    assert claims(text)
+    _model, found = validate_text(text)
+    assert [(f.code, f.message) for f in found] == [("EVAL_JSON", "not valid JSON: nesting deeper than 256 levels")]

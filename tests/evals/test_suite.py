@@ -193,3 +193,12 @@ def test_side_document_validator_claims_suites_by_name_or_content(tmp_path: Path
     assert suite_findings(tmp_path / "task_suite.yaml", "name: x\n") is not None  # named: always a suite
     assert suite_findings(tmp_path / "x.json", text) is None
     assert looks_like_suite("skill_id: [\ntasks:\n") and not looks_like_suite("a: 1\n")
+
+
+def test_a_suite_nested_thousands_deep_is_one_error_not_a_crash(tmp_path: Path) -> None:
+    # pyyaml's composer recurses once per level: `[[[[…` past the interpreter's limit raised RecursionError
+    text = 'skill_id: a\nversion: "1.0"\ntasks:\n  - id: x\n    prompt: ' + "[" * 3000 + "\n"
+    found = suite_findings(tmp_path / "task_suite.yaml", text)
+    assert [(f.code, f.message) for f in found] == [
+        ("TASK_SUITE", "YAML syntax: the document is nested too deeply to read")]
+    assert looks_like_suite(text)  # named keys at the top: still a suite, so its error is shown
