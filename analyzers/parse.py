@@ -629,8 +629,8 @@ def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillF
                         continue
                     stack.append((e.path, rel_name + "/"))
                 elif e.is_file():
-                    if rel_name == "SKILL.md":
-                        continue
+                    if not rel and name.lower() == "skill.md":
+                        continue  # the skill's own file (SKILL.md, or a `skill.md` that SKILL_FILE_NAME reports)
                     found.append(rel_name)
                     if rel_name.startswith(("references/", "assets/")) and e.stat().st_size == 0:
                         empty.add(rel_name)

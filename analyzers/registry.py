@@ -55,6 +55,7 @@ from .rules.name.name_format import name_format
 from .rules.name.name_missing import name_missing
 from .rules.name.name_reserved_word import name_reserved_word
 from .rules.name.name_too_long import name_too_long
+from .rules.name.skill_file_name import skill_file_name
 from .rules.scripts.interactive_script import interactive_script
 
 ALL_RULES: tuple[Rule, ...] = tuple(
@@ -77,6 +78,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
             name_too_long,
             name_reserved_word,
             name_dir_mismatch,
+            skill_file_name,
             duplicate_skill_name,
             empty_description,
             missing_trigger,

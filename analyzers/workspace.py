@@ -124,8 +124,17 @@ def quick_name_at(text: str) -> tuple[str | None, tuple[int, int, int] | None]:
 TEMPLATE_DIRS = frozenset({"assets", "templates"})  # under a skill folder: templates, not skills
 
 
+def is_manifest_name(name: str) -> bool:
+    """`SKILL.md` or a case variant of it (`skill.md`): the file a skill folder is scored by. A variant
+    is found only where the folder has no `SKILL.md`; Claude Code itself loads only the exact name."""
+    return name.lower() == "skill.md"
+
+
 def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
     """Every SKILL.md at or under the given paths, skipping VCS, dependency, cache and virtualenv folders.
+
+    A folder without `SKILL.md` but with a case variant (`skill.md`) yields the variant: it is a skill
+    to agents that match the name case-insensitively, and SKILL_FILE_NAME says why Claude Code skips it.
 
     Hidden folders are walked (`.claude/skills/…`), except the tool and cache folders in SKIP_DIRS.
     A skill's own `assets/` and `templates/` folders are not searched: a SKILL.md there is a template
@@ -151,17 +160,20 @@ def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
                 continue
             subdirs = []
             has_skill = False
+            variant = None  # `skill.md`, `Skill.md`: SKILL_FILE_NAME reports it; the skill is still scored
             for e in entries:
                 name = e.name
                 if name == "SKILL.md":
                     has_skill = e.is_file()
+                elif name.lower() == "skill.md" and e.is_file() and (variant is None or name < variant):
+                    variant = name
                 elif name == "pyvenv.cfg" and not is_top:
                     break  # a virtualenv: nothing of ours lives there
                 elif name not in SKIP_DIRS and e.is_dir(follow_symlinks=False):
                     subdirs.append(name)
             else:
-                if has_skill:
-                    f = Path(d, "SKILL.md")
+                if has_skill or variant is not None:
+                    f = Path(d, "SKILL.md" if has_skill else variant)
                     rp = os.path.abspath(f)
                     if rp not in seen:
                         seen.add(rp)

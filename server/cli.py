@@ -280,12 +280,14 @@ def resolve_paths(paths: list[Path], *, outside_ok: bool = False) -> list[Path]:
     """The paths to score: directories and SKILL.md files as given; any other file is replaced by the
     SKILL.md of the skill it belongs to (the nearest folder above it with one), so a bundled file grades
     its skill once. A file in no skill is a usage error, or skipped when `outside_ok`."""
+    from skillgrade.analyzers.workspace import is_manifest_name
+
     out: list[Path] = []
     seen: set[str] = set()
     for p in paths:
         if not p.exists():
             raise UsageError(f"{p}: no such file or directory")
-        if p.is_file() and p.name != "SKILL.md":
+        if p.is_file() and not is_manifest_name(p.name):
             skill = next((d / "SKILL.md" for d in p.resolve().parents if (d / "SKILL.md").is_file()), None)
             if skill is None:
                 if outside_ok:

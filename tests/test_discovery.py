@@ -110,3 +110,32 @@ def test_a_virtualenv_given_directly_is_walked(tmp_path: Path) -> None:
 ])
 def test_which_lines_may_define_a_link_reference(line: str, defines: bool) -> None:
     assert may_define([line]) is defines
+
+
+def test_a_case_variant_of_skill_md_is_found_and_reported(tmp_path: Path) -> None:
+    """`skill.md` works on macOS and is silently skipped by Claude Code on Linux: found, scored, and
+    reported (SKILL_FILE_NAME) by the CLI; a folder that has SKILL.md is scored by SKILL.md alone."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / ".git").mkdir()
+    lower = tmp_path / ".claude" / "skills" / "lower"
+    lower.mkdir(parents=True)
+    (lower / "skill.md").write_text("---\nname: lower\ndescription: Does lower. Use when asked to.\n---\n# T\n")
+    names = {p.name for p in lower.iterdir()}
+    if "SKILL.md" in names or not (lower / "SKILL.md").exists():  # only on a case-sensitive disk can
+        both = _skill(tmp_path / "skills" / "both")                 # SKILL.md and skill.md live side by side
+        (both.parent / "skill.md").write_text("notes\n")
+    else:
+        both = None
+    found = list(find_skill_files([tmp_path]))
+    assert found[0] == lower / "skill.md"
+    assert found[1:] == ([both] if both is not None else [])
+    proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", str(lower / "skill.md"),
+                           "--format", "json", "--no-cache"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    rep = json.loads(proc.stdout)
+    assert [f["code"] for f in rep["findings"]] == ["SKILL_FILE_NAME"]
+    assert rep["findings"][0]["range"]["start"] == {"line": 0, "character": 0}

@@ -116,6 +116,7 @@ TEXT_EXAMPLES = {
     "INVISIBLE_UNICODE",  # the characters are invisible: the example names them
     "INTERACTIVE_SCRIPT",  # a bundled script, not SKILL.md
     "NESTED_REFERENCE", "REFERENCE_NO_TOC",  # bundled files: described as a listing
+    "SKILL_FILE_NAME",  # a file name, not content: described as a path
 }
 # Files that exist next to the example skill (the "Use instead" links to them).
 EXAMPLE_FILES = {

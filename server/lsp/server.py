@@ -20,7 +20,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from skillgrade.analyzers.bundle import MARKDOWN_SUFFIXES, suffix
-from skillgrade.analyzers.workspace import BUNDLE_SKIP_DIRS
+from skillgrade.analyzers.workspace import BUNDLE_SKIP_DIRS, is_manifest_name
 
 from .convert import uri_to_path
 from .documents import UTF8, UTF16, UTF32, Codec, DocumentStore, OpenDoc
@@ -240,11 +240,16 @@ class SkillServer(LanguageServer):
         return Path(p) if p else None
 
     def is_skill(self, uri: str) -> bool:
-        """SKILL.md files and buffers without a file (untitled:); other files are not ours."""
+        """SKILL.md files and buffers without a file (untitled:); other files are not ours. A case variant
+        (`skill.md`) in a folder without SKILL.md is one too: SKILL_FILE_NAME tells its author why Claude
+        Code skips it."""
         p = uri_to_path(uri)
         if p is None:
             return not uri.startswith("file:")
-        return Path(p).name == SKILL_FILE
+        path = Path(p)
+        if path.name == SKILL_FILE:
+            return True
+        return is_manifest_name(path.name) and not (path.parent / SKILL_FILE).is_file()
 
     def bundle_owner(self, uri: str) -> tuple[Path, str] | None:
         """(its SKILL.md, rel path) for a markdown file bundled with a skill (references/forms.md);
@@ -278,7 +283,7 @@ class SkillServer(LanguageServer):
         p = uri_to_path(uri)
         if p is None:
             return None
-        if Path(p).name == SKILL_FILE:
+        if self.is_skill(uri):
             return Path(p).parent
         owner = self.bundle_owner(uri)
         return owner[0].parent if owner is not None else None

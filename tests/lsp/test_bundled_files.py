@@ -189,3 +189,23 @@ async def test_snapshots_and_dependencies_unit(tmp_path):
     ls.touch_skill(gu)
     assert ls.key_of(other) == k  # other skills are not affected
     assert ls.bundle_owner(uri(tmp_path / "loose.md")) is None
+
+
+async def test_a_lowercase_skill_md_is_a_skill_with_its_finding(client: LanguageClient, workspace):
+    """`skill.md` (no SKILL.md beside it) is analysed as the skill and says why Claude Code skips it;
+    beside a real SKILL.md it is only bundled markdown and gets no skill findings."""
+    d = workspace / "lower-case"
+    d.mkdir()
+    text = "---\nname: lower-case\ndescription: Formats foo. Use when the user asks to format foo.\n---\n# T\n"
+    p = d / "skill.md"
+    p.write_text(text)
+    names = {q.name for q in d.iterdir()}
+    pub = await wait_published(client, await open_doc(client, p, text), 1)
+    assert "SKILL_FILE_NAME" in codes(pub.diagnostics)
+    assert pub.diagnostics[0].range.start == T.Position(line=0, character=0)
+    if names == {"skill.md"} and not (d / "SKILL.md").exists():  # case-sensitive disk: add a real SKILL.md
+        other = write_skill(workspace, "both-names")
+        notes = other.parent / "skill.md"
+        notes.write_text("# Notes\n")
+        pub = await wait_published(client, await open_doc(client, notes, "# Notes\n"), 1)
+        assert "SKILL_FILE_NAME" not in codes(pub.diagnostics)

@@ -90,8 +90,15 @@ def workspace_copy(src_case: Path, tmp_path: Path) -> Path:
     return code_dir / src_case.name
 
 
+def manifest(case: Path) -> Path:
+    """The case's skill file: SKILL.md, or the case variant (`skill.md`) a SKILL_FILE_NAME case holds. The
+    name is taken from the listing, so a case-insensitive disk does not turn `skill.md` into SKILL.md."""
+    names = sorted(p.name for p in case.iterdir() if p.name.lower() == "skill.md")
+    return case / ("SKILL.md" if "SKILL.md" in names else names[0] if names else "SKILL.md")
+
+
 def load_text(case: Path) -> tuple[str, bool]:
-    text, binary = read_skill(case / "SKILL.md")
+    text, binary = read_skill(manifest(case))
     filler = int(_options(case).get("filler_chars", 0))
     if filler:
         text += (FILLER_LINE * (filler // len(FILLER_LINE) + 1))[:filler]
@@ -111,7 +118,7 @@ def run_case(case: Path, code: str, *, config: Config | None = None, text: str |
         for sib in sorted(case.parent.iterdir()):
             if (sib / "SKILL.md").is_file():
                 workspace.add_text(sib / "SKILL.md", read_skill(sib / "SKILL.md")[0])
-    report = analyze(text, case / "SKILL.md", config=cfg, workspace=workspace,
+    report = analyze(text, manifest(case), config=cfg, workspace=workspace,
                      workspace_root=case.parent.parent, binary=binary)
     return Run(code, case, report, text)
 
@@ -234,7 +241,7 @@ def test_case_folders_are_well_formed() -> None:
         for c in d.iterdir():
             if c.is_dir():
                 assert c.name.startswith(("pass-", "fail-")), f"{c}: case folders start with pass- or fail-"
-                assert (c / "SKILL.md").is_file(), f"{c}: no SKILL.md"
+                assert manifest(c).is_file(), f"{c}: no SKILL.md"
                 assert (c / "expected.txt").is_file() == c.name.startswith("fail-"), (
                     f"{c}: expected.txt belongs to fail cases only"
                 )

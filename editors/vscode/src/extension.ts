@@ -129,7 +129,7 @@ function log(message: string): void {
 }
 
 function isSkillDocument(doc: vscode.TextDocument | undefined): doc is vscode.TextDocument {
-  return !!doc && doc.uri.scheme === "file" && path.basename(doc.uri.fsPath) === "SKILL.md";
+  return !!doc && doc.uri.scheme === "file" && path.basename(doc.uri.fsPath).toLowerCase() === "skill.md";
 }
 
 function activeSkillUri(): vscode.Uri | undefined {

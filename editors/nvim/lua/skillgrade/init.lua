@@ -51,9 +51,10 @@ local function basename(path)
   return vim.fn.fnamemodify(path, ':t')
 end
 
---- True if `path` names a SKILL.md file.
+--- True if `path` names a SKILL.md file, or a case variant (`skill.md`): the server reports why Claude Code
+--- skips such a file (SKILL_FILE_NAME) and treats it as bundled markdown where a real SKILL.md sits beside it.
 function M.is_skill_file(path)
-  return path ~= nil and path ~= '' and basename(path) == 'SKILL.md'
+  return path ~= nil and path ~= '' and basename(path):lower() == 'skill.md'
 end
 
 -- Folders that are never part of a skill (the server's skip list, abridged): markdown under them is not linted.
