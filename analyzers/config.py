@@ -32,6 +32,7 @@ class Config:
     body_token_budget: int = 5000
     known_fields: tuple[str, ...] = ()  # extra top-level frontmatter keys a project uses (UNKNOWN_FIELD)
     target: str = DEFAULT_TARGET  # claude-code | claude-api | agentskills (analyzers/targets.py)
+    target_explicit: bool = False  # chosen (config, --target, setting), not the default: see analyzers/hosts.py
     source: str | None = None  # the file the config came from
     baseline: str | None = None  # a baseline file (score --baseline); relative: to the config file's folder
     llm: LLMConfig = field(default_factory=LLMConfig)  # [tool.skillgrade.llm] (analyzers/llm/config.py)
@@ -146,6 +147,7 @@ def _fields_from(data: dict[str, Any], llm: LLMConfig | None = None) -> dict[str
         elif key == "target":
             try:
                 out[key] = parse_target(value)
+                out["target_explicit"] = True
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
         elif key == "baseline":

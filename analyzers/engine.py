@@ -7,9 +7,13 @@ from dataclasses import replace
 from .config import Config
 from .document import SkillDocument
 from .findings import Finding, Pos, Range, Severity
+from .hosts import other_host
 from .registry import ALL_RULES
 from .rule import Rule, RuleContext
+from .targets import CLAUDE_CODE
 from .workspace import Workspace
+
+CLAUDE_CODE_ONLY = frozenset({CLAUDE_CODE})
 
 
 def _suppressed(doc: SkillDocument, f: Finding) -> bool:
@@ -36,9 +40,12 @@ def run_rules(
     path = str(doc.path) if doc.path is not None else None
     out: list[Finding] = []
     suppressed = 0
+    host = None if config.target_explicit or config.target != CLAUDE_CODE else other_host(doc)
     for r in rules:
         if config.target not in r.targets or not config.enabled(r.code, path):
             continue
+        if host is not None and r.targets == CLAUDE_CODE_ONLY:
+            continue  # a skill written for another agent: Claude Code's own semantics do not apply
         if r.workspace and workspace is None:
             continue
         ctx = RuleContext(r, config, workspace)

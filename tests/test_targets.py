@@ -137,3 +137,27 @@ def test_rules_listing_names_targets(tmp_path: Path) -> None:
     assert not next(ln for ln in out.splitlines() if ln.startswith("MISSING_TRIGGER")).endswith("]")
     data = json.loads(_cli("rules", "--format", "json", cwd=tmp_path).stdout)
     assert {r["code"]: r["targets"] for r in data}["UNRESTRICTED_BASH"] == ["claude-code"]
+
+
+OPENCLAW = SKILL.replace("allowed-tools: Read Bash\n", 'allowed-tools: Read Bash\nmetadata: {"openclaw": {"emoji": "x"}}\n')
+
+
+@pytest.mark.parametrize(("text", "folder", "silent"), [
+    (SKILL, "skills/claude-helper", False),                       # no evidence: Claude Code
+    (OPENCLAW, "skills/claude-helper", True),                     # metadata.openclaw: an OpenClaw skill
+    (SKILL, ".opencode/skills/claude-helper", True),              # another agent's project folder
+    (SKILL, ".codex/skills/claude-helper", True),
+    (SKILL, ".claude/skills/claude-helper", False),               # Claude Code's own folder
+    (SKILL, ".claude/worktrees/.agents/skills/claude-helper", False),  # .claude anywhere above wins
+])
+def test_a_skill_for_another_agent_gets_no_claude_code_only_rules(tmp_path: Path, text: str, folder: str,
+                                                                  silent: bool) -> None:
+    """Unless the target was chosen, Claude Code's own semantics (model names, Bash approval, `$N`) are not
+    applied to a skill that shows it is written for another agent; rules for every target still run."""
+    path = tmp_path / folder / "SKILL.md"
+    cc_only = {"UNKNOWN_MODEL", "UNRESTRICTED_BASH"}
+    codes = {f.code for f in run_rules(parse(text, path), Config())[0]}
+    assert (not codes & cc_only) if silent else cc_only <= codes
+    chosen = Config().merged({"target": "claude-code"})
+    assert chosen.target_explicit and not Config().target_explicit
+    assert cc_only <= {f.code for f in run_rules(parse(text, path), chosen)[0]}

@@ -1,0 +1,38 @@
+"""Evidence that a skill is written for an agent other than Claude Code.
+
+The `target` setting says where skills run; unset, it is `claude-code`. A skill can still say otherwise on
+its own: an OpenClaw skill carries `metadata.openclaw` (or the older `clawdbot` / `clawdis` / `moltbot`),
+and a skill kept in another agent's project folder (`.opencode/skills/…`, `.codex/skills/…`) is loaded by
+that agent. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
+`targets` is claude-code alone: `$N` substitution, tool names, permission syntax, …) stay silent on such a
+skill: their findings and fixes would be wrong there (an escaped `\\$1` is not unescaped by OpenClaw).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .document import SkillDocument
+
+OPENCLAW_KEYS = frozenset({"openclaw", "clawdbot", "clawdis", "moltbot"})
+# project folders of agents other than Claude Code (`.claude/` wins where both appear in a path)
+OTHER_AGENT_DIRS = frozenset({".opencode", ".codex", ".agents", ".gemini", ".qwen", ".letta", ".cursor",
+                              ".windsurf", ".roo", ".kiro", ".openclaw", ".clawdbot", ".github", ".pi"})
+
+
+def other_host(doc: SkillDocument) -> str | None:
+    """The agent other than Claude Code this skill shows it is written for, or None (no such evidence)."""
+    fm = doc.frontmatter
+    meta = fm.data.get("metadata") if fm.ok and isinstance(fm.data, dict) else None
+    if isinstance(meta, dict) and any(isinstance(k, str) and k.lower() in OPENCLAW_KEYS for k in meta):
+        return "openclaw"
+    if doc.path is None:
+        return None
+    parts = doc.path.parent.parts[:-1]  # the folders above the skill's own
+    if ".claude" in parts:
+        return None
+    for part in reversed(parts):
+        if part in OTHER_AGENT_DIRS:
+            return part.lstrip(".")
+    return None
