@@ -3,18 +3,20 @@
 The `target` setting says where skills run; unset, it is `claude-code`. A skill can still say otherwise on
 its own: an OpenClaw skill carries `metadata.openclaw` (or the older `clawdbot` / `clawdis` / `moltbot`),
 and a skill kept in another agent's project folder (`.opencode/skills/…`, `.codex/skills/…`) is loaded by
-that agent. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
+that agent, and a skill of a Codex plugin (`.codex-plugin/` at the plugin root) by Codex. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
 `targets` is claude-code alone: `$N` substitution, tool names, permission syntax, …) stay silent on such a
 skill: their findings and fixes would be wrong there (an escaped `\\$1` is not unescaped by OpenClaw).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .document import SkillDocument
 
+PLUGIN_DEPTH = 3  # skills/<name>/SKILL.md: the plugin root is two folders up; one more for a nested layout
 OPENCLAW_KEYS = frozenset({"openclaw", "clawdbot", "clawdis", "moltbot"})
 # project folders of agents other than Claude Code (`.claude/` wins where both appear in a path)
 OTHER_AGENT_DIRS = frozenset({".opencode", ".codex", ".agents", ".gemini", ".qwen", ".letta", ".cursor",
@@ -35,4 +37,20 @@ def other_host(doc: SkillDocument) -> str | None:
     for part in reversed(parts):
         if part in OTHER_AGENT_DIRS:
             return part.lstrip(".")
+    return _plugin_host(doc.path.parent)
+
+
+def _plugin_host(skill_dir: Path) -> str | None:
+    """"codex" for a skill of a Codex plugin: the plugin root (a few folders up, at most to the repository
+    root) has `.codex-plugin/` and no `.claude-plugin/`."""
+    d = skill_dir.parent
+    for _ in range(PLUGIN_DEPTH):
+        try:
+            if (d / ".codex-plugin").is_dir():
+                return None if (d / ".claude-plugin").is_dir() else "codex"
+            if (d / ".claude-plugin").is_dir() or (d / ".git").exists() or d.parent == d:
+                return None
+        except OSError:
+            return None
+        d = d.parent
     return None

@@ -149,12 +149,17 @@ OPENCLAW = SKILL.replace("allowed-tools: Read Bash\n", 'allowed-tools: Read Bash
     (SKILL, ".codex/skills/claude-helper", True),
     (SKILL, ".claude/skills/claude-helper", False),               # Claude Code's own folder
     (SKILL, ".claude/worktrees/.agents/skills/claude-helper", False),  # .claude anywhere above wins
+    (SKILL, "codex-plugin/skills/claude-helper", True),           # a Codex plugin's skill
+    (SKILL, "both-plugin/skills/claude-helper", False),           # a plugin for both: Claude Code too
 ])
 def test_a_skill_for_another_agent_gets_no_claude_code_only_rules(tmp_path: Path, text: str, folder: str,
                                                                   silent: bool) -> None:
     """Unless the target was chosen, Claude Code's own semantics (model names, Bash approval, `$N`) are not
     applied to a skill that shows it is written for another agent; rules for every target still run."""
     path = tmp_path / folder / "SKILL.md"
+    for plugin, marks in (("codex-plugin", (".codex-plugin",)), ("both-plugin", (".codex-plugin", ".claude-plugin"))):
+        for m in marks:
+            (tmp_path / plugin / m).mkdir(parents=True, exist_ok=True)
     cc_only = {"UNKNOWN_MODEL", "UNRESTRICTED_BASH"}
     codes = {f.code for f in run_rules(parse(text, path), Config())[0]}
     assert (not codes & cc_only) if silent else cc_only <= codes
