@@ -9,12 +9,15 @@ from ...bundle import bundled_text_files
 from ...document import LineIndex, SkillDocument
 from ...findings import Finding, Range, Severity
 from ...rule import RuleContext, rule
+from ..body.reference_no_toc import _fill_in_template
 
 MAX_COMMENTS = 500  # per file
 MAX_COMMENT_CHARS = 20_000  # of each comment, analysed
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’_-]*|[|:,]")
-_SENTENCE_END = re.compile(r"[.!?;\n]+(?:\s|$)|\n")
+# the end of a sentence inside a line: a run of `.!?;` (matched from its first character only, possessively:
+# linear on a run of dots) before a space or the end
+_SENTENCE_END = re.compile(r"(?<![.!?;])[.!?;]++(?=\s|$)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # tool directives and markers (short, read by tools): never instructions to the agent
 _DIRECTIVE = re.compile(
@@ -43,12 +46,38 @@ _HIDE_VERBS = frozenset({"tell", "telling", "inform", "informing", "notify", "no
 _HIDE_WHO = frozenset({"user", "users", "anyone", "human", "humans", "operator", "owner", "them", "him",
                        "her", "reviewer", "reviewers", "person"})
 _STEALTH = frozenset({"silently", "secretly", "quietly", "covertly", "stealthily"})
-# imperative verbs of actions taken on the agent's machine or data
-# (not the authoring verbs of template notes: add, use, replace, fill in, update, describe, list)
-_ACTION_VERBS = frozenset({"run", "execute", "exec", "eval", "curl", "wget", "download", "install", "send",
-                           "upload", "post", "exfiltrate", "transmit", "email", "delete", "rm", "wipe",
-                           "fetch", "copy", "read", "output", "respond", "reply", "pretend", "act",
-                           "ignore", "disregard", "forget"})
+# imperative verbs of rule 4 (not the authoring verbs of template notes: add, use, replace, fill in, update,
+# describe, list, remove, keep, write):
+# - acting on the machine or over the network: an order wherever it is written
+_MACHINE_VERBS = frozenset({"run", "execute", "exec", "eval", "curl", "wget", "download", "install", "send",
+                            "upload", "post", "exfiltrate", "transmit", "email", "rm", "wipe", "fetch"})
+# - shaping what the agent says or does: an order, except in a fill-in template (where they shape the copy)
+_ANSWER_VERBS = frozenset({"output", "respond", "reply", "pretend", "act", "ignore", "disregard", "forget"})
+# - also the verbs of editing a document (`copy this block`, `delete the entry`, `read the guide`): an order
+#   only on a risky object (a path, a URL, an environment variable, a secret; for delete also files, folders,
+#   repositories, databases, branches, history)
+_DOCUMENT_VERBS = frozenset({"copy", "read", "delete"})
+_ACTION_VERBS = _MACHINE_VERBS | _ANSWER_VERBS | _DOCUMENT_VERBS
+# a risky object in the raw sentence: a URL, a path (`/etc`, `~/`, `./x`, `C:\`), a dotfile (`.env`, `.ssh`),
+# an environment variable (`$HOME`)
+_RISKY_TOKEN = re.compile(r"://|~/|(?<![\w.])\.{0,2}/\w|(?<![\w./])\.[A-Za-z]\w*|\$\{?[A-Za-z_]\w*|\b[A-Za-z]:\\")
+_SECRET_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "credential", "credentials",
+                           "secret", "secrets", "token", "tokens", "cookie", "cookies", "keychain", "keystore",
+                           "wallet", "mnemonic", "ssh", "env", "id_rsa", "apikey", "api_key"})
+_KEY_KINDS = frozenset({"api", "private", "secret", "access", "ssh", "signing"})
+_DESTRUCTIBLE = frozenset({"file", "files", "folder", "folders", "directory", "directories", "dir", "repo",
+                           "repos", "repository", "repositories", "database", "databases", "db", "branch",
+                           "branches", "history", "backup", "backups", "data", "disk", "home", "commits",
+                           "everything"})
+_DEICTIC = frozenset({"this", "these"})  # `this file`, `these lines`: the document itself
+# words that carry no content, for comparing a comment with the visible text after it (rule 4's labels)
+_FILLER = frozenset({"the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "with", "by", "at", "from",
+                     "as", "is", "are", "be", "being", "been", "this", "that", "these", "those", "it", "its",
+                     "each", "every", "all", "any", "your", "you", "if", "when", "then", "not", "no", "|", ":",
+                     ","})
+_TAG = re.compile(r"<[^<>\n]*>")
+MAX_LABEL_LINES = 5  # visible lines after a comment compared with it
+MAX_LABEL_CHARS = 2_000  # and at most so many characters of them
 # words that may come before the imperative verb
 _LEAD = frozenset({"always", "first", "also", "then", "please", "now", "next", "finally", "and", "just",
                    "immediately", "quietly", "silently", "secretly", "you", "must", "should", "will", "shall",
@@ -107,12 +136,82 @@ def _addressed(w: list[str]) -> bool:
     return False
 
 
-def _commands(w: list[str]) -> bool:
-    """An imperative sentence that makes the agent act: `always run …`, `send the file to …`."""
+def _risky_object(verb: str, w: list[str], sentence: str) -> bool:
+    """The sentence names something an order to copy, read or delete must not touch unseen: a path, a URL,
+    an environment variable, a secret (`password`, `token`, `API key`, `.env`, `~/.ssh`); for `delete` also
+    files, folders, repositories, databases, branches, history (unless `this …`: the document itself)."""
+    if _RISKY_TOKEN.search(sentence):
+        return True
+    for i, x in enumerate(w):
+        if x in _SECRET_WORDS or x in ("key", "keys") and i > 0 and w[i - 1] in _KEY_KINDS:
+            return True
+        if verb == "delete" and x in _DESTRUCTIBLE and not (i > 0 and w[i - 1] in _DEICTIC):
+            return True
+    return False
+
+
+def _commands(w: list[str], sentence: str = "", template: bool = False) -> str | None:
+    """The verb of an imperative sentence that makes the agent act (`always run …`, `send the file to …`),
+    None when the sentence is no order (a note on editing the document, in a template the fill-in notes)."""
     i = 0
     while i < len(w) and w[i] in _LEAD:
         i += 1
-    return i < len(w) and w[i] in _ACTION_VERBS and len(w) > 1
+    if i >= len(w) or len(w) <= 1:
+        return None
+    verb = w[i]
+    if verb in _MACHINE_VERBS:
+        return verb
+    if verb in _ANSWER_VERBS:
+        return None if template else verb
+    if verb in _DOCUMENT_VERBS and _risky_object(verb, w[i + 1:], sentence):
+        return verb
+    return None
+
+
+def _stem(word: str) -> str:
+    return (word[:-1] if word.endswith("s") else word)[:5]
+
+
+def _shown(visible: str) -> set[str]:
+    return {_stem(x) for x in _words(_TAG.sub(" ", visible))}
+
+
+def _repeated(verb: str, w: list[str], sentence: str, visible: str, shown: set[str]) -> bool:
+    """The order is written again in the visible text after the comment (the comment is its label):
+    the same verb, every path, URL or variable of the sentence verbatim, and at least half of its other
+    words (the words that carry content, compared by their first five letters). `shown`: `_shown(visible)`."""
+    if _stem(verb) not in shown:
+        return False
+    for token in sentence.split():
+        if _RISKY_TOKEN.search(token) and token.strip("`'\"()[]<>.,;:!?*_") not in visible:
+            return False
+    rest = [x for x in w if x not in _FILLER and x not in _LEAD and x != verb]
+    return not rest or sum(1 for x in rest if _stem(x) in shown) * 2 >= len(rest)
+
+
+def sentences(body: str) -> Iterator[str]:
+    """The sentences of a comment: split after `.`, `!`, `?`, `;` and at line breaks, but not where a
+    line runs on (the next line starts with a lower-case letter and the line before does not end with a
+    colon: a soft-wrapped sentence such as `record the decision and` / `delete the entry.`)."""
+    chunk: list[str] = []
+    for line in body.split("\n"):
+        s = line.strip()
+        if chunk and s[:1].islower() and not chunk[-1].endswith(":"):
+            chunk.append(s)
+            continue
+        if chunk:
+            yield from _split(" ".join(chunk))
+        chunk = [s] if s else []
+    if chunk:
+        yield from _split(" ".join(chunk))
+
+
+def _split(text: str) -> Iterator[str]:
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        yield text[start:m.start()]
+        start = m.end()
+    yield text[start:]
 
 
 def _commented_markdown(body: str) -> bool:
@@ -121,15 +220,18 @@ def _commented_markdown(body: str) -> bool:
     return bool(lines) and sum(1 for ln in lines if _MARKDOWN_LINE.match(ln)) * 2 >= len(lines)
 
 
-def why_hidden(body: str) -> str | None:
-    """Why the comment text `body` is an instruction to the agent (None: it is not)."""
+def why_hidden(body: str, visible: str = "", template: bool = False) -> str | None:
+    """Why the comment text `body` is an instruction to the agent (None: it is not). `visible`: the
+    visible text right after the comment (a label's repetition); `template`: the comment is in a fill-in
+    template."""
     body = body[:MAX_COMMENT_CHARS]
     if not body.strip() or len(body) <= MAX_DIRECTIVE_CHARS and _DIRECTIVE.match(body):
         return None
     markdown = _commented_markdown(body) or _NOTE.match(body) is not None
     if _PIPE_TO_SHELL.search(body) and not markdown:
         return "it pipes a download into a shell"
-    for sentence in _SENTENCE_END.split(body):
+    shown: set[str] | None = None  # the words of `visible`, once needed
+    for sentence in sentences(body):
         w = _words(sentence)
         if not w:
             continue
@@ -139,9 +241,48 @@ def why_hidden(body: str) -> str | None:
             return "it tells the agent to hide something from the user"
         if _addressed(w):
             return "it speaks to the agent where the user cannot see it"
-        if not markdown and _commands(w):
+        verb = None if markdown else _commands(w, sentence, template)
+        if verb is None:
+            continue
+        if shown is None:
+            shown = _shown(visible)
+        if not _repeated(verb, w, sentence, visible, shown):
             return "it gives the agent an order the user cannot see"
     return None
+
+
+def visible_after(text: str, end: int) -> str:
+    """The visible text right after a comment ending at `end`: the rest of its line and the lines after
+    it, up to a blank line, another comment, MAX_LABEL_LINES lines or MAX_LABEL_CHARS characters."""
+    out: list[str] = []
+    pos = end
+    stop = min(len(text), end + MAX_LABEL_CHARS)
+    while pos <= stop and len(out) <= MAX_LABEL_LINES:
+        nl = text.find("\n", pos, stop)
+        line = text[pos:stop] if nl < 0 else text[pos:nl]
+        if "<!--" in line:
+            out.append(line[:line.find("<!--")])
+            break
+        if not line.strip() and out and any(x.strip() for x in out):
+            break
+        out.append(line)
+        if nl < 0:
+            break
+        pos = nl + 1
+    return "\n".join(out)
+
+
+def fill_in_template(rel: str | None, text: str) -> bool:
+    """A bundled file the skill copies out and fills in: named as a template (`report-template.md`, a
+    file under `templates/`) or a document template with `[placeholder]` fields under `assets/` or
+    `templates/` (REFERENCE_NO_TOC's test). SKILL.md is never one."""
+    if rel is None:
+        return False
+    low = rel.lower()
+    if "template" in low.rsplit("/", 1)[-1] or low.startswith(("templates/", "template/")) \
+            or "/templates/" in low or "/template/" in low:
+        return True
+    return _fill_in_template(rel, text.split("\n"))
 
 
 def _fence_line_starts(text: str) -> list[int]:
@@ -204,8 +345,9 @@ def comments(text: str) -> Iterator[tuple[int, int, str]]:
 
 
 def _findings(ctx: RuleContext, text: str, index: LineIndex, rel: str | None) -> Iterator[Finding]:
+    template = fill_in_template(rel, text)
     for a, b, body in comments(text):
-        why = why_hidden(body)
+        why = why_hidden(body, visible_after(text, b), template)
         if why is None:
             continue
         shown = " ".join(body.split())
@@ -232,10 +374,44 @@ def hidden_instruction(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
        `secretly`, `quietly` + an action verb; `keep … secret/hidden/confidential`;
     3. speaks to the agent: starts with `Claude,` / `AI:` / `assistant:` …, or says `note to the
        agent`, `instructions for the AI`, `if you are an AI / a language model`;
-    4. orders an action: a sentence that starts (after words such as `always`, `first`, `please`,
-       `you must`) with an action verb (`run`, `execute`, `curl`, `download`, `install`, `send`,
-       `upload`, `delete`, `read`, `copy`, `output`, `respond`, `use`, `pretend`, …), or any comment
-       that pipes into a shell (`| sh`, `| bash`, `| python`).
+    4. orders an action hidden from the reader: a sentence that starts (after words such as
+       `always`, `first`, `please`, `you must`) with a verb that acts on the machine or over the
+       network (`run`, `execute`, `eval`, `curl`, `wget`, `download`, `install`, `send`, `upload`,
+       `post`, `email`, `rm`, `wipe`, `fetch`, …), or one that dictates the agent's answer
+       (`output`, `respond`, `reply`, `pretend`, `act`, `ignore`, `forget`), or `copy`, `read`,
+       `delete` with a risky object: a path (`/etc`, `~/`, `./x`, `C:\\`), a URL, a dotfile (`.env`),
+       an environment variable (`$HOME`), a secret (`password`, `token`, `credentials`, `API key`,
+       `ssh`, `cookies`); for `delete` also files, folders, repositories, databases, branches, history
+       (not `this file`); or any comment that pipes into a shell (`| sh`, `| bash`, `| python`).
+
+    **A note to the author is not a hidden order.** The rule looks for prompt injection: an order
+    to the agent that a person reviewing the rendered skill does not see. What separates the two
+    is where the order's effect lands. A note to the author (of the skill, or of the document the
+    agent fills in) acts on the text itself, and its effect ends up in text the user reads: it
+    edits the text (`copy this section for each endpoint`, `delete this line when done`, `delete
+    the entry`), points to reading (`read the guide before filling in`), or says what to write.
+    A hidden order acts outside the text: it runs, installs or downloads something, sends data
+    away, touches a path, a secret or the user's files, or changes what the agent answers. So
+    rule 4 needs one of the verbs above and, for `copy` / `read` / `delete`, a risky object.
+    Also not an order under rule 4:
+
+    - a comment in a **fill-in template**, a bundled file the skill copies out and fills in: its
+      name says template (`report-template.md`, a file under `templates/`), or it is a document
+      template with three or more `[placeholder]` fields under `assets/` or `templates/` (as for
+      REFERENCE_NO_TOC). Its comments are notes on filling in the copy, so `output`, `respond`,
+      `reply`, `pretend`, `act`, `ignore` there shape that copy. Machine verbs, risky objects,
+      pipes into a shell and rules 1–3 still count there.
+    - a **label**: the order is written again as visible text right after the comment (the rest
+      of its line and the next lines, up to a blank line, another comment or 5 lines). That text
+      must have the same verb, every path, URL or variable of the order verbatim, and at least
+      half of its other words (compared by their first five letters). A comment
+      `<!-- Run the test suite -->` over the line `**Run the test suite** before every commit`
+      hides nothing.
+
+    Sentences end at `.`, `!`, `?`, `;` and at line breaks, except where a line runs on: the next
+    line starts with a lower-case letter and the line before does not end with a colon. So the
+    wrapped `… record the decision and` / `delete the entry.` is one sentence, not the order
+    `delete the entry`.
 
     Never reported: short tool directives and markers (`skillgrade-disable`, `markdownlint-disable`,
     `prettier-ignore`, `cspell:`, `toc`, `region`, `name:start` / `name:end`; up to 200
