@@ -19,7 +19,8 @@ from ...rule import RuleContext, rule
 # Snippets with elisions or template placeholders are illustrations, not programs.
 # (no `^\s*#\s*\.\.\.` branch: `...` alone already matches it, and `^\s*` under re.M re-scanned every
 # run of blank lines from each of its lines)
-_PLACEHOLDER = re.compile(r"\.\.\.|…|<[A-Za-z_][\w -]*>|\{\{|\{%|\$\{|\[\.\.\.\]|//")
+# `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
+_PLACEHOLDER = re.compile(r"\.\.\.|…|<[A-Za-z_][\w -]*>|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
 _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json", "yaml": "yaml",
           "yml": "yaml", "toml": "toml"}
 
@@ -97,7 +98,7 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     ## What it does
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
-    `<placeholder>`, `{{ template }}`, `${var}` or `//` comments, and interactive sessions (`>>>`).
+    `<placeholder>`, `{{ template }}`, `${var}`, `//` or `/* … */` comments, and interactive sessions (`>>>`).
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
     excerpt, checked as the object it belongs in.
 

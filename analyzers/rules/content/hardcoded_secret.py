@@ -57,6 +57,33 @@ def _placeholder(secret: str) -> bool:
     return "PRIVATE KEY" not in secret and (len(secret) > MAX_SECRET or bool(_PLACEHOLDER.search(secret)))
 
 
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}")
+KEY_BODY_LINES = 60  # a 4096-bit RSA key is ~50 lines of base64
+KEY_LINE_CHARS = 8192  # of the header's own line (a `\\n`-joined key in JSON is ~1.7k-3.3k characters)
+
+
+def _key_material(rest: str, lines: list[str], ln: int) -> bool:
+    """After a `-----BEGIN … PRIVATE KEY-----` header: real base64 key material before `-----END`, on the
+    lines below or on the header's own line (`\\n`-joined, as in JSON). A header alone, or a body of
+    `...`, `<key>`, `xxxx`, is an illustration of the format, not a leaked key."""
+    chunks = rest[:KEY_LINE_CHARS].split("\\n")
+    for nxt in lines[ln + 1: ln + 1 + KEY_BODY_LINES]:
+        if "-----BEGIN" in nxt:
+            break  # another header: this one had no body
+        if "-----END" in nxt:
+            chunks.append(nxt[: nxt.find("-----END")])
+            break
+        chunks.append(nxt)
+    for c in chunks:
+        c = c.split("-----END", 1)[0]
+        for run in _BASE64_RUN.findall(c):
+            if not _PLACEHOLDER.search(run):
+                return True
+        if "-----END" in c:
+            break
+    return False
+
+
 def _openai(token: str) -> bool:
     """An OpenAI key: `sk-` (`proj-`, `svcacct-` included), 20+ characters, `T3BlbkFJ`, 20+ characters."""
     i = token.find("T3BlbkFJ", 23)
@@ -80,6 +107,7 @@ def scan_secrets(source: SkillDocument | BundledFile) -> Iterator[tuple[Range, s
         ln = index.pos(offsets[k]).line
         k = bisect_left(offsets, starts[ln + 1] if ln + 1 < len(starts) else len(text) + 1, k)
         line = lines[ln]
+        material = None
         for what, prefixes, pattern in KINDS:
             if not any(p in line for p in prefixes):
                 continue
@@ -87,6 +115,11 @@ def scan_secrets(source: SkillDocument | BundledFile) -> Iterator[tuple[Range, s
                 secret = m.group(0)
                 if _placeholder(secret) or what == "an OpenAI API key" and not _openai(secret):
                     continue
+                if what == "a private key":
+                    if material is None:  # once per line: every header on it shares the lines below
+                        material = _key_material(line[m.end():], lines, ln)
+                    if not material:
+                        continue
                 yield Range(Pos(ln, m.start()), Pos(ln, m.end())), what, secret
 
 
@@ -98,7 +131,7 @@ def hardcoded_secret(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Looks through the whole of SKILL.md and of every bundled text file (scripts, references,
     configs; a finding in a bundled file is reported on that file), code blocks included, for
     credentials with a distinctive format: Anthropic, OpenAI, GitHub, Slack, Google and Stripe keys, AWS access key ids and PEM private
-    keys. Placeholders (`sk-ant-api03-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, values with `your`, `example`,
+    keys (a private key only with a base64 body: a header over `...` shows the format). Placeholders (`sk-ant-api03-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, values with `your`, `example`,
     `test`, `...`) are not reported.
 
     ## Why is this bad?
