@@ -38,7 +38,8 @@ SAME_SHAPE = [
     ("MISSING_TRIGGER", ["Generates a thing and writes it to disk for the user.",
                          "Generates a thing and writes it to disk for users.",
                          "Generates a thing and writes it to disk for you.",
-                         "Generates a thing and writes it to disk for them."]),
+                         "Generates a thing and writes it to disk for them.",
+                         "Generates a thing and writes it to disk for all users."]),
     # a situation clause in Japanese, Chinese or Korean is the same shape as "when …" in English
     ("WEAK_TRIGGER", ["Troubleshooting steps when Supabase Realtime does not work.",
                       "Supabase Realtimeが動作しない場合のトラブルシューティング手順",

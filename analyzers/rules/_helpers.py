@@ -49,7 +49,7 @@ _EXPLICIT = re.compile(
 # same shape):
 #   situation: when/whenever/while/during/if the user … + a word; the same clause in Japanese, Chinese, Korean;
 #   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now", nor a
-#              beneficiary: "for the user / users / you / me / them / us" names who, not what for);
+#              beneficiary: "for the user / all users / you / me / them / us / everyone" names who, not what for);
 #              "in order to"; "(used|designed|built|meant|helps|lets|allows|enables) [you|users|claude|agents] to" + a word;
 #              a tool noun + "to" + a word ("Toolkit to test web apps" = "Toolkit for testing web apps").
 # 時 / 时 after these is not "when": 同時 (at once), 常時, 随時 (always, any time), 当時 (then), 一時, 臨時, 暂时
@@ -59,7 +59,7 @@ _NOT_WHEN = "[同常当當随隨臨临一瞬即及日定毎何小実實实超按
 _CONTEXT = re.compile(
     r"\b(?:when(?:ever)?\s+\w|while\s+\w|during\s+\w"
     r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
-    r"|for\s+(?!(?:example|instance|more|details?|reference|now|(?:the\s+)?users?|you|me|them|us)\b(?!['’]))\w"
+    r"|for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|helps?|lets?|allows?|enables?)\s+(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
     r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"

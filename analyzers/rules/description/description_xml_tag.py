@@ -14,6 +14,8 @@ from ._text import description
 # an opening, closing or self-closing tag: `<example>`, `</example>`, `<br/>`, `<tool name="x">`
 TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[\w.:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`]+))?)*\s*/?>")
 _BACKTICKS = re.compile(r"`+")
+_NAME = re.compile(r"</?([\w.:-]+)")
+_BARE = re.compile(r"<[\w.:-]+\s*>")  # an opening tag without attributes
 
 
 def code_spans(text: str) -> list[tuple[int, int]]:
@@ -39,7 +41,8 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _name(tag: str) -> str:
-    return re.match(r"</?([\w.:-]+)", tag).group(1).lower()  # type: ignore[union-attr]
+    m = _NAME.match(tag)
+    return m.group(1).lower() if m else tag
 
 
 def markup_tags(text: str) -> list[re.Match]:
@@ -66,7 +69,7 @@ def markup_tags(text: str) -> list[re.Match]:
     markup = []
     for m in found:
         tag = m.group(0)
-        bare = re.fullmatch(r"<[\w.:-]+\s*>", tag) is not None
+        bare = _BARE.fullmatch(tag) is not None
         if bare and text[m.start() - 1:m.start()].isalnum():
             continue  # `Execute<T>`: a type parameter
         if bare and closed_at.get(_name(tag), -1) < m.start():

@@ -86,8 +86,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "while …", "during …", "if the user / you …"; in Japanese "…場合の / 場合に", "…ときの / ときに",
        "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
-       reference / now', and not a beneficiary: 'for the user / users / you / me / them / us' says for
-       whom, not for what>", "in order to", "designed /
+       reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
+       everyone' says for whom, not for what>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
        playbook / templates to …").
