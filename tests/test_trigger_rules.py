@@ -1,9 +1,11 @@
-"""MISSING_TRIGGER vs WEAK_TRIGGER is decided by a description's shape, not by how its words are spelled."""
+"""MISSING_TRIGGER vs WEAK_TRIGGER is decided by a description's shape, not by how its words are spelled; DESCRIPTION_XML_TAG
+tells markup from placeholders."""
 
 from __future__ import annotations
 
 import pytest
 
+from skillgrade.analyzers.config import Config
 from skillgrade.analyzers.report import analyze
 
 
@@ -32,6 +34,39 @@ SAME_SHAPE = [
     ("MISSING_TRIGGER", ["A toolkit around PDF documents. Do not use when editing Word files.",
                          "A toolkit around PDF documents. Do not use for scanned images.",
                          "A toolkit around PDF documents, for example invoices and receipts."]),
+    # "for" + a beneficiary says for whom, not for what: no usage context
+    ("MISSING_TRIGGER", ["Generates a thing and writes it to disk for the user.",
+                         "Generates a thing and writes it to disk for users.",
+                         "Generates a thing and writes it to disk for you.",
+                         "Generates a thing and writes it to disk for them.",
+                         "Generates a thing and writes it to disk for all users."]),
+    # a situation clause in Japanese, Chinese or Korean is the same shape as "when …" in English
+    ("WEAK_TRIGGER", ["Troubleshooting steps when Supabase Realtime does not work.",
+                      "Supabase Realtimeが動作しない場合のトラブルシューティング手順",
+                      "Supabase Realtimeが動作しないときのトラブルシューティング手順",
+                      "Supabase Realtimeのデプロイ時に確認するトラブルシューティング手順",
+                      "Supabase Realtimeをデプロイする際に確認するトラブルシューティング手順",
+                      "当 Supabase Realtime 无法工作时的故障排除步骤与说明",
+                      "Supabase Realtime 无法工作的时候的故障排除步骤与说明",
+                      "Supabase Realtime가 동작하지 않을 때의 문제 해결 절차 안내"]),
+    # CJK words that contain "time" or "case" but say no situation
+    ("MISSING_TRIGGER", ["同時に複数のファイルを処理するためのツールキットとスクリプトの一覧です",
+                         "実際にデータを変換するユーティリティとスクリプトの一覧です",
+                         "一个用于实时的数据同步工具集合与相关脚本说明",
+                         "데이터베이스 연결 때문에 생긴 문제의 해결 절차 안내"]),
+    # a keyword trigger said of the user or of the prompt is explicit
+    (None, ["Binding ultrawork directive. When the user mentions ultrawork or ulw, the hook loads this file.",
+            "Binding ultrawork directive. When a prompt contains ultrawork or ulw, the hook loads this file.",
+            "Binding ultrawork directive. When the request mentions ultrawork or ulw, the hook loads this file.",
+            "Binding ultrawork directive. Whenever a message includes ultrawork or ulw, the hook loads this file."]),
+    # a deprecated skill or forwarding shim is exempt, whatever the rest of its description says
+    (None, ["Deprecated — forwards to bmad-architecture (create intent)",
+            "DEPRECATED: consolidated into bmad-foo; this skill will be removed in v7.",
+            "[Deprecated] Superseded by new-report; kept so old invocations keep working.",
+            "This skill is deprecated and replaced by pdf-suite for form filling.",
+            "Forwards to bmad-review with only the prose lens."]),
+    ("MISSING_TRIGGER", ["Finds deprecated API calls in a codebase and lists their replacements.",
+                         "A toolkit around deprecated PDF documents and their replacements."]),
     (None, ["A toolkit for PDF documents. Use when the user asks to fill a PDF form.",
             "A toolkit for PDF documents. Use it for filling PDF forms.",
             "A toolkit for PDF documents. This skill should be used when forms are involved."]),
@@ -41,3 +76,38 @@ SAME_SHAPE = [
 @pytest.mark.parametrize(("code", "descriptions"), SAME_SHAPE)
 def test_same_shape_same_code(code: str | None, descriptions: list[str]) -> None:
     assert [(_code(d), d) for d in descriptions] == [(code, d) for d in descriptions]
+
+
+def _xml(description: str, target: str = "claude-code") -> list[str]:
+    text = f"---\nname: s\ndescription: {description}\n---\n\n# S\n\nBody.\n"
+    cfg = Config(select=("DESCRIPTION_XML_TAG",), target=target)
+    return [f.message for f in analyze(text, None, config=cfg).findings if f.code == "DESCRIPTION_XML_TAG"]
+
+
+@pytest.mark.parametrize("description", [
+    "'Invoke with `/review <pr-number>` or ``/review <file-path>`` to review a PR.'",
+    "'Routes to references/<language>/README.md per language.'",
+    "'Builds an Execute<T> harness and a Map<K, V> cache for activities.'",
+    "'Operates clusters: /ssh [cluster] <instruction> runs a command there.'",
+    "'Flags files of <5 MB, a < b, a -> b, or <patch|minor|major> bumps.'",
+])
+def test_placeholders_are_not_tags(description: str) -> None:
+    assert _xml(description) == []
+
+
+@pytest.mark.parametrize(("description", "tag"), [
+    ("'Reviews PRs. <example>review PR 42</example>'", "<example>"),
+    ("'Ends the reply with </answer> so the parser stops.'", "</answer>"),
+    ("'Writes a line break <br/> between items.'", "<br/>"),
+    ("'Plans tool calls as <tool name=\"search\"> blocks.'", '<tool name="search">'),
+    ("'A stray ` backtick, then <example>x</example>.'", "<example>"),  # an unclosed backtick is literal
+])
+def test_markup_is_a_tag(description: str, tag: str) -> None:
+    assert _xml(description) == [f"`description` contains the XML tag `{tag}`"]
+
+
+def test_claude_api_rejects_placeholders_too() -> None:
+    """The Claude API's validator rejects angle brackets whatever they mean: there a placeholder is reported."""
+    for description in ("'Invoke with `/review <pr-number>`.'", "'Routes to references/<language>/README.md.'"):
+        assert len(_xml(description, "claude-api")) == 1
+        assert _xml(description, "claude-code") == []

@@ -25,6 +25,9 @@ _EXPLICIT = re.compile(
     r"|proactively\b"
     r"|triggers?\s*(?:—|-|:|–)"
     r"|when\s+(?:the\s+)?user(?:s)?\s+(?:asks?|wants?|needs?|mentions?|requests?|says?|types?)\b"
+    # the same keyword trigger said of the text: "When a prompt / the request contains | mentions X"
+    r"|when(?:ever)?\s+(?:a|an|the|any)\s+(?:user\s+)?(?:prompts?|messages?|requests?|inputs?|quer(?:y|ies)|questions?)"
+    r"\s+(?:contains?|includes?|mentions?|says?|asks?|references?|matches|uses?)\b"
     # Spanish: "Úsala / Úsalo / Usa / Usar cuando | para | si | antes | siempre que …"
     r"|[úu]sa(?:la|lo|r)?\s+(?:esta\s+skill\s+|este\s+skill\s+)?(?:cuando|para|si|antes|siempre\s+que)\b"
     r")"
@@ -44,19 +47,33 @@ _EXPLICIT = re.compile(
 # without an explicit "Use when …". Decided by the clause's shape, never by the spelling of the word that
 # follows (a word ending in "-ing" is not special: "for testing web apps" and "for web-app tests" are the
 # same shape):
-#   situation: when/whenever/while/during/if the user … + a word;
-#   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now");
+#   situation: when/whenever/while/during/if the user … + a word; the same clause in Japanese, Chinese, Korean;
+#   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now", nor a
+#              beneficiary: "for the user / all users / you / me / them / us / everyone" names who, not what for);
 #              "in order to"; "(used|designed|built|meant|helps|lets|allows|enables) [you|users|claude|agents] to" + a word;
 #              a tool noun + "to" + a word ("Toolkit to test web apps" = "Toolkit for testing web apps").
+# 時 / 时 after these is not "when": 同時 (at once), 常時, 随時 (always, any time), 当時 (then), 一時, 臨時, 暂时
+# (for now), 瞬時, 即時, 及时 (instantly), 日時 (date), 定時, 毎時, 小时 (hour), 何時, 実時 / 实时 (real time),
+# 超时 (timeout), 按时, 准时 (on time), 过时 (outdated), 耗时, 费时 (time-consuming).
+_NOT_WHEN = "[同常当當随隨臨临一瞬即及日定毎何小実實实超按准暂過过耗费]"
 _CONTEXT = re.compile(
     r"\b(?:when(?:ever)?\s+\w|while\s+\w|during\s+\w"
     r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
-    r"|for\s+(?!(?:example|instance|more|details?|reference|now)\b)\w"
+    r"|for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|helps?|lets?|allows?|enables?)\s+(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
     r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"
     r"|guidance|playbook|procedures?|templates?)\s+to\s+\w"
-    r")",
+    r")"
+    # Japanese situation: "…場合の / 場合に / 場合は", "…とき / ときに", "…時に / 時の" (not 同時に "at the same
+    # time", 常時 "always", 当時 "then"), "…際に / 際の" (not 実際に "actually", 国際 "international");
+    # Chinese: "…的时候 / 的時候", "(当)…时的 / 时，"; Korean: "…할 때 / 때에 / 때의" (not 때문 "because", 때때로
+    # "sometimes"), "…경우에 / 경우의".
+    # No \b: CJK text has no word boundary between characters.
+    r"|場合(?:の|に|は|、|,|で)|とき(?:の|に|は|、|,)|(?<!" + _NOT_WHEN + r")時(?:に|の|は|、)"
+    r"|(?<![実國国交])際(?:に|の|は|、)"
+    r"|的(?:时候|時候)|(?<!" + _NOT_WHEN + r")[时時](?:的|，|,)"
+    r"|\S\s때(?![문때])|경우(?:에|의|는|,|\s)",
     re.I,
 )
 # A negation earlier in the same sentence ("Do NOT use for X, Y, or Z for checkout") cancels a phrase.

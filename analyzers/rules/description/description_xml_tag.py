@@ -13,6 +13,69 @@ from ._text import description
 
 # an opening, closing or self-closing tag: `<example>`, `</example>`, `<br/>`, `<tool name="x">`
 TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[\w.:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`]+))?)*\s*/?>")
+_BACKTICKS = re.compile(r"`+")
+_NAME = re.compile(r"</?([\w.:-]+)")
+_BARE = re.compile(r"<[\w.:-]+\s*>")  # an opening tag without attributes
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """The inline code spans of `text` as (start, end) offsets, CommonMark's way: a run of N backticks opens
+    a span that the next run of exactly N backticks closes; a run with no such partner is literal. Linear:
+    each run's partner is found by one right-to-left pass."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    partner: list[int | None] = [None] * len(runs)
+    nearest: dict[int, int] = {}
+    for i in range(len(runs) - 1, -1, -1):
+        n = runs[i][1] - runs[i][0]
+        partner[i] = nearest.get(n)
+        nearest[n] = i
+    spans, i = [], 0
+    while i < len(runs):
+        j = partner[i]
+        if j is None:
+            i += 1
+            continue
+        spans.append((runs[i][0], runs[j][1]))
+        i = j + 1
+    return spans
+
+
+def _name(tag: str) -> str:
+    m = _NAME.match(tag)
+    return m.group(1).lower() if m else tag
+
+
+def markup_tags(text: str) -> list[re.Match]:
+    """The tags in `text` that are markup, not placeholders. A placeholder is left out: inside an inline
+    code span (`` `/review <pr-number>` ``), a path segment (`references/<language>/README.md`), a type
+    parameter glued to a name (`Execute<T>`, `List<String>`), or a bare `<name>` that nothing closes
+    (`/ssh <instruction>`). A closing tag, a self-closing tag, a tag with attributes and an opening tag
+    closed later in the text are markup."""
+    spans = code_spans(text) if "`" in text else []
+    found: list[re.Match] = []
+    k = 0
+    for m in TAG.finditer(text):
+        while k < len(spans) and spans[k][1] <= m.start():
+            k += 1
+        if k < len(spans) and spans[k][0] <= m.start():
+            continue  # inside a code span
+        if text[m.start() - 1:m.start()] == "/" or text[m.end():m.end() + 1] == "/":
+            continue  # a path segment
+        found.append(m)
+    closed_at: dict[str, int] = {}  # name -> offset of its last closing tag
+    for m in found:
+        if m.group(0).startswith("</"):
+            closed_at[_name(m.group(0))] = m.start()
+    markup = []
+    for m in found:
+        tag = m.group(0)
+        bare = _BARE.fullmatch(tag) is not None
+        if bare and text[m.start() - 1:m.start()].isalnum():
+            continue  # `Execute<T>`: a type parameter
+        if bare and closed_at.get(_name(tag), -1) < m.start():
+            continue  # `<instruction>` with no `</instruction>`: a placeholder
+        markup.append(m)
+    return markup
 
 
 @rule("DESCRIPTION_XML_TAG", family="description", severity=Severity.WARNING, targets=(CLAUDE_API, CLAUDE_CODE))
@@ -20,8 +83,16 @@ def description_xml_tag(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     """The `description` contains an XML tag.
 
     ## What it does
-    Looks for an opening, closing or self-closing tag (`<example>`, `</example>`, `<br/>`) in
-    `description`. Comparisons and placeholders such as `a < b` or `<5 MB` are not tags.
+    Looks for markup in `description`: a closing tag (`</example>`), a self-closing tag (`<br/>`), a tag
+    with attributes (`<tool name="x">`), or an opening tag that the text closes later
+    (`<example>…</example>`). Comparisons and placeholders are not tags: `a < b`, `<5 MB`,
+    `<patch|minor|major>`, a placeholder inside an inline code span (`` `/review <pr-number>` ``), a path
+    segment (`references/<language>/README.md`), a type parameter glued to a name (`Execute<T>`), and a
+    bare `<name>` that nothing closes (`/ssh [cluster] <instruction>`).
+
+    With `target = "claude-api"` every tag-shaped `<…>` counts, placeholders included: Anthropic's upload
+    validator for the Claude API and claude.ai rejects the description whatever the brackets mean
+    (skill-creator's `quick_validate.py`: "Description cannot contain angle brackets").
 
     ## Why is this bad?
     The description is placed inside the system prompt's own tagged skill listing; a tag in it can
@@ -52,6 +123,12 @@ def description_xml_tag(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     fld, text = description(doc)
     if fld is None or not text or "<" not in text:
         return
-    m = TAG.search(text)
-    if m:
-        yield ctx.finding(fld.value_range, f"`description` contains the XML tag `{m.group(0)[:40]}`")
+    if ctx.config.target == CLAUDE_API:  # the upload validator rejects placeholders in angle brackets too
+        m = TAG.search(text)
+        if m:
+            yield ctx.finding(fld.value_range, f"`description` contains the XML tag `{m.group(0)[:40]}`; the "
+                                               "Claude API rejects angle brackets in a description")
+        return
+    tags = markup_tags(text)
+    if tags:
+        yield ctx.finding(fld.value_range, f"`description` contains the XML tag `{tags[0].group(0)[:40]}`")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import Field, SkillDocument
@@ -11,13 +12,30 @@ from .._helpers import usage_context
 from ._text import append_sentence, description
 from .empty_description import MIN_CHARS
 
+# A description that opens by declaring the skill retired: "Deprecated — forwards to x", "DEPRECATED: use x",
+# "[Deprecated] …", "**Obsolete.** …", "This skill is deprecated; …", "Superseded by x", "Forwards to x".
+# Anchored at the start (bmad's validator: `^\s*deprecated\b`): a skill that merely mentions deprecation
+# ("Finds deprecated APIs") is routed like any other.
+DEPRECATED = re.compile(
+    r"[\W_]*(?:this\s+skill\s+(?:is|has\s+been)\s+(?:now\s+)?)?(?:deprecated|obsolete|superseded|retired)\b"
+    r"|[\W_]*forwards?\s+to\b",
+    re.I,
+)
+
+
+def deprecated(doc: SkillDocument) -> bool:
+    """The description declares the skill deprecated or a forwarding shim: it is kept so old invocations by
+    name still work, and a trigger clause would pull the router toward it."""
+    text = description(doc)[1]
+    return isinstance(text, str) and DEPRECATED.match(text) is not None
+
 
 def exempt(doc: SkillDocument) -> bool:
-    """Skills the model never routes to by description alone: slash-only, path-triggered, or with a
+    """Skills the model never routes to by description alone: slash-only, path-triggered, with a
     non-empty `when_to_use` (Claude Code appends it to the description in the skill listing: it is the
-    trigger clause, kept in its own field)."""
+    trigger clause, kept in its own field), or deprecated (reached by name only)."""
     data = doc.frontmatter.data
-    if data.get("disable-model-invocation") is True:
+    if data.get("disable-model-invocation") is True or deprecated(doc):
         return True
     wtu = data.get("when_to_use")
     if (isinstance(wtu, str) and wtu.strip()) or (isinstance(wtu, list) and any(
@@ -57,24 +75,35 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
-       "Triggers: …", "proactively", "when the user asks / wants / needs / mentions …", and the same
+       "Triggers: …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
+       the request / a message contains / mentions / includes …" (the same keyword trigger, said of the
+       text), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Chinese ("…時使用 / 时使用",
        "當使用者 / 当用户 …", the labels "使用场景：" / "适用场景：" / "触发短语：" / "触发词："),
        Japanese ("…時に使用 / 場合に使う") or Korean ("…할 때 사용 / 쓴다", "…경우에 사용",
        "… 같은 말에 쓴다").
     2. **Usage context only**: `WEAK_TRIGGER`. A clause of situation ("when …", "whenever …",
-       "while …", "during …", "if the user / you …") or of purpose ("for <anything but the fillers
-       'for example / instance / more / details / reference / now'>", "in order to", "designed /
+       "while …", "during …", "if the user / you …"; in Japanese "…場合の / 場合に", "…ときの / ときに",
+       "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
+       or of purpose ("for <anything but the fillers 'for example / instance / more / details /
+       reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
+       everyone' says for whom, not for what>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
        playbook / templates to …").
     3. **Neither**: `MISSING_TRIGGER`.
 
     A phrase after a negation in the same sentence ("Do not use when …", "Do NOT use for forms,
-    tables or fields for checkout", "never for …") counts for nothing; the next sentence starts afresh. Skills with `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty
-    `when_to_use` (Claude Code appends it to the description: the trigger clause in its own field) are
-    exempt: the model does not route to them by the description's wording alone. Descriptions too short for
-    `EMPTY_DESCRIPTION` to pass are left to that rule.
+    tables or fields for checkout", "never for …") counts for nothing; the next sentence starts afresh.
+
+    Exempt, because the model does not route to them by the description's wording alone: skills with
+    `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty `when_to_use` (Claude
+    Code appends it to the description: the trigger clause in its own field), and deprecated skills, whose
+    description opens by saying so ("Deprecated — forwards to x", "DEPRECATED: use x", "[Deprecated] …",
+    "This skill is deprecated …", "Obsolete / Superseded by …", "Forwards to x"): a shim kept so old
+    invocations by name keep working should not attract the router, and a "Use when …" clause would pull
+    it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
+    other skill. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     ## Why is this bad?
     Agents pick skills by matching the request against descriptions. A description that only says
