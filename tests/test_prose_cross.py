@@ -20,7 +20,7 @@ _SPEC = re.compile(
     r"(?<![\w/~.@:%-])("
     r"(?:\.\./)+[\w.-]+(?:/[\w.-]+)*/SKILL\.md"
     r"|(?:\.\./)+(?:[\w.-]+/)*agents/[\w.-]+\.md"
-    r"|(?:\./)?skills/[a-z0-9]+(?:-[a-z0-9]+)+(?:/SKILL\.md)?"
+    r"|(?:\./)?skills/[a-z0-9]+(?:-[a-z0-9]+)+(?:/SKILL\.md|(?!\.[\w-]))"  # skills/x-y.md: a file
     r"|(?:\./)?skills/[a-z0-9-]+/SKILL\.md"
     r")(?![\w/-])"
 )

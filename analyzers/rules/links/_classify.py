@@ -73,8 +73,8 @@ def _cross_match(tok: str) -> int:
     kebab = "-" in name and not name.startswith("-") and not name.endswith("-") and "--" not in name
     if kebab and tail_ok:
         return b + 9
-    if kebab and (b == n or tok[b] == "."):
-        return b
+    if kebab and (b == n or tok[b] == "." and (b + 1 == n or tok[b + 1] in "./")):
+        return b  # before a full stop, not an extension (`skills/energy-diag.md` is a file)
     return b + 9 if tail_ok else 0
 
 
