@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...bundle import bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Range, Severity
+from ...reach import reach
 from ...rule import RuleContext, rule
 from ._source import JS, PS, PY, SH, blank_code, language
 
@@ -121,6 +122,12 @@ _NEEDS = {
 _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 
 
+def _unreached(doc: SkillDocument) -> set[str]:
+    """Bundled files SKILL.md surely never reaches (UNREFERENCED_FILE's reach; empty when it is not sure)."""
+    r = reach(doc)
+    return set(r.unreached(doc.files.files)) if r.complete and not doc.files.truncated else set()
+
+
 @rule("INTERACTIVE_SCRIPT", family="scripts", severity=Severity.WARNING)
 def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A bundled script waits for keyboard input, which an agent cannot type.
@@ -139,6 +146,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
       `prompt()`, `inquirer`/`enquirer.prompt()`, `readline-sync`;
     - PowerShell: `Read-Host`, `$Host.UI.ReadLine`, `[Console]::ReadKey/ReadLine`.
 
+    A script SKILL.md never reaches, directly or through the files it reaches (UNREFERENCED_FILE's
+    reach: a presenter's `demo/run-demo.sh`), is not analysed: the agent is never sent to it.
     A generated or minified file with more than 50,000 strings and comments is not analysed.
     A script that checks for a terminal (`isatty()`, `[ -t 0 ]`, `process.stdin.isTTY`,
     `[Console]::IsInputRedirected`) is not reported: it is written to run without one; nor is a script
@@ -168,12 +177,17 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Take the answer as a command-line argument or an environment variable, and document it in
     SKILL.md; for a confirmation, add a `--yes` flag. Keep a prompt only behind a terminal check.
     """
+    unreached: set[str] | None = None
     for bf in bundled_text_files(doc):
         lang = language(bf.rel, bf.text)
         if lang is None:
             continue
         if not any(w in bf.text for w in _NEEDS[lang]):
             continue
+        if unreached is None:
+            unreached = _unreached(doc)
+        if bf.rel in unreached:
+            continue  # the agent is never sent to it (a presenter's demo script): not the agent's problem
         code = blank_code(bf.text, lang)
         if code is None:
             continue  # more strings and comments than any hand-written script: prefer silence

@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "Step 1"
+read -p "Press Enter to continue" _
