@@ -146,8 +146,9 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
       `prompt()`, `inquirer`/`enquirer.prompt()`, `readline-sync`;
     - PowerShell: `Read-Host`, `$Host.UI.ReadLine`, `[Console]::ReadKey/ReadLine`.
 
-    A script SKILL.md never reaches, directly or through the files it reaches (UNREFERENCED_FILE's
-    reach: a presenter's `demo/run-demo.sh`), is not analysed: the agent is never sent to it.
+    A script outside `scripts/` that SKILL.md never reaches, directly or through the files it reaches
+    (UNREFERENCED_FILE's reach: a presenter's `demo/run-demo.sh`), is not analysed: the agent is never
+    sent to it. Everything under `scripts/` is: those are the skill's tools, mentioned or not.
     A generated or minified file with more than 50,000 strings and comments is not analysed.
     A script that checks for a terminal (`isatty()`, `[ -t 0 ]`, `process.stdin.isTTY`,
     `[Console]::IsInputRedirected`) is not reported: it is written to run without one; nor is a script
@@ -186,7 +187,7 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             continue
         if unreached is None:
             unreached = _unreached(doc)
-        if bf.rel in unreached:
+        if bf.rel in unreached and not bf.rel.startswith("scripts/"):
             continue  # the agent is never sent to it (a presenter's demo script): not the agent's problem
         code = blank_code(bf.text, lang)
         if code is None:

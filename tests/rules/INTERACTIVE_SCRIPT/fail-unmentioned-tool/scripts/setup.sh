@@ -1,0 +1,3 @@
+#!/bin/sh
+read -p "Project name: " name
+echo "$name"
