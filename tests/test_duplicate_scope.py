@@ -84,3 +84,10 @@ def test_loaded_together_pairs() -> None:
     assert not loaded_together(("/r", ".cursor"), ("/r", ".github"))
     assert not loaded_together(("/r", ".claude"), ("/r", None))
     assert loaded_together(("/r/skills", None), ("/r/skills", None))
+
+
+def test_stale_copy_inside_the_skill_collides(tmp_path: Path) -> None:
+    """heldout3's youcom-web-search ships a nested copy of itself inside its own folder (judged right)."""
+    rels = ["repo/foo/SKILL.md", "repo/foo/foo/SKILL.md", "elsewhere/foo/SKILL.md"]
+    got = _dups(tmp_path, rels)
+    assert got == {rels[0]: [rels[1]], rels[1]: [rels[0]], rels[2]: []}

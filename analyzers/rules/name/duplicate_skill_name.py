@@ -57,6 +57,13 @@ def loaded_together(a: tuple[str, str | None], b: tuple[str, str | None]) -> boo
     return a[1] is not None and b[1] is not None and any(a[1] in s and b[1] in s for s in _READ_TOGETHER)
 
 
+def _nested(skill_dir: str, other: str) -> bool:
+    """Whether one of the two skill folders holds the other (a stale copy inside the skill): installed
+    together, and found together by agents that search a skills folder at any depth (OpenCode, Codex)."""
+    there = os.path.dirname(os.path.abspath(other))
+    return there.startswith(skill_dir + os.sep) or skill_dir.startswith(there + os.sep)
+
+
 @rule("DUPLICATE_SKILL_NAME", family="name", severity=Severity.WARNING, workspace=True)
 def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """Another skill that an agent loads together with this one has the same `name`.
@@ -72,7 +79,9 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
       OpenCode reads `.opencode/skills`, `.claude/skills` and `.agents/skills`; GitHub Copilot
       `.github/skills`, `.claude/skills` and `.agents/skills`; Codex `.agents/skills` and
       `.codex/skills`; Cursor `.cursor/skills`, `.claude/skills`, `.codex/skills` and
-      `.agents/skills`; Gemini CLI `.gemini/skills` and `.agents/skills`.
+      `.agents/skills`; Gemini CLI `.gemini/skills` and `.agents/skills`;
+    - a skill inside another skill's folder (`pdf/old/SKILL.md` in `pdf/`): installed with it, and
+      found with it by agents that search a skills folder at any depth (OpenCode, Codex).
 
     Skills in two different skills folders are not compared: a build that copies
     `packages/shared/skills/*` into `packages/plugin/skills/`, a marketplace whose plugins each ship a
@@ -105,8 +114,9 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     if ws is None or fld is None or not isinstance(fld.value, str) or doc.path is None:
         return
     scope = load_scope(str(doc.path))
+    here = os.path.dirname(os.path.abspath(doc.path))
     others = [e for e in ws.skills_named(fld.value) if e.path != doc.path
-              and loaded_together(scope, load_scope(str(e.path)))]
+              and (loaded_together(scope, load_scope(str(e.path))) or _nested(here, str(e.path)))]
     if not others:
         return
     related = [Related(str(e.path), e.name_range, f"also named `{fld.value}`") for e in others]
