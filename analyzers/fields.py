@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 class FieldSpec:
     key: str
     kind: str  # "string" | "bool" | "string-map" | "string-or-list" | "mapping" | "any"
-    source: str  # "spec" | "claude-code"
+    source: str  # "spec" | "claude-code" | a dialect ("openclaw")
     summary: str
     limit: int | None = None
     required: bool = False
@@ -59,3 +60,61 @@ FIELDS: dict[str, FieldSpec] = {
 
 STRING_FIELDS = frozenset(k for k, f in FIELDS.items() if f.kind == "string")
 BOOL_FIELDS = frozenset(k for k, f in FIELDS.items() if f.kind == "bool")
+
+
+# ------------------------------------------------------------------ other agents' dialects
+
+# OpenClaw (formerly Clawdbot, Clawdis, Moltbot) reads its settings from `metadata.<namespace>`, a nested
+# object (its docs write `metadata` as one line of JSON), under any of these names (docs.openclaw.ai
+# "Skill format": `metadata.openclaw`, aliases `metadata.clawdbot`, `metadata.clawdis`). A skill holding
+# one is written for OpenClaw, which also documents top-level keys of its own ("Optional frontmatter keys"
+# in Clawdbot's docs/tools/skills.md).
+OPENCLAW = "openclaw"
+OPENCLAW_NAMESPACES: tuple[str, ...] = ("openclaw", "clawdbot", "clawdis", "moltbot")
+DIALECT_FIELDS: dict[str, dict[str, FieldSpec]] = {
+    OPENCLAW: {
+        f.key: f
+        for f in (
+            FieldSpec("homepage", "string", OPENCLAW, "OpenClaw: URL shown as \"Website\" in the macOS Skills UI."),
+            FieldSpec("user-invocable", "bool", OPENCLAW,
+                      "OpenClaw: `true` (the default) exposes the skill as a user slash command."),
+            FieldSpec("disable-model-invocation", "bool", OPENCLAW,
+                      "OpenClaw: `true` leaves the skill out of the model prompt (users can still invoke it)."),
+            FieldSpec("command-dispatch", "string", OPENCLAW,
+                      "OpenClaw: `tool` makes the slash command call a tool directly, bypassing the model."),
+            FieldSpec("command-tool", "string", OPENCLAW, "OpenClaw: the tool `command-dispatch: tool` calls."),
+            FieldSpec("command-arg-mode", "string", OPENCLAW,
+                      "OpenClaw: `raw` (the default) passes the raw argument string to the dispatched tool."),
+        )
+    },
+}
+
+# Top-level keys another agent documents for what a known key does: renaming one to ours would take the
+# setting away from that agent. key -> (agent, our key)
+OTHER_AGENT_FIELDS: dict[str, tuple[str, str]] = {
+    # Qwen Code's parseSkillContent reads only `allowedTools` (a list of its own tool names)
+    "allowedTools": ("Qwen Code", "allowed-tools"),
+}
+
+
+def metadata_namespace(metadata: object) -> str | None:
+    """The OpenClaw namespace key `metadata` holds (`{"clawdbot": {...}}`), or None. `metadata` is the
+    parsed value: a mapping, or JSON text of one (which OpenClaw parses itself)."""
+    if isinstance(metadata, str):
+        text = metadata.strip()
+        if not text.startswith("{") or len(text) > 100_000:
+            return None
+        try:
+            metadata = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+    if isinstance(metadata, dict):
+        for ns in OPENCLAW_NAMESPACES:
+            if ns in metadata:
+                return ns
+    return None
+
+
+def dialect_of(metadata: object) -> str | None:
+    """The agent dialect a skill is written in, from its `metadata` value: OPENCLAW or None."""
+    return OPENCLAW if metadata_namespace(metadata) is not None else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .fields import FIELDS
+from .fields import DIALECT_FIELDS, FIELDS
 
 CLAUDE_CODE = "claude-code"
 CLAUDE_API = "claude-api"
@@ -20,9 +20,14 @@ _SOURCES = {
 _KNOWN = {t: frozenset(k for k, f in FIELDS.items() if f.source in s) for t, s in _SOURCES.items()}
 
 
-def known_fields(target: str) -> frozenset[str]:
-    """The frontmatter keys the target defines (the spec's, plus Claude Code's for claude-code)."""
-    return _KNOWN.get(target, _KNOWN[DEFAULT_TARGET])
+_DIALECT_KNOWN = {d: frozenset(f) for d, f in DIALECT_FIELDS.items()}
+
+
+def known_fields(target: str, dialect: str | None = None) -> frozenset[str]:
+    """The frontmatter keys the target defines (the spec's, plus Claude Code's for claude-code), plus those
+    of the agent dialect the skill is written in (fields.dialect_of: OpenClaw's `homepage`, ...)."""
+    known = _KNOWN.get(target, _KNOWN[DEFAULT_TARGET])
+    return known | _DIALECT_KNOWN[dialect] if dialect in _DIALECT_KNOWN else known
 
 
 def parse_target(value: object) -> str:

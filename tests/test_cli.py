@@ -201,12 +201,17 @@ def test_compact_json_from_the_cache_is_identical(tmp_path: Path) -> None:
     assert warm.stdout == json.dumps(data, separators=(",", ":")) + "\n"
 
 
-def test_duplicate_names_across_the_tree(skills: Path) -> None:
+def test_duplicate_names_in_one_skills_folder(skills: Path) -> None:
+    """Two skills of one skills folder share a name: both reported (near miss: a copy in another folder,
+    which no agent loads side by side with the first, is not)."""
     shutil.copytree(skills / "skills" / "release-notes", skills / "legacy" / "release-notes")
     p = run("score", str(skills), "--format", "json", "--no-cache", "--select", "DUPLICATE_SKILL_NAME")
+    assert [r["skill"]["path"] for r in json.loads(p.stdout)["skills"] if r["findings"]] == []
+    shutil.copytree(skills / "skills" / "release-notes", skills / "skills" / "release-notes-old")
+    p = run("score", str(skills), "--format", "json", "--no-cache", "--select", "DUPLICATE_SKILL_NAME")
     data = json.loads(p.stdout)
-    dup = [r["skill"]["path"] for r in data["skills"] if r["findings"]]
-    assert len(dup) == 2
+    dup = sorted(r["skill"]["path"] for r in data["skills"] if r["findings"])
+    assert dup == sorted(str(skills / "skills" / n / "SKILL.md") for n in ("release-notes", "release-notes-old"))
 
 
 def test_compare(skills: Path) -> None:
@@ -287,7 +292,10 @@ def test_duplicate_names_in_separate_repositories_do_not_collide(tmp_path: Path)
     p = run("score", str(tmp_path), "--format", "json", "--no-cache", "--select", "DUPLICATE_SKILL_NAME")
     data = json.loads(p.stdout)  # one folder holding two checkouts (`skillgrade score ~/code`)
     assert [r["findings"] for r in data["skills"]] == [[], []]
-    twin = tmp_path / "repo-a" / "legacy" / "commit"
+    legacy = tmp_path / "repo-a" / "legacy" / "commit"  # another folder of the repository: never loaded
+    legacy.mkdir(parents=True)
+    (legacy / "SKILL.md").write_text(text)
+    twin = tmp_path / "repo-a" / ".agents" / "skills" / "commit"  # OpenCode loads .claude/ and .agents/skills
     twin.mkdir(parents=True)
     (twin / "SKILL.md").write_text(text)
     p = run("score", str(tmp_path / "repo-a"), str(tmp_path / "repo-b"), "--format", "json", "--no-cache",

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 async def client(lsp_client: LanguageClient, workspace):
     pdf = GOOD.format(name="pdf", title="PDF")
     write_skill(workspace, "skills/pdf", text=pdf, refs={"references/forms.md": "# Forms\n"})
-    write_skill(workspace, "legacy/pdf-old", text=pdf, refs={"references/forms.md": "# Forms\n"})  # name: pdf too
+    write_skill(workspace, "skills/pdf-old", text=pdf, refs={"references/forms.md": "# Forms\n"})  # name: pdf too
     lsp_client.set_configuration({"debounceMs": 0}, section="skillgrade")
     await lsp_client.initialize_session(T.InitializeParams(
         capabilities=vscode_caps(), root_uri=uri(workspace),
@@ -80,7 +80,7 @@ async def test_watchers_and_configuration_registered(client: LanguageClient):
 async def test_workspace_diagnostics_duplicate_skill_name(client: LanguageClient, workspace):
     report = await client.workspace_diagnostic_async(T.WorkspaceDiagnosticParams(previous_result_ids=[]))
     by_uri = {i.uri: i for i in report.items}
-    a, b = uri(workspace / "skills/pdf/SKILL.md"), uri(workspace / "legacy/pdf-old/SKILL.md")
+    a, b = uri(workspace / "skills/pdf/SKILL.md"), uri(workspace / "skills/pdf-old/SKILL.md")
     assert a in by_uri and b in by_uri
     dup_a = [d for d in by_uri[a].items if d.code == "DUPLICATE_SKILL_NAME"]
     dup_b = [d for d in by_uri[b].items if d.code == "DUPLICATE_SKILL_NAME"]
@@ -95,7 +95,7 @@ async def test_workspace_diagnostics_duplicate_skill_name(client: LanguageClient
 
 
 async def test_rename_in_open_buffer_rechecks_the_other_skill(client: LanguageClient, workspace):
-    p = workspace / "legacy/pdf-old/SKILL.md"
+    p = workspace / "skills/pdf-old/SKILL.md"
     u = await open_doc(client, p, p.read_text())
     before = client.diagnostic_refresh_count
     first = await pull(client, u)

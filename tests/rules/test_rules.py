@@ -8,7 +8,7 @@ Layout::
                                              (`references/x.md:LINE:COL CODE …` for a bundled file's finding)
     tests/rules/<CODE>/<case>/case.toml      optional: `filler_chars = N` (append N filler characters),
                                              `workspace_files = [...]` (files created at the workspace
-                                             root), `[config]` (skillgrade settings for this case)
+                                             root; a SKILL.md among them is also indexed), `[config]` (skillgrade settings for this case)
 
 Each case runs with only its rule enabled (`Config(select=(CODE,))`), on a copy of the code's folder in a
 temporary workspace (`workspace_root` = the copy's parent), so paths that leave the skill resolve the
@@ -118,6 +118,10 @@ def run_case(case: Path, code: str, *, config: Config | None = None, text: str |
         for sib in sorted(case.parent.iterdir()):
             if (sib / "SKILL.md").is_file():
                 workspace.add_text(sib / "SKILL.md", read_skill(sib / "SKILL.md")[0])
+        for rel in opts.get("workspace_files", []):  # skills the case places elsewhere in the workspace
+            p = case.parent.parent / rel
+            if p.name == "SKILL.md" and p.is_file():
+                workspace.add_text(p, read_skill(p)[0])
     report = analyze(text, manifest(case), config=cfg, workspace=workspace,
                      workspace_root=case.parent.parent, binary=binary)
     return Run(code, case, report, text)

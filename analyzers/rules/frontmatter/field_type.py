@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...fields import FIELDS
+from ...fields import FIELDS, dialect_of, metadata_namespace
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
@@ -46,6 +46,12 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `disable-model-invocation` and `user-invocable` must be `true` or `false`. Unquoted values that
     YAML reads as numbers, dates or booleans are reported by `YAML_AMBIGUOUS_VALUE` instead.
 
+    OpenClaw (formerly Clawdbot) reads its settings from one nested object in `metadata`, under
+    `openclaw` (or the older names `clawdbot`, `clawdis`, `moltbot`), often written as one line of JSON
+    (`metadata: {"clawdbot":{"requires":{"bins":["jq"]}}}`): that one key may hold a mapping, and
+    `metadata` may be that JSON as text. Turning it into text would remove the skill's gating and
+    install specs; Claude Code does not read `metadata`. Other nested `metadata` keys are still reported.
+
     ## Why is this bad?
     Tools read these fields as text; a list `description` crashes the reference evaluator and is
     rendered as `['a', 'b']` by others. Nested `metadata` is silently stringified by the spec's
@@ -80,7 +86,9 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """
     if not doc.frontmatter.ok:
         return
-    known = known_fields(ctx.config.target)
+    meta = doc.frontmatter.fields.get("metadata")
+    namespace = metadata_namespace(meta.value) if meta is not None else None
+    known = known_fields(ctx.config.target, dialect_of(meta.value) if meta is not None else None)
     for key, fld in doc.frontmatter.fields.items():
         spec = FIELDS.get(key)
         if spec is None or key not in known:  # another target's field: UNKNOWN_FIELD reports it
@@ -96,6 +104,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                                                 ("yes", "no", "on", "off", "y", "n")):
                 yield ctx.finding(fld.value_range, f"`{key}` must be `true` or `false`, not {_type_name(v)}")
         elif spec.kind == "string-map":
+            if namespace is not None and isinstance(v, str):
+                continue  # OpenClaw's JSON text, which it parses itself
             if not isinstance(v, dict):
                 yield ctx.finding(fld.value_range, f"`{key}` must be a mapping of text keys to text values")
                 continue
@@ -103,7 +113,7 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             if node.__class__.__name__ != "MappingNode":
                 continue
             for k_node, v_node in node.value:
-                if v_node.__class__.__name__ != "ScalarNode":
+                if v_node.__class__.__name__ != "ScalarNode" and k_node.value != namespace:
                     inner = v.get(k_node.value)
 
                     rng = doc.node_range(k_node)

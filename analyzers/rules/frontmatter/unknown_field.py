@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...fields import FIELDS
+from ...fields import FIELDS, OTHER_AGENT_FIELDS, dialect_of
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
@@ -27,6 +27,15 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `model`, `effort`, `context`, `agent`, `hooks`, `paths`, `shell`, `version`, `when_to_use`).
     With `target = "claude-api"` or `"agentskills"` the Claude Code fields are reported too: other
     clients ignore them. Suggests the closest known key for typos.
+
+    A skill written for OpenClaw (formerly Clawdbot), recognised by an `openclaw`, `clawdbot`,
+    `clawdis` or `moltbot` key in its `metadata`, may also use OpenClaw's documented keys: `homepage`,
+    `user-invocable`, `disable-model-invocation`, `command-dispatch`, `command-tool` and
+    `command-arg-mode`.
+
+    A key that another agent documents for the same purpose as a known one is reported without a
+    rename: Qwen Code reads only `allowedTools`, Claude Code only `allowed-tools`, so renaming one to the
+    other silently removes that agent's tool allowlist. A skill that has both keys is not reported.
 
     ## Why is this bad?
     Unknown keys are ignored by agents (a typo such as `descripton` silently drops the description)
@@ -60,9 +69,17 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return
     unknown = 0
     extra = ctx.config.known_fields
-    known = known_fields(ctx.config.target)
-    for key, fld in doc.frontmatter.fields.items():
+    fields = doc.frontmatter.fields
+    meta = fields.get("metadata")
+    known = known_fields(ctx.config.target, dialect_of(meta.value) if meta is not None else None)
+    for key, fld in fields.items():
         if key in known or key in extra:
+            continue
+        if key in OTHER_AGENT_FIELDS:  # another agent's name for a known key: renaming it breaks that agent
+            agent, ours = OTHER_AGENT_FIELDS[key]
+            if ours not in fields:  # with both keys the skill serves both agents
+                yield ctx.finding(fld.key_range, f"`{key}` is read by {agent} only: Claude Code reads `{ours}` and "
+                                  f"{agent} `{key}`, so a skill for both needs both keys")
             continue
         if key in FIELDS:  # another target's field
             yield ctx.finding(fld.key_range, f"`{key}` is defined only for target `claude-code`, not "
@@ -74,7 +91,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             close = difflib.get_close_matches(key.lower(), sorted(known), n=1, cutoff=0.75)
         fix = None
         msg = f"Unknown frontmatter field `{key}`; custom data belongs under `metadata`"
-        if close and close[0] not in doc.frontmatter.fields:
+        if close and close[0] not in fields:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
         yield ctx.finding(fld.key_range, msg, fix)

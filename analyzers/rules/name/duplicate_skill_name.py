@@ -1,4 +1,4 @@
-"""DUPLICATE_SKILL_NAME: two skills in the workspace share a name."""
+"""DUPLICATE_SKILL_NAME: two skills that an agent loads together share a name."""
 
 from __future__ import annotations
 
@@ -9,18 +9,85 @@ from ...document import SkillDocument
 from ...findings import Finding, Related, Severity
 from ...rule import RuleContext, rule
 
+# The project folders (`<project>/<folder>/skills/`) that one agent reads together, from each agent's
+# documentation: OpenCode reads `.opencode`, `.claude` and `.agents`; GitHub Copilot (VS Code, CLI,
+# cloud agent) `.github`, `.claude` and `.agents`; Codex `.agents` (and `.codex`); Cursor `.cursor`,
+# `.claude`, `.codex` and `.agents`; Gemini CLI `.gemini` and `.agents`. Claude Code reads `.claude` alone.
+_READ_TOGETHER: tuple[frozenset[str], ...] = (
+    frozenset({".opencode", ".claude", ".agents"}),
+    frozenset({".github", ".claude", ".agents"}),
+    frozenset({".agents", ".codex"}),
+    frozenset({".cursor", ".claude", ".codex", ".agents"}),
+    frozenset({".gemini", ".agents"}),
+)
+# other agents' project folders: read alone
+AGENT_FOLDERS = frozenset().union(*_READ_TOGETHER) | {
+    ".windsurf", ".kiro", ".qwen", ".goose", ".roo", ".cline", ".clinerules", ".continue", ".augment", ".amp",
+    ".factory", ".trae", ".crush", ".kilocode", ".openhands", ".junie", ".zed", ".pi", ".letta", ".openclaw",
+}
+_SKILLS_FOLDERS = frozenset({"skills", "skill"})
+
+
+def load_scope(path: str) -> tuple[str, str | None]:
+    """Where an agent loads the skill whose SKILL.md is at `path` from: (project, agent folder) for a skill
+    under `<project>/<agent folder>/skills/` (at any depth below it: OpenCode and Codex search it
+    recursively), else (the folder holding the skill folder, None). Pure path arithmetic: no disk access."""
+    skill_dir = os.path.dirname(os.path.abspath(path))
+    parent = os.path.dirname(skill_dir)
+    d = parent
+    while True:  # the nearest `skills` folder above the skill
+        if os.path.basename(d) in _SKILLS_FOLDERS:
+            agent = os.path.dirname(d)
+            if os.path.basename(agent) in AGENT_FOLDERS:
+                return os.path.dirname(agent), os.path.basename(agent)
+            break
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return parent, None
+
+
+def loaded_together(a: tuple[str, str | None], b: tuple[str, str | None]) -> bool:
+    """Whether some agent loads skills of the two load scopes side by side."""
+    if a[0] != b[0]:
+        return False
+    if a[1] == b[1]:
+        return True
+    return a[1] is not None and b[1] is not None and any(a[1] in s and b[1] in s for s in _READ_TOGETHER)
+
+
+def _nested(skill_dir: str, other: str) -> bool:
+    """Whether one of the two skill folders holds the other (a stale copy inside the skill): installed
+    together, and found together by agents that search a skills folder at any depth (OpenCode, Codex)."""
+    there = os.path.dirname(os.path.abspath(other))
+    return there.startswith(skill_dir + os.sep) or skill_dir.startswith(there + os.sep)
+
 
 @rule("DUPLICATE_SKILL_NAME", family="name", severity=Severity.WARNING, workspace=True)
 def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """Another skill in the workspace has the same `name`.
+    """Another skill that an agent loads together with this one has the same `name`.
 
     ## What it does
     Looks up the skill's `name` in the workspace index (every SKILL.md under the workspace folders or
-    the paths given to the CLI) and reports the other skills that use it in the same repository: the
-    nearest folder with `.git` above the skill (inside the workspace), else the workspace itself.
-    Skills of two different repositories scored together (`skillgrade score ~/code` over many
-    checkouts, or `skillgrade score repo-a repo-b`) are never loaded side by side, so they do not
-    collide.
+    the paths given to the CLI) and reports the other skills of that name that some agent loads side
+    by side with it:
+
+    - skills whose folders sit in the same folder (`plugin/skills/pdf` and `plugin/skills/pdf-old`
+      both named `pdf`): one skills folder, loaded as one set;
+    - skills in the project skill folders of the same project that one agent reads together:
+      OpenCode reads `.opencode/skills`, `.claude/skills` and `.agents/skills`; GitHub Copilot
+      `.github/skills`, `.claude/skills` and `.agents/skills`; Codex `.agents/skills` and
+      `.codex/skills`; Cursor `.cursor/skills`, `.claude/skills`, `.codex/skills` and
+      `.agents/skills`; Gemini CLI `.gemini/skills` and `.agents/skills`;
+    - a skill inside another skill's folder (`pdf/old/SKILL.md` in `pdf/`): installed with it, and
+      found with it by agents that search a skills folder at any depth (OpenCode, Codex).
+
+    Skills in two different skills folders are not compared: a build that copies
+    `packages/shared/skills/*` into `packages/plugin/skills/`, a marketplace whose plugins each ship a
+    `skills/` folder (an agent namespaces a plugin's skills by the plugin), two checkouts scored
+    together (`skillgrade score ~/code`). No agent lists those side by side, and renaming one copy
+    would break the build that makes it.
 
     ## Why is this bad?
     Agents route by name: with two skills of the same name, one shadows the other, depending on the
@@ -29,45 +96,29 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     ## Example
     ```text
     skills/pdf/SKILL.md        name: pdf
-    legacy/pdf-old/SKILL.md    name: pdf
+    skills/pdf-old/SKILL.md    name: pdf
     ```
 
     Use instead:
     ```text
     skills/pdf/SKILL.md        name: pdf
-    legacy/pdf-old/SKILL.md    name: pdf-old
+    skills/pdf-old/SKILL.md    name: pdf-old
     ```
 
     ## Fix
-    Rename one of the skills (and its directory).
+    Rename one of the skills (and its directory), or delete the stale copy. Each finding points at
+    the other skill (related information in the editor).
     """
     ws = ctx.workspace
     fld = doc.frontmatter.get("name") if doc.frontmatter.ok else None
     if ws is None or fld is None or not isinstance(fld.value, str) or doc.path is None:
         return
-    root = doc.workspace_root
-    repo = _repository(str(doc.path), str(root) if root is not None else None)
+    scope = load_scope(str(doc.path))
+    here = os.path.dirname(os.path.abspath(doc.path))
     others = [e for e in ws.skills_named(fld.value) if e.path != doc.path
-              and _repository(str(e.path), str(root) if root is not None else None) == repo]
+              and (loaded_together(scope, load_scope(str(e.path))) or _nested(here, str(e.path)))]
     if not others:
         return
     related = [Related(str(e.path), e.name_range, f"also named `{fld.value}`") for e in others]
     where = ", ".join(str(e.path) for e in others[:3])
     yield ctx.finding(fld.value_range, f"Skill name `{fld.value}` is also used by {where}", related=related)
-
-
-def _repository(path: str, root: str | None) -> str | None:
-    """The nearest folder holding `.git` above `path`, not looking past the workspace root; else the
-    root (None when there is neither: every skill then shares one scope). Not cached: only skills that
-    share a name get here, and a long-running server must see a `git init` made after it started."""
-    d = os.path.dirname(os.path.abspath(path))
-    stop = os.path.abspath(root) if root is not None else None
-    while True:
-        if os.path.exists(os.path.join(d, ".git")):
-            return d
-        if d == stop:
-            return stop
-        parent = os.path.dirname(d)
-        if parent == d:
-            return stop
-        d = parent

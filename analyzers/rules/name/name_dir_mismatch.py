@@ -9,13 +9,19 @@ from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE
 
+# A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
+# its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
+_SOURCE_PREFIXES = ("_", ".")
+
 
 @rule("NAME_DIR_MISMATCH", family="name", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
 def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """`name` is not the name of the directory that holds SKILL.md.
 
     ## What it does
-    Compares `name` with the skill directory's name.
+    Compares `name` with the skill directory's name. A directory whose name starts with `_` or `.` is
+    skipped: it is a package's source layout (`mypkg/_skill/SKILL.md`), which an installer copies to
+    a folder named after `name`, not a folder an agent loads skills from.
 
     ## Why is this bad?
     The spec requires them to be equal. Claude Code lists the skill under the directory name in some
@@ -45,7 +51,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip() or doc.skill_dir is None:
         return
     dirname = doc.skill_dir.name
-    if not dirname or fld.value == dirname:
+    if not dirname or fld.value == dirname or dirname.startswith(_SOURCE_PREFIXES):
         return
     fix = None
     if NAME_RE.match(dirname):

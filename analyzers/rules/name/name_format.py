@@ -50,8 +50,10 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Rewrites the name as a slug (unsafe: renaming a skill changes its command, and the directory must
-    be renamed to match).
+    Sets the name to the skill folder's name when that is a valid name (`name: PDF_Tools` in
+    `pdf-tools/` becomes `pdf-tools`, which the spec asks for anyway), else rewrites the name as a
+    slug (`pdf-tools`; the folder must then be renamed to match). Unsafe: renaming a skill changes
+    its command.
     """
     fm = doc.frontmatter
     fld = fm.get("name") if fm.ok else None
@@ -60,6 +62,10 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     name = fld.value
     if NAME_RE.match(name):
         return
-    slug = slugify(name)
-    fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug)) if slug else None
+    dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
+    if NAME_RE.match(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
+        fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
+    else:
+        slug = slugify(name)
+        fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug)) if slug else None
     yield ctx.finding(fld.value_range, f"`name: {name}` {_why(name)}", fix)

@@ -1,0 +1,90 @@
+"""Other agents' frontmatter: OpenClaw's keys and nested metadata in a skill written for OpenClaw, Qwen Code's
+`allowedTools` (reported, never renamed)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from skillgrade.analyzers.config import Config
+from skillgrade.analyzers.engine import run_rules
+from skillgrade.analyzers.fields import OPENCLAW, dialect_of, metadata_namespace
+from skillgrade.analyzers.parse import parse
+from skillgrade.analyzers.targets import known_fields
+
+CODES = ("UNKNOWN_FIELD", "FIELD_TYPE")
+CLAWDEMO = """---
+name: clawdemo
+description: Use when demoing.
+homepage: https://example.com
+metadata: {"clawdbot":{"emoji":"x","requires":{"bins":["jq"]}}}
+---
+"""
+QWENDEMO = """---
+name: qwendemo
+description: Use when demoing qwen.
+allowedTools:
+  - read_file
+---
+"""
+
+
+def _findings(text: str, target: str = "claude-code"):
+    findings, _ = run_rules(parse(text), Config(select=CODES, target=target))
+    return findings
+
+
+@pytest.mark.parametrize("target", ["claude-code", "claude-api", "agentskills"])
+def test_openclaw_skill_is_clean_for_every_target(target: str) -> None:
+    """J2 group B's repro: `homepage` and nested `metadata.clawdbot` are OpenClaw's documented format."""
+    assert _findings(CLAWDEMO, target) == []
+    text = CLAWDEMO.replace("homepage:", "user-invocable: false\ndisable-model-invocation: true\nhomepage:")
+    assert _findings(text, target) == []
+
+
+def test_openclaw_keys_without_openclaw_metadata_are_unknown() -> None:
+    text = CLAWDEMO.replace('{"clawdbot":{"emoji":"x","requires":{"bins":["jq"]}}}', '{"author":{"n":"me"}}')
+    got = sorted((f.code, f.message) for f in _findings(text))
+    assert got == [("FIELD_TYPE", "`metadata.author` must be text, not a mapping"),
+                   ("UNKNOWN_FIELD", "Unknown frontmatter field `homepage`; custom data belongs under `metadata`")]
+
+
+def test_allowed_tools_of_qwen_code_is_never_renamed() -> None:
+    (f,) = _findings(QWENDEMO)
+    assert f.code == "UNKNOWN_FIELD" and f.fix is None
+    assert "Claude Code reads `allowed-tools` and Qwen Code `allowedTools`" in f.message
+    both = QWENDEMO.replace("allowedTools:", "allowed-tools: Read\nallowedTools:")
+    assert _findings(both) == []
+    typo = QWENDEMO.replace("allowedTools:", "allowed-tool:")  # a real typo still gets its rename
+    (t,) = _findings(typo)
+    assert t.fix is not None and t.fix.edits[0].new_text == "allowed-tools"
+
+
+@pytest.mark.parametrize("value,ns", [
+    ({"openclaw": {"emoji": "x"}}, "openclaw"),
+    ({"author": "me", "moltbot": {}}, "moltbot"),
+    ({"clawdis": "x"}, "clawdis"),
+    ('{"clawdbot": {"requires": {}}}', "clawdbot"),
+    ({"author": "me"}, None),
+    ('{"author": "me"}', None),
+    ("openclaw", None),
+    ("{not json", None),
+    (None, None),
+    (["openclaw"], None),
+])
+def test_metadata_namespace(value: object, ns: str | None) -> None:
+    assert metadata_namespace(value) == ns
+    assert dialect_of(value) == (OPENCLAW if ns else None)
+
+
+def test_known_fields_of_the_dialect() -> None:
+    assert "homepage" in known_fields("claude-api", OPENCLAW) and "homepage" not in known_fields("claude-api")
+    assert known_fields("claude-code", None) == known_fields("claude-code")
+
+
+def test_hostile_metadata_text_is_fast() -> None:
+    t0 = time.perf_counter()
+    for text in ("{" + "[" * 99_000, "{" * 99_999, '{"a":' * 20_000):
+        assert metadata_namespace(text) is None
+    assert time.perf_counter() - t0 < 2

@@ -1,0 +1,63 @@
+"""NAME_FORMAT offers the folder's name when it is a valid name; NAME_DIR_MISMATCH skips a package's source
+folder (`_skill/`, `.skill/`), which an installer renames to the skill's name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillgrade.analyzers import fixes
+from skillgrade.analyzers.config import Config
+from skillgrade.analyzers.report import analyze
+
+NAME_CODES = ("NAME_FORMAT", "NAME_DIR_MISMATCH")
+
+
+def _skill(tmp_path: Path, folder: str, name: str) -> tuple[Path, str]:
+    p = tmp_path / folder / "SKILL.md"
+    p.parent.mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: Use when testing names.\n---\n\n# Names\n"
+    p.write_text(text)
+    return p, text
+
+
+def _findings(path: Path, text: str):
+    return analyze(text, path, config=Config(select=NAME_CODES), workspace_root=path.parent.parent).findings
+
+
+def test_name_format_fix_is_the_folder_name(tmp_path: Path) -> None:
+    """J2's note on ids 183-191: the slug (`reasoningbank-with-agentdb`) would leave NAME_DIR_MISMATCH."""
+    path, text = _skill(tmp_path, "reasoningbank-agentdb", "ReasoningBank with AgentDB")
+    fmt = next(f for f in _findings(path, text) if f.code == "NAME_FORMAT")
+    assert fmt.fix is not None and fmt.fix.title == "Rename to `reasoningbank-agentdb` (the folder's name)"
+    fixed, applied = fixes.apply_edits(text, list(fmt.fix.edits))
+    assert applied == 1 and "name: reasoningbank-agentdb\n" in fixed
+    assert _findings(path, fixed) == []
+
+
+def test_name_format_fix_is_a_slug_when_the_folder_name_is_not_valid(tmp_path: Path) -> None:
+    path, text = _skill(tmp_path, "PDF_Tools", "PDF Tools")
+    fmt = next(f for f in _findings(path, text) if f.code == "NAME_FORMAT")
+    assert fmt.fix is not None and fmt.fix.title == "Rename to `pdf-tools`"
+
+
+def test_name_format_without_a_path_offers_the_slug() -> None:
+    text = "---\nname: PDF Tools\ndescription: Use when testing names.\n---\n"
+    (f,) = analyze(text, None, config=Config(select=("NAME_FORMAT",))).findings
+    assert f.fix is not None and f.fix.title == "Rename to `pdf-tools`"
+
+
+@pytest.mark.parametrize("folder", ["pkg/_skill", "pkg/.skill", "pkg/__skill__"])
+def test_source_folder_is_not_a_mismatch(tmp_path: Path, folder: str) -> None:
+    """J2 group D: nshskill installs `nshskill/_skill/` as `.claude/skills/<name>/`."""
+    path, text = _skill(tmp_path, folder, "init-skill")
+    assert _findings(path, text) == []
+
+
+@pytest.mark.parametrize("folder,fixable", [("context_doctor", False), ("skill", True), ("init", True)])
+def test_other_folders_still_mismatch(tmp_path: Path, folder: str, fixable: bool) -> None:
+    path, text = _skill(tmp_path, f"pkg/{folder}", "init-skill")
+    (f,) = _findings(path, text)
+    assert f.code == "NAME_DIR_MISMATCH" and f"directory name `{folder}`" in f.message
+    assert (f.fix is not None) == fixable
