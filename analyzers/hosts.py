@@ -13,11 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .fields import dialect_of
+
 if TYPE_CHECKING:
     from .document import SkillDocument
 
 PLUGIN_DEPTH = 3  # skills/<name>/SKILL.md: the plugin root is two folders up; one more for a nested layout
-OPENCLAW_KEYS = frozenset({"openclaw", "clawdbot", "clawdis", "moltbot"})
 # project folders of agents other than Claude Code (`.claude/` wins where both appear in a path)
 OTHER_AGENT_DIRS = frozenset({".opencode", ".codex", ".agents", ".gemini", ".qwen", ".letta", ".cursor",
                               ".windsurf", ".roo", ".kiro", ".openclaw", ".clawdbot", ".github", ".pi"})
@@ -27,7 +28,7 @@ def other_host(doc: SkillDocument) -> str | None:
     """The agent other than Claude Code this skill shows it is written for, or None (no such evidence)."""
     fm = doc.frontmatter
     meta = fm.data.get("metadata") if fm.ok and isinstance(fm.data, dict) else None
-    if isinstance(meta, dict) and any(isinstance(k, str) and k.lower() in OPENCLAW_KEYS for k in meta):
+    if dialect_of(meta) is not None:  # metadata.openclaw, as a mapping or as its JSON text
         return "openclaw"
     if doc.path is None:
         return None

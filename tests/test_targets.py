@@ -139,12 +139,14 @@ def test_rules_listing_names_targets(tmp_path: Path) -> None:
     assert {r["code"]: r["targets"] for r in data}["UNRESTRICTED_BASH"] == ["claude-code"]
 
 
+OPENCLAW_TEXT = SKILL.replace("allowed-tools: Read Bash\n", """allowed-tools: Read Bash\nmetadata: '{"clawdbot": {"emoji": "x"}}'\n""")
 OPENCLAW = SKILL.replace("allowed-tools: Read Bash\n", 'allowed-tools: Read Bash\nmetadata: {"openclaw": {"emoji": "x"}}\n')
 
 
 @pytest.mark.parametrize(("text", "folder", "silent"), [
     (SKILL, "skills/claude-helper", False),                       # no evidence: Claude Code
     (OPENCLAW, "skills/claude-helper", True),                     # metadata.openclaw: an OpenClaw skill
+    (OPENCLAW_TEXT, "skills/claude-helper", True),                # ... or its JSON text, as OpenClaw documents
     (SKILL, ".opencode/skills/claude-helper", True),              # another agent's project folder
     (SKILL, ".codex/skills/claude-helper", True),
     (SKILL, ".claude/skills/claude-helper", False),               # Claude Code's own folder
