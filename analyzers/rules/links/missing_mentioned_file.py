@@ -9,7 +9,14 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...measures import resolve
 from ...rule import RuleContext, rule
-from ._mentions import block_outputs, case_variant, exists_near, is_example, mentioned_files, names_project_paths
+from ._mentions import (
+    block_outputs,
+    case_variant,
+    exists_near,
+    is_example,
+    mentioned_files,
+    names_project_paths,
+)
 
 
 @rule("MISSING_MENTIONED_FILE", family="links", severity=Severity.WARNING)
