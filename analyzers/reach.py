@@ -34,6 +34,7 @@ from urllib.parse import unquote
 
 from .bundle import MARKDOWN_SUFFIXES, is_text_name, read_bundled, suffix
 from .document import SkillDocument
+from .measures import COMPLETIONS
 
 MAX_READ = 400  # reached text files read per skill; past that, reachability is uncertain
 
@@ -42,7 +43,6 @@ _TOKEN = re.compile(r"[\w.$~%{}/-]+")
 _ANGLE_LINK = re.compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DYNAMIC = frozenset("${}%~")
-_COMPLETIONS = (".py", ".sh", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".json", ".md")
 _PROSE_SUFFIXES = MARKDOWN_SUFFIXES | {".txt", ".rst"}
 _QUOTES = frozenset("\"'`")
 
@@ -240,7 +240,7 @@ class Reach:
         rel = "/".join(run)
         cands = [rel]
         if not dir_only and "." not in run[-1]:
-            cands += [rel + ext for ext in _COMPLETIONS]
+            cands += [rel + ext for ext in COMPLETIONS]
         for c in cands:
             if anchored:
                 for base in (folder, ""):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
-from ...measures import resolve
+from ...measures import completion, resolve
 from ...rule import RuleContext, rule
 from .._helpers import github_slug
 from ._bundled import bad_anchors, bundled_link_targets, from_skill_root, resolve_bundled
@@ -21,6 +21,8 @@ def _squash(s: str) -> str:
 
 def _is_dead(doc: SkillDocument, path: str) -> bool:
     res = resolve(doc, path)
+    if res.exists is False and completion(doc, res.rel) is not None:
+        return False  # `docs/setup` for docs/setup.md: a docs site's page link
     if res.inside_skill:
         if res.rel.startswith("references/") or res.exists is not False:
             return False
@@ -40,6 +42,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked.
+    A link without an extension resolves to the page it names, as docs sites (Nextra, Docusaurus,
+    VitePress, MkDocs) read it: `../features/lsp` is `lsp.md` or `lsp.mdx` (or a script's `.py`, `.sh`,
+    `.js`…).
 
     Links in the skill's other markdown files (`references/*.md`, nested guides) are checked too,
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
@@ -84,7 +89,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
     for bt in bundled_link_targets(doc):
         res = resolve_bundled(doc, bt)
-        if res.exists is not False or from_skill_root(doc, bt):
+        if res.exists is not False or completion(doc, res.rel) is not None or from_skill_root(doc, bt):
             continue
         if res.inside_skill and bt.link.target.lstrip("./").startswith(("skills/", "agents/")):
             continue  # repo-relative cross references
