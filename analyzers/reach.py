@@ -3,7 +3,8 @@
 Reach starts at SKILL.md and follows, through every reached bundled text file:
 
 - paths written anywhere in the text (links, prose, inline code, code blocks, string literals), resolved
-  from the file's own folder and from the skill root; `{baseDir}/…`, `${CLAUDE_PLUGIN_ROOT}/…`,
+  from the file's own folder and from the skill root, and up to case when nothing has the exact spelling
+  (`read FORMS.md` reaches forms.md); `{baseDir}/…`, `${CLAUDE_PLUGIN_ROOT}/…`,
   `$SKILL_DIR/…`, `~/…` and absolute or plugin-root-relative paths count when their static tail ends
   in a bundled path (`plugins/x/skills/y/scripts/a.py` reaches `scripts/a.py`), and a path shorter
   than a bundled one reaches it when it is that path's tail (`validators/x.py`, or a bare `fields.json`);
@@ -56,7 +57,8 @@ class _Index:
     by_tail: dict[str, tuple[str, ...]]
     under: dict[str, tuple[str, ...]]  # folder -> files under it (sorted)
     depth: int  # the most segments a bundled path has
-    pieces: frozenset[str]  # every name between `/` and `.` in a bundled path: a token without one names nothing
+    pieces: frozenset[str]  # every name between `/` and `.` in a bundled path (case-folded): a token without one names nothing
+    folded: dict[str, tuple[str, ...]]  # case-folded path or tail -> bundled paths (`FORMS.md` for forms.md)
 
 
 def _index(doc: SkillDocument) -> _Index:
@@ -73,9 +75,13 @@ def _index(doc: SkillDocument) -> _Index:
         for i in range(1, len(parts)):
             under.setdefault("/".join(parts[:i]), []).append(f)
     depth = max((f.count("/") + 1 for f in files), default=1)
-    pieces = frozenset(p for f in files for p in f.replace(".", "/").split("/") if p)
+    pieces = frozenset(p.casefold() for f in files for p in f.replace(".", "/").split("/") if p)
+    folded: dict[str, list[str]] = {}
+    for tail, paths in tails.items():
+        folded.setdefault(tail.casefold(), []).extend(paths)
     return _Index(frozenset(files), frozenset(dirs), {k: tuple(v) for k, v in tails.items()},
-                  {k: tuple(v) for k, v in under.items()}, depth, pieces)
+                  {k: tuple(v) for k, v in under.items()}, depth, pieces,
+                  {k: tuple(sorted(set(v))) for k, v in folded.items()})
 
 
 @dataclass(slots=True)
@@ -187,7 +193,7 @@ class Reach:
             if hit is None:
                 found: set[str] = set()
                 pieces = tok.replace(".", "/").split("/")
-                if any(p in self.idx.pieces for p in pieces) or "%" in tok:
+                if any(p.casefold() in self.idx.pieces for p in pieces) or "%" in tok:
                     self._token(tok, folder, found, quoted=quoted)
                 hit = self.memo[key] = tuple(found)
             out.update(hit)
@@ -232,7 +238,25 @@ class Reach:
             out.update(self._lookup(run, folder, anchored=anchored, dir_only=False))
 
     def _lookup(self, run: list[str], folder: str, *, anchored: bool, dir_only: bool) -> list[str]:
-        """Bundled paths a run of static segments names (see the module docstring)."""
+        """Bundled paths a run of static segments names (see the module docstring); when none has that exact
+        spelling, the paths it names up to case (`read FORMS.md` reaches forms.md: it works on the author's
+        disk, and LINK_CASE_MISMATCH is where the spelling is reported)."""
+        out = self._lookup_exact(run, folder, anchored=anchored, dir_only=dir_only)
+        if out or all(seg in (".", "..") for seg in run):
+            return out
+        rel = posixpath.normpath("/".join(run))
+        while rel.startswith("../"):
+            rel = rel[3:]
+        cands = [rel]
+        if not dir_only and "." not in run[-1]:
+            cands += [rel + ext for ext in COMPLETIONS]
+        for c in cands:
+            out.extend(self.idx.folded.get(c.casefold(), ()))  # the run is, up to case, a bundled path's tail
+        if dir_only:
+            out = [p for p in out if p in self.idx.dirs]
+        return out
+
+    def _lookup_exact(self, run: list[str], folder: str, *, anchored: bool, dir_only: bool) -> list[str]:
         idx = self.idx
         out: list[str] = []
         if all(seg in (".", "..") for seg in run):

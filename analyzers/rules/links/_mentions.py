@@ -311,7 +311,7 @@ def _case_variant(doc: SkillDocument, rel: str) -> str | None:
     if inside and doc.files.root is not None and not doc.files.truncated:
         if doc.files.exists(rel):
             return None
-        folded = _folded_bundle(doc).get(rel.casefold())
+        folded = folded_bundle(doc).get(rel.casefold())
         return folded
     base = doc.skill_dir
     root = doc.workspace_root
@@ -350,7 +350,7 @@ def case_collision(doc: SkillDocument, rel: str) -> str | None:
     """An existing bundled path that `rel` or one of its folders would duplicate up to case (or None)."""
     if doc.files.root is None:
         return None
-    folded = _folded_bundle(doc)
+    folded = folded_bundle(doc)
     parts = rel.split("/")
     for i in range(1, len(parts) + 1):
         sub = "/".join(parts[:i])
@@ -360,7 +360,7 @@ def case_collision(doc: SkillDocument, rel: str) -> str | None:
     return None
 
 
-def _folded_bundle(doc: SkillDocument) -> dict[str, str]:
+def folded_bundle(doc: SkillDocument) -> dict[str, str]:
     cache = _listing_cache(doc)
     got = cache.get("\0folded")
     if got is None:
