@@ -8,6 +8,9 @@ Reach starts at SKILL.md and follows, through every reached bundled text file:
   `$SKILL_DIR/…`, `~/…` and absolute or plugin-root-relative paths count when their static tail ends
   in a bundled path (`plugins/x/skills/y/scripts/a.py` reaches `scripts/a.py`), and a path shorter
   than a bundled one reaches it when it is that path's tail (`validators/x.py`, or a bare `fields.json`);
+- the skill's own config file at its root (`customize.toml`, `config.yaml`, `*.json`) when a reached file
+  reads one of its top-level keys through a placeholder (`{workflow.review_layers}`: a renderer fills it
+  in), and then every path that file names;
 - a folder (`references/`, `scripts/validators`, a path cut short by a placeholder such as
   `schemas/{name}.json` or `templates/*.html`): every file under it;
 - dotted module names (`python -m scripts.tool`, `importlib.import_module("pkg.mod")`) and Python
@@ -46,6 +49,10 @@ _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DYNAMIC = frozenset("${}%~")
 _PROSE_SUFFIXES = MARKDOWN_SUFFIXES | {".txt", ".rst"}
 _QUOTES = frozenset("\"'`")
+# `{workflow.review_layers}`: a value a renderer fills in from the skill's own config file
+_CONFIG_REF = re.compile(r"\{([A-Za-z_][\w-]{0,63})\.[\w.-]{1,80}\}")
+_CONFIG_SUFFIXES = frozenset({".toml", ".yaml", ".yml", ".json"})
+_TOP_KEY = re.compile(r"^(?:\[\[?[ \t]*\"?([\w-]+)|([\w-]+)[ \t]*[=:]|[ \t]{0,4}\"([\w-]+)\"[ \t]*:)", re.M)
 
 
 @dataclass(slots=True)
@@ -99,6 +106,7 @@ class Reach:
     via: dict[str, str] = field(default_factory=dict)  # reached path -> the file that reached it ("" SKILL.md)
     memo: dict[tuple[str, str, bool], tuple[str, ...]] = field(default_factory=dict)  # (token, folder, quoted)
     _current: str = ""
+    _config_keys: dict[str, tuple[str, ...]] | None = None  # top-level key -> root config files defining it
 
     def is_reached(self, rel: str) -> bool:
         if rel in self.files:
@@ -147,7 +155,7 @@ class Reach:
         self.read += 1
         self._current = rel
         if rel == "":
-            self._reach(self._scan(self.doc.text, "", prose=True))
+            self._reach(self._scan(self.doc.text, "", prose=True) | self._config_refs(self.doc.text))
             return True
         bf = read_bundled(self.doc, rel)
         if bf is None:
@@ -157,6 +165,7 @@ class Reach:
         found = self._scan(bf.text, folder, prose=sfx in _PROSE_SUFFIXES)
         if sfx in (".py", ".pyw"):
             found |= self._python_imports(bf.text, folder)
+        found |= self._config_refs(bf.text)
         self._reach(found)
         return True
 
@@ -204,6 +213,32 @@ class Reach:
             if p.rsplit("/", 1)[-1] in text:
                 out.add(p)
         return out
+
+    def _config_refs(self, text: str) -> set[str]:
+        """The skill's own config files (`customize.toml`, `config.yaml` at its root) that define the key a
+        `{workflow.review_layers}` placeholder in the text reads: the renderer fills it in from that file."""
+        if "{" not in text or "." not in text:
+            return set()
+        out: set[str] = set()
+        for m in _CONFIG_REF.finditer(text):
+            if self._config_keys is None:
+                self._config_keys = self._read_config_keys()
+            out.update(self._config_keys.get(m.group(1), ()))
+        return out
+
+    def _read_config_keys(self) -> dict[str, tuple[str, ...]]:
+        keys: dict[str, list[str]] = {}
+        for f in sorted(self.idx.files):
+            if "/" in f or suffix(f) not in _CONFIG_SUFFIXES:
+                continue
+            bf = read_bundled(self.doc, f)
+            if bf is None:
+                continue
+            for m in _TOP_KEY.finditer(bf.text):
+                name = m.group(1) or m.group(2) or m.group(3)
+                if f not in keys.setdefault(name, []):
+                    keys[name].append(f)
+        return {k: tuple(v) for k, v in keys.items()}
 
     def _token(self, tok: str, folder: str, out: set[str], *, quoted: bool) -> None:
         if "%" in tok and _PERCENT.search(tok):

@@ -60,7 +60,11 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `python -m scripts.tool`; in a reached script, Python imports (`import x`, `from pkg import y`,
     `from .mod import z`; a package covers its folder), JS `require('./z')` and `import … from './z'`,
     shell `source lib.sh`, and any quoted name of a bundled file or folder (`open("templates/x.html")`,
-    `Path(__file__).parent / "schemas"`). A file mentioned only by files SKILL.md never reaches is
+    `Path(__file__).parent / "schemas"`); the skill's own config file at its root (`customize.toml`,
+    `config.yaml`) when a reached file reads one of its top-level keys through a placeholder
+    (`{workflow.review_layers}`, filled in by a renderer), and what that file names; a name written
+    with another case (`FORMS.md` for `forms.md`, reported by `LINK_CASE_MISMATCH`).
+    A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
     `requirements.txt`, dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
