@@ -9,7 +9,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...measures import completion, resolve
 from ...rule import RuleContext, rule
-from .._helpers import github_slug
+from .._helpers import fill_in_template, github_slug
 from ._bundled import bad_anchors, bundled_link_targets, from_skill_root, resolve_bundled
 from ._classify import is_cross_ref, link_targets
 from ._mentions import case_variant
@@ -50,7 +50,10 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
     that file. There a missing `references/…` target is a `DEAD_LINK` too, a path that exists when
     read from the skill folder (`scripts/fill.py` written in `references/forms.md`) is accepted, and
-    links to other skills or agents are not checked. These findings do not change the score.
+    links to other skills or agents are not checked. Links in a fill-in template (a markdown file under
+    `assets/` or `templates/` with three or more `[Field]` or `{FIELD}` placeholders outside code, such
+    as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
+    folder the filled-in copy goes to (`screenshots/issue-001.png`). These findings do not change the score.
 
     ## Why is this bad?
     A script the skill tells the agent to run, or an asset it should copy, is missing: the
@@ -87,7 +90,13 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
     for bf, link in bad_anchors(doc):
         yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
+    templates: dict[str, bool] = {}
     for bt in bundled_link_targets(doc):
+        tpl = templates.get(bt.file.rel)
+        if tpl is None:
+            tpl = templates[bt.file.rel] = fill_in_template(bt.file.rel, bt.file.lines)
+        if tpl:
+            continue  # a fill-in template: its links point into the folder it is copied to
         res = resolve_bundled(doc, bt)
         if res.exists is not False or completion(doc, res.rel) is not None or from_skill_root(doc, bt):
             continue
