@@ -10,6 +10,7 @@ from ...findings import Finding, Severity
 from ...measures import completion, resolve
 from ...rule import RuleContext, rule
 from .._helpers import fill_in_template, github_slug
+from ..code.nested_fence import example_lines
 from ._bundled import bad_anchors, bundled_link_targets, from_skill_root, resolve_bundled
 from ._classify import is_cross_ref, link_targets
 from ._mentions import case_variant
@@ -42,6 +43,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked.
+    Links in an example that a nested fence cut open (a ```` ```markdown ```` SKILL.md template holding
+    ```` ```bash ```` blocks, which CommonMark closes early) are `NESTED_FENCE`, not dead links.
     A link without an extension resolves to the page it names, as docs sites (Nextra, Docusaurus,
     VitePress, MkDocs) read it: `../features/lsp` is `lsp.md` or `lsp.mdx` (or a script's `.py`, `.sh`,
     `.js`…).
@@ -73,9 +76,10 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Retarget the link or add the missing file.
     """
     slugs = None
+    example = example_lines(doc)  # an example CommonMark cut open by a nested fence: NESTED_FENCE
     for link in doc.links:
         t = link.target.strip()
-        if t.startswith("#") and len(t) > 1:
+        if t.startswith("#") and len(t) > 1 and link.range.start.line not in example:
             if slugs is None:
                 slugs = {_squash(github_slug(h.text)) for h in doc.headings}
             anchor = _squash(t[1:])
@@ -83,6 +87,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 yield ctx.finding(link.range, f"No heading matches the anchor `{t}`")
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     for t in link_targets(doc):
+        if t.range.start.line in example:
+            continue
         verdict = dead.get(t.path)
         if verdict is None:
             verdict = dead[t.path] = _is_dead(doc, t.path)
