@@ -113,6 +113,24 @@ def _resolve(doc: SkillDocument, rel_path: str) -> Resolution:
     return Resolution(rel, False, exists_recorded(doc, target), target)
 
 
+# The extension a path may leave out (`scripts/fill` for scripts/fill.py; docs sites such as Nextra,
+# Docusaurus, VitePress and MkDocs link `./setup` for setup.md). Shared by reach and the link rules.
+COMPLETIONS = (".py", ".sh", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".json", ".md", ".mdx")
+
+
+def completion(doc: SkillDocument, rel: str) -> str | None:
+    """The existing file an extensionless path names (`docs/features/lsp` -> docs/features/lsp.md), relative
+    to the skill folder like `rel`; None when there is none or the path has an extension. (A folder that
+    exists resolves as it is.)"""
+    last = rel.rsplit("/", 1)[-1]
+    if not last or "." in last:
+        return None
+    for cand in [rel + ext for ext in COMPLETIONS]:
+        if resolve(doc, cand).exists is True:
+            return cand
+    return None
+
+
 def exists_recorded(doc: SkillDocument, path: Path) -> bool:
     """Path.exists, remembered on the document (the result cache re-checks these paths)."""
     key = str(path)

@@ -3,10 +3,14 @@
 Reach starts at SKILL.md and follows, through every reached bundled text file:
 
 - paths written anywhere in the text (links, prose, inline code, code blocks, string literals), resolved
-  from the file's own folder and from the skill root; `{baseDir}/…`, `${CLAUDE_PLUGIN_ROOT}/…`,
+  from the file's own folder and from the skill root, and up to case when nothing has the exact spelling
+  (`read FORMS.md` reaches forms.md); `{baseDir}/…`, `${CLAUDE_PLUGIN_ROOT}/…`,
   `$SKILL_DIR/…`, `~/…` and absolute or plugin-root-relative paths count when their static tail ends
   in a bundled path (`plugins/x/skills/y/scripts/a.py` reaches `scripts/a.py`), and a path shorter
   than a bundled one reaches it when it is that path's tail (`validators/x.py`, or a bare `fields.json`);
+- the skill's own config file at its root (`customize.toml`, `config.yaml`, `*.json`) when a reached file
+  reads one of its top-level keys through a placeholder (`{workflow.review_layers}`: a renderer fills it
+  in), and then every path that file names;
 - a folder (`references/`, `scripts/validators`, a path cut short by a placeholder such as
   `schemas/{name}.json` or `templates/*.html`): every file under it;
 - dotted module names (`python -m scripts.tool`, `importlib.import_module("pkg.mod")`) and Python
@@ -34,6 +38,7 @@ from urllib.parse import unquote
 
 from .bundle import MARKDOWN_SUFFIXES, is_text_name, read_bundled, suffix
 from .document import SkillDocument
+from .measures import COMPLETIONS
 
 MAX_READ = 400  # reached text files read per skill; past that, reachability is uncertain
 
@@ -42,9 +47,12 @@ _TOKEN = re.compile(r"[\w.$~%{}/-]+")
 _ANGLE_LINK = re.compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DYNAMIC = frozenset("${}%~")
-_COMPLETIONS = (".py", ".sh", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".json", ".md")
 _PROSE_SUFFIXES = MARKDOWN_SUFFIXES | {".txt", ".rst"}
 _QUOTES = frozenset("\"'`")
+# `{workflow.review_layers}`: a value a renderer fills in from the skill's own config file
+_CONFIG_REF = re.compile(r"\{([A-Za-z_][\w-]{0,63})\.[\w.-]{1,80}\}")
+_CONFIG_SUFFIXES = frozenset({".toml", ".yaml", ".yml", ".json"})
+_TOP_KEY = re.compile(r"^(?:\[\[?[ \t]*\"?([\w-]+)|([\w-]+)[ \t]*[=:]|[ \t]{0,4}\"([\w-]+)\"[ \t]*:)", re.M)
 
 
 @dataclass(slots=True)
@@ -56,7 +64,8 @@ class _Index:
     by_tail: dict[str, tuple[str, ...]]
     under: dict[str, tuple[str, ...]]  # folder -> files under it (sorted)
     depth: int  # the most segments a bundled path has
-    pieces: frozenset[str]  # every name between `/` and `.` in a bundled path: a token without one names nothing
+    pieces: frozenset[str]  # every name between `/` and `.` in a bundled path (case-folded): a token without one names nothing
+    folded: dict[str, tuple[str, ...]]  # case-folded path or tail -> bundled paths (`FORMS.md` for forms.md)
 
 
 def _index(doc: SkillDocument) -> _Index:
@@ -73,9 +82,13 @@ def _index(doc: SkillDocument) -> _Index:
         for i in range(1, len(parts)):
             under.setdefault("/".join(parts[:i]), []).append(f)
     depth = max((f.count("/") + 1 for f in files), default=1)
-    pieces = frozenset(p for f in files for p in f.replace(".", "/").split("/") if p)
+    pieces = frozenset(p.casefold() for f in files for p in f.replace(".", "/").split("/") if p)
+    folded: dict[str, list[str]] = {}
+    for tail, paths in tails.items():
+        folded.setdefault(tail.casefold(), []).extend(paths)
     return _Index(frozenset(files), frozenset(dirs), {k: tuple(v) for k, v in tails.items()},
-                  {k: tuple(v) for k, v in under.items()}, depth, pieces)
+                  {k: tuple(v) for k, v in under.items()}, depth, pieces,
+                  {k: tuple(sorted(set(v))) for k, v in folded.items()})
 
 
 @dataclass(slots=True)
@@ -93,6 +106,7 @@ class Reach:
     via: dict[str, str] = field(default_factory=dict)  # reached path -> the file that reached it ("" SKILL.md)
     memo: dict[tuple[str, str, bool], tuple[str, ...]] = field(default_factory=dict)  # (token, folder, quoted)
     _current: str = ""
+    _config_keys: dict[str, tuple[str, ...]] | None = None  # top-level key -> root config files defining it
 
     def is_reached(self, rel: str) -> bool:
         if rel in self.files:
@@ -141,7 +155,7 @@ class Reach:
         self.read += 1
         self._current = rel
         if rel == "":
-            self._reach(self._scan(self.doc.text, "", prose=True))
+            self._reach(self._scan(self.doc.text, "", prose=True) | self._config_refs(self.doc.text))
             return True
         bf = read_bundled(self.doc, rel)
         if bf is None:
@@ -151,6 +165,7 @@ class Reach:
         found = self._scan(bf.text, folder, prose=sfx in _PROSE_SUFFIXES)
         if sfx in (".py", ".pyw"):
             found |= self._python_imports(bf.text, folder)
+        found |= self._config_refs(bf.text)
         self._reach(found)
         return True
 
@@ -187,7 +202,7 @@ class Reach:
             if hit is None:
                 found: set[str] = set()
                 pieces = tok.replace(".", "/").split("/")
-                if any(p in self.idx.pieces for p in pieces) or "%" in tok:
+                if any(p.casefold() in self.idx.pieces for p in pieces) or "%" in tok:
                     self._token(tok, folder, found, quoted=quoted)
                 hit = self.memo[key] = tuple(found)
             out.update(hit)
@@ -198,6 +213,32 @@ class Reach:
             if p.rsplit("/", 1)[-1] in text:
                 out.add(p)
         return out
+
+    def _config_refs(self, text: str) -> set[str]:
+        """The skill's own config files (`customize.toml`, `config.yaml` at its root) that define the key a
+        `{workflow.review_layers}` placeholder in the text reads: the renderer fills it in from that file."""
+        if "{" not in text or "." not in text:
+            return set()
+        out: set[str] = set()
+        for m in _CONFIG_REF.finditer(text):
+            if self._config_keys is None:
+                self._config_keys = self._read_config_keys()
+            out.update(self._config_keys.get(m.group(1), ()))
+        return out
+
+    def _read_config_keys(self) -> dict[str, tuple[str, ...]]:
+        keys: dict[str, list[str]] = {}
+        for f in sorted(self.idx.files):
+            if "/" in f or suffix(f) not in _CONFIG_SUFFIXES:
+                continue
+            bf = read_bundled(self.doc, f)
+            if bf is None:
+                continue
+            for m in _TOP_KEY.finditer(bf.text):
+                name = m.group(1) or m.group(2) or m.group(3)
+                if f not in keys.setdefault(name, []):
+                    keys[name].append(f)
+        return {k: tuple(v) for k, v in keys.items()}
 
     def _token(self, tok: str, folder: str, out: set[str], *, quoted: bool) -> None:
         if "%" in tok and _PERCENT.search(tok):
@@ -232,7 +273,25 @@ class Reach:
             out.update(self._lookup(run, folder, anchored=anchored, dir_only=False))
 
     def _lookup(self, run: list[str], folder: str, *, anchored: bool, dir_only: bool) -> list[str]:
-        """Bundled paths a run of static segments names (see the module docstring)."""
+        """Bundled paths a run of static segments names (see the module docstring); when none has that exact
+        spelling, the paths it names up to case (`read FORMS.md` reaches forms.md: it works on the author's
+        disk, and LINK_CASE_MISMATCH is where the spelling is reported)."""
+        out = self._lookup_exact(run, folder, anchored=anchored, dir_only=dir_only)
+        if out or all(seg in (".", "..") for seg in run):
+            return out
+        rel = posixpath.normpath("/".join(run))
+        while rel.startswith("../"):
+            rel = rel[3:]
+        cands = [rel]
+        if not dir_only and "." not in run[-1]:
+            cands += [rel + ext for ext in COMPLETIONS]
+        for c in cands:
+            out.extend(self.idx.folded.get(c.casefold(), ()))  # the run is, up to case, a bundled path's tail
+        if dir_only:
+            out = [p for p in out if p in self.idx.dirs]
+        return out
+
+    def _lookup_exact(self, run: list[str], folder: str, *, anchored: bool, dir_only: bool) -> list[str]:
         idx = self.idx
         out: list[str] = []
         if all(seg in (".", "..") for seg in run):
@@ -240,7 +299,7 @@ class Reach:
         rel = "/".join(run)
         cands = [rel]
         if not dir_only and "." not in run[-1]:
-            cands += [rel + ext for ext in _COMPLETIONS]
+            cands += [rel + ext for ext in COMPLETIONS]
         for c in cands:
             if anchored:
                 for base in (folder, ""):

@@ -144,3 +144,37 @@ def github_slug(heading: str) -> str:
 def frontmatter_insert_point(doc: SkillDocument) -> Pos:
     """Where a new key goes: the start of the line after the opening `---`."""
     return Pos(doc.frontmatter.open_line + 1, 0)
+
+
+# a fill-in field: `[Client name]`, `[Project name]` (not a `[ ]` / `[x]` checkbox, a link or a footnote),
+# or `{APP_NAME}`, `{page URL where the issue was found}` (not `${VAR}`, `{{mustache}}` or JSON)
+_FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[A-Za-z][^{}\n]{0,79}\}(?!\})")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+MIN_FIELDS = 3
+
+
+def fill_in_template(rel: str, lines: list[str]) -> bool:
+    """A document template under assets/ or templates/: three or more `[placeholder]` or `{placeholder}`
+    fields outside code.
+
+    The agent copies such a file into its output (a proposal, a report) and fills it in: it is read whole
+    (a table of contents would end up in the user's document), and its relative links point into the
+    output folder (`screenshots/issue-001.png`), not the skill. A catalogue of code templates (UiPath's
+    `assets/vs-templates.md`, read piece by piece) has no such fields outside code and stays checked."""
+    if not rel.startswith(("assets/", "templates/")):
+        return False
+    fields = 0
+    fence = ""
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            mark = stripped[:3]
+            fence = "" if fence == mark else (fence or mark)
+            continue
+        if not fence and ("[" in line or "{" in line):
+            if "`" in line:
+                line = _CODE_SPAN.sub("", line)
+            fields += len(_FIELD.findall(line))
+            if fields >= MIN_FIELDS:
+                return True
+    return False

@@ -9,6 +9,7 @@ from ...bundle import bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
+from .._helpers import fill_in_template
 
 MIN_LINES = 100  # longer files need a table of contents (Anthropic's skill authoring guide)
 TOP_LINES = 30  # where the table of contents must start
@@ -45,34 +46,6 @@ def _reference(rel: str, doc: SkillDocument) -> bool:
     if base.startswith(_NOT_REFERENCES):
         return False
     return rel.startswith(("references/", "reference/", "docs/")) or rel in doc.text
-
-
-# a fill-in field: `[Client name]`, `[Project name]` (not a `[ ]` / `[x]` checkbox, a link or a footnote)
-_FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])")
-MIN_FIELDS = 3
-
-
-def _fill_in_template(rel: str, lines: list[str]) -> bool:
-    """A document template under assets/ or templates/: three or more `[placeholder]` fields outside code.
-
-    The agent copies such a file into its output (a proposal, a report) and reads it whole; a table of
-    contents would end up in the user's document. A catalogue of code templates (UiPath's
-    `assets/vs-templates.md`, read piece by piece) has no such fields and stays checked."""
-    if not rel.startswith(("assets/", "templates/")):
-        return False
-    fields = 0
-    fence = ""
-    for line in lines:
-        stripped = line.lstrip()
-        if stripped.startswith(("```", "~~~")):
-            mark = stripped[:3]
-            fence = "" if fence == mark else (fence or mark)
-            continue
-        if not fence and "[" in line:
-            fields += len(_FIELD.findall(line))
-            if fields >= MIN_FIELDS:
-                return True
-    return False
 
 
 @rule("REFERENCE_NO_TOC", family="body", severity=Severity.INFO)
@@ -126,7 +99,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # most files: no line index needed
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
-        if n <= MIN_LINES or has_toc(lines) or _fill_in_template(bf.rel, lines):
+        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

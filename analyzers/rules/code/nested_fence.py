@@ -9,17 +9,26 @@ from ...findings import Finding, Pos, Range, Severity
 from ...rule import RuleContext, rule
 from ._helpers import fence_line
 
+_EXAMPLE_LANGS = frozenset({"markdown", "md"})  # a whole document shown as an example: it may hold several blocks
+MAX_CHAIN = 40  # inner blocks followed through one markdown example
+
 
 def nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
     """(outer block, line of the inner opener, line of the author's outer closer) for each tagged block
-    that holds a fence line opening a nested block (same character, at least as long, an info string)
-    and is followed by an untagged block: CommonMark closed the outer block at the inner block's closer
-    and reads the author's outer closer as the opener of a new block."""
+    that holds a fence line opening a nested block (same character, at least as long, an info string):
+    CommonMark closed the outer block at the inner block's closer and reads the author's outer closer as
+    the opener of a new, untagged block.
+
+    The author's closer is the next untagged block's opener when it comes right after the outer block. In
+    a `markdown` / `md` example (a whole SKILL.md template) whose next block is tagged, the example's own
+    blocks follow, and the author's closer is the first untagged block that shows it is one: CommonMark's
+    block there swallows a tagged opener (the author's next example) or never closes. A genuine tagged
+    block after a closed example holds no such evidence and stays silent."""
     blocks = [b for b in doc.code_blocks if b.fenced]
     out: list[tuple[CodeBlock, int, int]] = []
     lines = doc.lines
-    for b, nb in zip(blocks, blocks[1:], strict=False):
-        if not b.info or not b.closed or nb.info:
+    for k, b in enumerate(blocks):
+        if not b.info or not b.closed or k + 1 >= len(blocks):
             continue
         opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
         if opener is None:
@@ -30,10 +39,73 @@ def nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
             if f is not None and f.marker == opener.marker and f.run >= opener.run and f.info:
                 inner = ln
                 break
+        if inner is None:
+            continue
+        nb = blocks[k + 1]
+        if nb.info:
+            if b.language.lower() not in _EXAMPLE_LANGS:
+                continue
+            nb = _example_closer(blocks, k + 1, lines, opener.marker)
+            if nb is None:
+                continue  # no block that can only be the example's closer: say nothing
         stray = fence_line(lines[nb.start_line]) if nb.start_line < len(lines) else None
-        if inner is not None and stray is not None and stray.marker == opener.marker and stray.run >= opener.run:
-            out.append((b, inner, nb.start_line))
+        if stray is None or stray.marker != opener.marker or stray.run < opener.run:
+            continue
+        out.append((b, inner, nb.start_line))
     return out
+
+
+def _example_closer(blocks: list[CodeBlock], j: int, lines: list[str], marker: str) -> CodeBlock | None:
+    """From the tagged block at `j` on (the example's own blocks, each closed), the first untagged block
+    that swallows what follows it: the author's closer of the example. None when a block ends the chain
+    first (one that never closes, a tagged one that swallows) or none comes within MAX_CHAIN blocks."""
+    for nb in blocks[j : j + MAX_CHAIN]:
+        if not nb.info and _swallows(nb, lines, marker):
+            return nb
+        if not nb.closed or _swallows(nb, lines, marker):
+            return None
+    return None
+
+
+def _swallows(block: CodeBlock, lines: list[str], marker: str) -> bool:
+    """The block never closes, or holds a tagged opener of the same fence: what the author wrote after it
+    is not code."""
+    if not block.closed:
+        return True
+    for ln in range(block.content_start_line, min(block.end_line - 1, len(lines))):
+        f = fence_line(lines[ln])
+        if f is not None and f.marker == marker and f.info:
+            return True
+    return False
+
+
+def example_lines(doc: SkillDocument) -> frozenset[int]:
+    """Lines the author meant as code that CommonMark reads as markdown, when `NESTED_FENCE` fires: link
+    rules say nothing about them (the links there are an example's placeholders, and NESTED_FENCE reports
+    the cause). The author's reading nests fences: a fence with an info string inside a block opens an
+    inner block, a bare fence closes the innermost one. Empty when that reading does not balance by the
+    end of the file (then it is not what the author meant either)."""
+    if not nested_fences(doc):
+        return frozenset()
+    lines = doc.lines
+    stack: list[tuple[str, int]] = []  # (marker, run) of the open blocks, outermost first
+    code: set[int] = set()
+    for ln in range(doc.body_start_line, len(lines)):
+        f = fence_line(lines[ln]) if ("`" in lines[ln] or "~" in lines[ln]) else None
+        if stack:
+            code.add(ln)
+            marker, run = stack[-1]
+            if f is not None and f.marker == marker and f.run >= run:
+                if f.info:
+                    stack.append((f.marker, f.run))  # a block inside the block
+                else:
+                    stack.pop()
+        elif f is not None:
+            code.add(ln)
+            stack.append((f.marker, f.run))
+    if stack:
+        return frozenset()
+    return frozenset(code - doc.code_lines)
 
 
 @rule("NESTED_FENCE", family="code", severity=Severity.WARNING)
@@ -43,7 +115,12 @@ def nested_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Reports a fenced block with a language tag (```` ```markdown ````) whose content holds a fence
     line that opens a nested block (```` ```jsx ````: the same character, at least as long, with an
-    info string) when the next block is untagged. CommonMark does not nest fences: the inner block's
+    info string) when the next block is untagged. In a `markdown` / `md` example (a whole SKILL.md
+    template with several code blocks) the author's closing fence may come after more tagged blocks of
+    the example; it is found by pairing each later tagged opener with the next bare fence, and
+    reported only when the block CommonMark opens at it swallows a tagged opener or never closes (a
+    plain block after a properly closed example stays silent). Links inside such a broken example are
+    not reported as `DEAD_LINK` or `DEAD_CROSS_REF`: they are the example's placeholders. CommonMark does not nest fences: the inner block's
     closing fence closes the *outer* block, the text the author meant as code after it becomes
     markdown, and the author's outer closing fence opens a new, untagged block that swallows what
     follows. The finding is on the inner opener and names both lines.

@@ -311,7 +311,7 @@ def _case_variant(doc: SkillDocument, rel: str) -> str | None:
     if inside and doc.files.root is not None and not doc.files.truncated:
         if doc.files.exists(rel):
             return None
-        folded = _folded_bundle(doc).get(rel.casefold())
+        folded = folded_bundle(doc).get(rel.casefold())
         return folded
     base = doc.skill_dir
     root = doc.workspace_root
@@ -350,7 +350,7 @@ def case_collision(doc: SkillDocument, rel: str) -> str | None:
     """An existing bundled path that `rel` or one of its folders would duplicate up to case (or None)."""
     if doc.files.root is None:
         return None
-    folded = _folded_bundle(doc)
+    folded = folded_bundle(doc)
     parts = rel.split("/")
     for i in range(1, len(parts) + 1):
         sub = "/".join(parts[:i])
@@ -360,7 +360,7 @@ def case_collision(doc: SkillDocument, rel: str) -> str | None:
     return None
 
 
-def _folded_bundle(doc: SkillDocument) -> dict[str, str]:
+def folded_bundle(doc: SkillDocument) -> dict[str, str]:
     cache = _listing_cache(doc)
     got = cache.get("\0folded")
     if got is None:
@@ -412,3 +412,92 @@ def _ancestors(doc: SkillDocument) -> list[Path]:
             break
         out.append(anc)
     return out
+
+
+# ---------------------------------------------------------------- examples
+
+_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's bullet
+_EXAMPLE_LEAD = re.compile(r"(?:[*_]{1,2})?(?:examples?(?:[*_]{1,2})?\s*:|e\.g\.)", re.I)  # `**Example**:`, `e.g.`
+_EXAMPLE_WORDS = re.compile(r"\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b|\bexamples?:", re.I)
+_LIKE = re.compile(r"\blike\s+[`'\"*_]*$", re.I)  # "files like `references/x.md`": the word right before
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.I)  # full stops that end no sentence
+SENTENCE_CHARS = 400  # text read back from a path for its sentence (bounded: linear on any input)
+MAX_LOOKBACK = 40  # lines walked back to a list item's or paragraph's start
+
+
+def is_example(doc: SkillDocument, m: Mention) -> bool:
+    """The path is given as an example, not as a file of this skill: its list item or paragraph starts with
+    `Example:` / `**Examples**:` / `e.g.` (or follows a paragraph that does and ends with `:`, introducing
+    the list), or its sentence puts `e.g.`, `for example`, `for instance` or `such as` before it (an
+    `(e.g. …)` parenthetical only up to its `)`), or the word right before it is `like`.
+    Skill-authoring guides name the files *the reader's* skill could bundle
+    (`**Examples**: references/finance.md for financial schemas`)."""
+    if m.where == "command":
+        return False
+    lines = doc.lines
+    ln = m.range.start.line
+    start = _block_start(doc, ln)
+    if start is None:
+        return False
+    first = lines[start][:200]
+    bullet = _ITEM.match(first)
+    head = first[bullet.end():] if bullet else first.lstrip()
+    if _EXAMPLE_LEAD.match(head):
+        return True
+    col = m.range.start.character
+    parts = [lines[ln][max(0, col - SENTENCE_CHARS): col].strip()]
+    size = len(parts[0])
+    for i in range(ln - 1, start - 1, -1):  # the item's earlier lines, up to a sentence's length
+        if size >= SENTENCE_CHARS:
+            break
+        parts.append(lines[i][-SENTENCE_CHARS:].strip())
+        size += len(parts[-1])
+    before = " ".join(reversed(parts))
+    if _LIKE.search(before):
+        return True
+    plain = _ABBREV.sub(lambda x: x.group(0).replace(".", "_"), before)  # keep e.g. / i.e. inside sentences
+    cut = max(plain.rfind(". "), plain.rfind("? "), plain.rfind("! "))
+    sentence = before[cut + 1:] if cut >= 0 else before
+    hits = list(_EXAMPLE_WORDS.finditer(sentence))
+    if hits:
+        after = sentence[hits[-1].end():]
+        opened = sentence[: hits[-1].start()].rstrip().endswith("(")
+        if not (opened and ")" in after):  # "(e.g. `a.md`) resolve from `references/b.md`": b is not
+            return True
+    if bullet:
+        return _introduced_by_example(doc, start)
+    return False
+
+
+def _block_start(doc: SkillDocument, ln: int) -> int | None:
+    """The first line of the list item or paragraph holding line `ln` (None: too far back to tell)."""
+    lines = doc.lines
+    stop = max(doc.body_start_line, ln - MAX_LOOKBACK)
+    i = ln
+    while True:
+        if _ITEM.match(lines[i]) or lines[i].lstrip().startswith("#"):
+            return i
+        if i == stop:
+            return i if i == doc.body_start_line else None
+        prev = lines[i - 1]
+        if not prev.strip() or i - 1 in doc.code_lines:
+            return i
+        i -= 1
+
+
+def _introduced_by_example(doc: SkillDocument, item: int) -> bool:
+    """The list holding this item follows a paragraph that starts with `Example:` and ends with `:`."""
+    lines = doc.lines
+    stop = max(doc.body_start_line, item - MAX_LOOKBACK)
+    i = item
+    while i > stop:
+        prev = lines[i - 1]
+        if not prev.strip() or i - 1 in doc.code_lines or not (_ITEM.match(prev) or prev[:1] in (" ", "\t")):
+            break
+        i -= 1  # earlier items of the list and their continuation lines
+    while i > stop and not lines[i - 1].strip():
+        i -= 1  # the blank line(s) before the list
+    if i <= stop or i - 1 in doc.code_lines or not lines[i - 1].rstrip().endswith(":"):
+        return False
+    start = _block_start(doc, i - 1)
+    return start is not None and not _ITEM.match(lines[start]) and _EXAMPLE_LEAD.match(lines[start].lstrip()) is not None

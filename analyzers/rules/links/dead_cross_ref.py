@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
+from ..code.nested_fence import example_lines
 from ._classify import is_cross_ref, link_targets, prose_cross_refs, resolve_cross
 from ._mentions import case_variant
 
@@ -21,7 +22,9 @@ def dead_cross_ref(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the same paths written in prose (`../other/SKILL.md`, `skills/other-skill`). `skills/x` is looked
     up from every ancestor directory up to the workspace root. URLs (`github.com/.../skills/...`),
     home paths (`~/.claude/skills/...`), code, and prose such as "skills/agents" are not references.
-    Paths outside the workspace are never read (`LINK_ESCAPES_WORKSPACE`).
+    Paths outside the workspace are never read (`LINK_ESCAPES_WORKSPACE`). References in an example
+    that a nested fence cut open (a ```` ```markdown ```` template whose inner ```` ```bash ```` block
+    closes it early) are the example's placeholders: `NESTED_FENCE` reports the cause.
 
     ## Why is this bad?
     Broken ecosystem links send the agent looking for skills that are not installed, and cost the
@@ -40,7 +43,10 @@ def dead_cross_ref(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## Fix
     Point the reference at the skill's real directory, or remove it.
     """
+    example = example_lines(doc)  # an example CommonMark cut open by a nested fence: NESTED_FENCE
     for t in link_targets(doc):
+        if t.range.start.line in example:
+            continue
         inside_repo_rel = t.path.lstrip("./").startswith(("skills/", "agents/"))
         if not (t.path.startswith("../") or inside_repo_rel):
             continue
@@ -50,6 +56,8 @@ def dead_cross_ref(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 continue  # exists with another case: LINK_CASE_MISMATCH
             yield ctx.finding(t.range, f"Cross reference `{t.text}` does not resolve to a skill or agent")
     for t in prose_cross_refs(doc):
+        if t.range.start.line in example:
+            continue
         res = resolve_cross(doc, t.path)
         if res.exists is False:
             yield ctx.finding(t.range, f"Cross reference `{t.text}` does not resolve to a skill or agent")

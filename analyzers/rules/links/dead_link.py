@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
-from ...measures import resolve
+from ...measures import completion, resolve
 from ...rule import RuleContext, rule
-from .._helpers import github_slug
+from .._helpers import fill_in_template, github_slug
+from ..code.nested_fence import example_lines
 from ._bundled import bad_anchors, bundled_link_targets, from_skill_root, resolve_bundled
 from ._classify import is_cross_ref, link_targets
 from ._mentions import case_variant
@@ -21,6 +22,8 @@ def _squash(s: str) -> str:
 
 def _is_dead(doc: SkillDocument, path: str) -> bool:
     res = resolve(doc, path)
+    if res.exists is False and completion(doc, res.rel) is not None:
+        return False  # `docs/setup` for docs/setup.md: a docs site's page link
     if res.inside_skill:
         if res.rel.startswith("references/") or res.exists is not False:
             return False
@@ -40,12 +43,20 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked.
+    Links in an example that a nested fence cut open (a ```` ```markdown ```` SKILL.md template holding
+    ```` ```bash ```` blocks, which CommonMark closes early) are `NESTED_FENCE`, not dead links.
+    A link without an extension resolves to the page it names, as docs sites (Nextra, Docusaurus,
+    VitePress, MkDocs) read it: `../features/lsp` is `lsp.md` or `lsp.mdx` (or a script's `.py`, `.sh`,
+    `.js`…).
 
     Links in the skill's other markdown files (`references/*.md`, nested guides) are checked too,
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
     that file. There a missing `references/…` target is a `DEAD_LINK` too, a path that exists when
     read from the skill folder (`scripts/fill.py` written in `references/forms.md`) is accepted, and
-    links to other skills or agents are not checked. These findings do not change the score.
+    links to other skills or agents are not checked. Links in a fill-in template (a markdown file under
+    `assets/` or `templates/` with three or more `[Field]` or `{FIELD}` placeholders outside code, such
+    as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
+    folder the filled-in copy goes to (`screenshots/issue-001.png`). These findings do not change the score.
 
     ## Why is this bad?
     A script the skill tells the agent to run, or an asset it should copy, is missing: the
@@ -65,9 +76,10 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Retarget the link or add the missing file.
     """
     slugs = None
+    example = example_lines(doc)  # an example CommonMark cut open by a nested fence: NESTED_FENCE
     for link in doc.links:
         t = link.target.strip()
-        if t.startswith("#") and len(t) > 1:
+        if t.startswith("#") and len(t) > 1 and link.range.start.line not in example:
             if slugs is None:
                 slugs = {_squash(github_slug(h.text)) for h in doc.headings}
             anchor = _squash(t[1:])
@@ -75,6 +87,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 yield ctx.finding(link.range, f"No heading matches the anchor `{t}`")
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     for t in link_targets(doc):
+        if t.range.start.line in example:
+            continue
         verdict = dead.get(t.path)
         if verdict is None:
             verdict = dead[t.path] = _is_dead(doc, t.path)
@@ -82,9 +96,15 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
     for bf, link in bad_anchors(doc):
         yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
+    templates: dict[str, bool] = {}
     for bt in bundled_link_targets(doc):
+        tpl = templates.get(bt.file.rel)
+        if tpl is None:
+            tpl = templates[bt.file.rel] = fill_in_template(bt.file.rel, bt.file.lines)
+        if tpl:
+            continue  # a fill-in template: its links point into the folder it is copied to
         res = resolve_bundled(doc, bt)
-        if res.exists is not False or from_skill_root(doc, bt):
+        if res.exists is not False or completion(doc, res.rel) is not None or from_skill_root(doc, bt):
             continue
         if res.inside_skill and bt.link.target.lstrip("./").startswith(("skills/", "agents/")):
             continue  # repo-relative cross references

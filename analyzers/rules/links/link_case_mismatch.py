@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...findings import Edit, Finding, Fix, Range, Severity
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...measures import normalize
 from ...rule import FixAvailability, RuleContext, rule
 from ._bundled import bundled_link_targets, resolve_bundled
 from ._classify import link_targets
-from ._mentions import case_variant, mentioned_files
+from ._mentions import case_variant, folded_bundle, mentioned_files
+
+# a bare file name in prose (`FORMS.md`): not part of a longer path, a URL or a word; one class each: linear
+_BARE_NAME = re.compile(r"(?<![\w./\\@:~$%-])[\w-]{1,80}\.[A-Za-z0-9]{1,8}(?![\w/-])")
 
 
 def _respelled(written: str, rel: str, variant: str) -> str | None:
@@ -34,7 +38,9 @@ def link_case_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     the same answer on case-insensitive disks (macOS, Windows), where the link happens to work.
     Links in bundled markdown files (`references/*.md`) are checked too, on that file (no fix there).
     These links are reported here and not as `DEAD_LINK`, `ORPHAN_REFERENCE`, `DEAD_CROSS_REF` or
-    `MISSING_MENTIONED_FILE`. Paths outside the workspace are not read.
+    `MISSING_MENTIONED_FILE`. Bare names of files at the skill root written in SKILL.md's prose are
+    checked too (`read FORMS.md` when the file is `forms.md`; not link text, and not `skill.md`).
+    Paths outside the workspace are not read.
 
     ## Why is this bad?
     The link resolves on the author's Mac and breaks on Linux, where most agents run: the agent looks
@@ -86,6 +92,10 @@ def link_case_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         new = _respelled(m.text, m.rel, variant)
         fix = Fix.safe(f"Change the path to `{new}`", Edit(m.range, new)) if new is not None else None
         yield ctx.finding(m.range, f"`{m.text}` exists only as `{variant}` (case differs; breaks on Linux)", fix)
+    for rng, written, variant in _bare_names(doc):
+        if (rng.start.line, rng.start.character) not in seen:
+            fix = Fix.safe(f"Change the name to `{variant}`", Edit(rng, variant))
+            yield ctx.finding(rng, f"`{written}` exists only as `{variant}` (case differs; breaks on Linux)", fix)
     for bt in bundled_link_targets(doc):
         res = resolve_bundled(doc, bt)
         if res.rel == "SKILL.md":
@@ -94,3 +104,33 @@ def link_case_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         if variant is not None:
             yield ctx.finding(bt.range, f"`{bt.link.path_part or bt.text}` exists only as `{variant}` "
                               "(case differs; breaks on Linux)", file=bt.file.rel)
+
+
+def _bare_names(doc: SkillDocument) -> Iterator[tuple[Range, str, str]]:
+    """Bare names of files at the skill root in SKILL.md's prose, written with another case (`read FORMS.md`
+    when the file is forms.md), outside links. SKILL.md itself is not checked (`skill.md` is how prose
+    often names it)."""
+    if doc.files.root is None or doc.files.truncated:
+        return
+    folded = folded_bundle(doc)
+    in_links: dict[int, list[tuple[int, int]]] = {}
+    for link in doc.links:
+        r = link.full_range
+        for ln in range(r.start.line, r.end.line + 1):
+            a = r.start.character if ln == r.start.line else 0
+            b = r.end.character if ln == r.end.line else 1 << 30
+            in_links.setdefault(ln, []).append((a, b))
+    for pl in doc.prose:
+        if "." not in pl.text:
+            continue
+        for m in _BARE_NAME.finditer(pl.text):
+            name = m.group().rstrip(".")
+            if "." not in name or doc.files.exists(name):
+                continue
+            on_disk = folded.get(name.casefold())
+            if on_disk is None or "/" in on_disk or on_disk == "SKILL.md":
+                continue
+            s = m.start()
+            if any(a <= s < b for a, b in in_links.get(pl.line, ())):
+                continue
+            yield Range(Pos(pl.line, s), Pos(pl.line, s + len(name))), name, on_disk

@@ -9,7 +9,14 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...measures import resolve
 from ...rule import RuleContext, rule
-from ._mentions import block_outputs, case_variant, exists_near, mentioned_files, names_project_paths
+from ._mentions import (
+    block_outputs,
+    case_variant,
+    exists_near,
+    is_example,
+    mentioned_files,
+    names_project_paths,
+)
 
 
 @rule("MISSING_MENTIONED_FILE", family="links", severity=Severity.WARNING)
@@ -31,7 +38,12 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     same block (`cd ~/.claude/skills/other-skill`), and paths that exist relative to a folder above
     the skill up to the workspace root (a plugin or repository root), and paths the same sentence
     places in another project ("`scripts/policy.json` in the arelay repo", "… from the upstream
-    repository"). A path that exists with a different case is
+    repository"), and paths given as examples: in a list item or paragraph that starts with
+    `Example:` / `**Examples**:` / `e.g.` (a list item counts whole, wrapped lines included, and so does
+    a list introduced by an `Example: … :` paragraph), in a sentence where `e.g.`, `for example`,
+    `for instance` or `such as` comes before the path (an `(e.g. …)` parenthetical only up to its `)`),
+    or right after `like` (skill-authoring guides name the files *the reader's* skill could bundle:
+    "`**Examples**: references/finance.md` for financial schemas"). A path that exists with a different case is
     `LINK_CASE_MISMATCH`.
     A project skill (SKILL.md names paths of a host project that are not in the skill, such as
     `src/app.ts` or `.claude/agents/x.md`) runs from the repository root, so its `scripts/…` and
@@ -85,6 +97,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
                 continue  # a project skill's scripts/ or assets/ may be the repository's own
         if m.where != "command" and _elsewhere(doc.lines[m.range.end.line], m.range.end.character):
             continue  # "`scripts/policy.json` in the arelay repo": a file of another project
+        if is_example(doc, m):
+            continue  # "**Examples**: `references/finance.md` for financial schemas": the reader's future files
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")
 
 

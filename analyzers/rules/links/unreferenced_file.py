@@ -9,7 +9,22 @@ from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
 
-_IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "requirements.txt", ".gitkeep"}
+_IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "requirements.txt", ".gitkeep", "conftest.py"}
+_TEST_DIRS = ("tests", "test", "__tests__", "__test__")
+_TEST_SUFFIXES = ("_test.py", "_test.go", "_spec.rb")  # a script named smoke_test.sh may be one the skill runs
+
+
+def is_test_file(rel: str) -> bool:
+    """A unit test of the skill's code (`diff.test.ts`, `api.spec.js`, `test_x.py`, `x_test.py`, `x_test.go`,
+    anything under `tests/` or `__tests__/`): tests import the code, nothing imports them."""
+    parts = rel.split("/")
+    if any(p in _TEST_DIRS for p in parts[:-1]):
+        return True
+    base = parts[-1].lower()
+    if base.startswith("test_") and base.endswith(".py") or base.endswith(_TEST_SUFFIXES):
+        return True
+    stem = base.rsplit(".", 1)[0]
+    return stem.endswith((".test", ".spec"))  # diff.test.ts, api.spec.js
 
 
 def unreferenced(doc: SkillDocument) -> list[str]:
@@ -21,7 +36,7 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         if not f.startswith(("references/", "scripts/")):
             continue
         base = f.rsplit("/", 1)[-1]
-        if base.startswith(".") or base in _IGNORED_NAMES or base.endswith((".pyc", ".pyo")):
+        if base.startswith(".") or base in _IGNORED_NAMES or base.endswith((".pyc", ".pyo")) or is_test_file(f):
             continue
         targets.append(f)
     if not targets:
@@ -45,10 +60,16 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `python -m scripts.tool`; in a reached script, Python imports (`import x`, `from pkg import y`,
     `from .mod import z`; a package covers its folder), JS `require('./z')` and `import … from './z'`,
     shell `source lib.sh`, and any quoted name of a bundled file or folder (`open("templates/x.html")`,
-    `Path(__file__).parent / "schemas"`). A file mentioned only by files SKILL.md never reaches is
+    `Path(__file__).parent / "schemas"`); the skill's own config file at its root (`customize.toml`,
+    `config.yaml`) when a reached file reads one of its top-level keys through a placeholder
+    (`{workflow.review_layers}`, filled in by a renderer), and what that file names; a name written
+    with another case (`FORMS.md` for `forms.md`, reported by `LINK_CASE_MISMATCH`).
+    A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
-    files than it can follow get no finding. `__init__.py`, `README.md`, `LICENSE`, `requirements.txt`
-    and dot-files are never reported. The finding is placed on the first line of SKILL.md.
+    files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
+    `requirements.txt`, dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
+    `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`: tests import the code, nothing
+    imports them, and SKILL.md has no reason to name them) are never reported. The finding is placed on the first line of SKILL.md.
 
     ## Why is this bad?
     The agent only opens bundled files that SKILL.md points to. An unmentioned file is dead weight in

@@ -1,0 +1,2 @@
+import { diff } from "./diff"
+export const main = () => diff()

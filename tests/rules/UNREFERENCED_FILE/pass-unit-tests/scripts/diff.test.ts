@@ -1,0 +1,2 @@
+import { diff } from "./diff"
+test("diff", () => diff())

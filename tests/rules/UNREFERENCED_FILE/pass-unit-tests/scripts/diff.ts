@@ -1,0 +1,1 @@
+export const diff = () => 0

@@ -1,0 +1,1 @@
+# unit test of diff (kept import-free: pytest collects fixture folders)
