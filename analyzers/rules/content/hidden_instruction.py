@@ -9,7 +9,7 @@ from ...bundle import bundled_text_files
 from ...document import LineIndex, SkillDocument
 from ...findings import Finding, Range, Severity
 from ...rule import RuleContext, rule
-from ..body.reference_no_toc import _fill_in_template
+from .._helpers import fill_in_template as _document_template
 
 MAX_COMMENTS = 500  # per file
 MAX_COMMENT_CHARS = 20_000  # of each comment, analysed
@@ -282,7 +282,7 @@ def fill_in_template(rel: str | None, text: str) -> bool:
     if "template" in low.rsplit("/", 1)[-1] or low.startswith(("templates/", "template/")) \
             or "/templates/" in low or "/template/" in low:
         return True
-    return _fill_in_template(rel, text.split("\n"))
+    return _document_template(rel, text.split("\n"))
 
 
 def _fence_line_starts(text: str) -> list[int]:
