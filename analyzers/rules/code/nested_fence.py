@@ -52,7 +52,38 @@ def nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
         if stray is None or stray.marker != opener.marker or stray.run < opener.run:
             continue
         out.append((b, inner, nb.start_line))
+    if not any(not b.closed for b in blocks):
+        return out
+    # A block runs to the end of the file, and reading the fences as nested (the author's reading) balances:
+    # that block's opener is the author's closer of an earlier block that holds a nested tagged opener
+    # (untagged blocks and non-markdown outers included, which the cases above leave alone).
+    reported = {b.start_line for b, _i, _s in out}
+    unclosed = next(b for b in blocks if not b.closed)
+    if unclosed.start_line in {s for _b, _i, s in out} or nested_reading(doc) is None:
+        return out
+    for b in blocks:
+        if b.start_line >= unclosed.start_line:
+            break
+        if b.start_line in reported or not b.closed:
+            continue
+        inner = _inner_opener(b, lines)
+        if inner is not None:
+            out.append((b, inner, unclosed.start_line))
+            break  # the first nesting shifts every pair after it: one finding names the cause
     return out
+
+
+def _inner_opener(b: CodeBlock, lines: list[str]) -> int | None:
+    """The first content line of `b` that opens a nested block: same fence character, at least as long,
+    with an info string (CommonMark reads it as content)."""
+    opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
+    if opener is None:
+        return None
+    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
+        f = fence_line(lines[ln])
+        if f is not None and f.marker == opener.marker and f.run >= opener.run and f.info:
+            return ln
+    return None
 
 
 def _example_closer(blocks: list[CodeBlock], j: int, lines: list[str], marker: str) -> CodeBlock | None:
@@ -87,6 +118,14 @@ def example_lines(doc: SkillDocument) -> frozenset[int]:
     end of the file (then it is not what the author meant either)."""
     if not nested_fences(doc):
         return frozenset()
+    code = nested_reading(doc)
+    return frozenset(code - doc.code_lines) if code is not None else frozenset()
+
+
+def nested_reading(doc: SkillDocument) -> set[int] | None:
+    """The lines that are code when fences nest (a fence with an info string inside a block opens an inner
+    block, a bare fence closes the innermost one), or None when that reading does not balance by the end of
+    the file. One pass, linear."""
     lines = doc.lines
     stack: list[tuple[str, int]] = []  # (marker, run) of the open blocks, outermost first
     code: set[int] = set()
@@ -103,9 +142,7 @@ def example_lines(doc: SkillDocument) -> frozenset[int]:
         elif f is not None:
             code.add(ln)
             stack.append((f.marker, f.run))
-    if stack:
-        return frozenset()
-    return frozenset(code - doc.code_lines)
+    return None if stack else code
 
 
 @rule("NESTED_FENCE", family="code", severity=Severity.WARNING)
@@ -119,7 +156,11 @@ def nested_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     template with several code blocks) the author's closing fence may come after more tagged blocks of
     the example; it is found by pairing each later tagged opener with the next bare fence, and
     reported only when the block CommonMark opens at it swallows a tagged opener or never closes (a
-    plain block after a properly closed example stays silent). Links inside such a broken example are
+    plain block after a properly closed example stays silent). When a block runs to the end of the file
+    and reading the fences as nested (a tagged fence inside a block opens an inner one, a bare fence
+    closes the innermost) balances, that block's opener is the author's closer shifted by the first
+    block of any kind that holds a nested tagged opener: that one is reported (and not the unclosed
+    block, for `UNCLOSED_FENCE`). Links inside such a broken example are
     not reported as `DEAD_LINK` or `DEAD_CROSS_REF`: they are the example's placeholders. CommonMark does not nest fences: the inner block's
     closing fence closes the *outer* block, the text the author meant as code after it becomes
     markdown, and the author's outer closing fence opens a new, untagged block that swallows what
@@ -164,7 +205,8 @@ def nested_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         start = len(line) - len(line.lstrip())
         yield ctx.finding(
             Range(Pos(inner, start), Pos(inner, len(line.rstrip()))),
-            f"Fence inside the `{b.info.split()[0]}` block opened at line {b.start_line + 1} does not nest: "
+            f"Fence inside the {f'`{b.info.split()[0]}`' if b.info else 'untagged'} block opened at line "
+            f"{b.start_line + 1} does not nest: "
             f"its closer ends the outer block, and the fence at line {stray + 1} opens a new block; use a longer "
             "outer fence (````)",
         )
