@@ -262,12 +262,32 @@ _PATHISH = re.compile(r"[\w./-]+")
 _BUNDLE_TOPS = frozenset({"references", "scripts", "assets"})
 
 
+# top folders of a host project's layout: `pytest tests/`, `kubectl apply -f k8s/` name the user's project
+_PROJECT_DIRS = frozenset({"src", "tests", "test", "lib", "app", "apps", "k8s", "charts", "helm", "packages",
+                           "cmd", "internal", "pkg", "migrations", "deploy", "infra", "terraform", "frontend",
+                           "backend", "server", "client", "web"})
+
+
 def names_project_paths(doc: SkillDocument) -> bool:
     """SKILL.md names relative paths of a host project (`src/app.ts`, `.claude/agents/x.md`, `db/schema.sql`)
     that are not in the skill: a project skill, run from the repository root, whose `scripts/…` may be the
     repository's own."""
+    return _project_path_in(doc, doc.body_start_line, len(doc.lines), folders=False)
+
+
+def block_names_project_paths(doc: SkillDocument, line: int) -> bool:
+    """The fenced code block holding `line` names a host project's paths that are not in the skill — a
+    file (`src/app.py`) or a project-layout folder (`pytest tests/`, `kubectl apply -f k8s/`): its
+    commands run in the user's project ("Common Commands"), so its `scripts/…` are the project's own."""
+    for b in doc.code_blocks:
+        if b.start_line <= line < b.end_line:
+            return b.fenced and _project_path_in(doc, b.content_start_line, b.end_line, folders=True)
+    return False
+
+
+def _project_path_in(doc: SkillDocument, start: int, end: int, *, folders: bool) -> bool:
     lines = doc.lines
-    for ln in range(doc.body_start_line, len(lines)):
+    for ln in range(start, min(end, len(lines))):
         line = lines[ln]
         if "/" not in line:
             continue
@@ -276,10 +296,14 @@ def names_project_paths(doc: SkillDocument) -> bool:
             s = m.start()
             if "/" not in tok or tok.startswith(("/", "../", "./")) or s > 0 and line[s - 1] in "~:@$}%\\":
                 continue
-            first = tok.split("/", 1)[0]
+            first, rest = tok.split("/", 1)
             if not first or first in _BUNDLE_TOPS or "." in first.lstrip("."):
                 continue  # a bundle folder, or a domain (github.com/…)
-            if first.strip(".") == "" or not tok.split("/", 1)[1]:
+            if first.strip(".") == "":
+                continue
+            if not rest:
+                if folders and first in _PROJECT_DIRS and not doc.files.exists(first):
+                    return True
                 continue
             if not doc.files.exists(normalize(tok)):
                 return True

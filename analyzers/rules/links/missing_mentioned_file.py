@@ -10,6 +10,7 @@ from ...findings import Finding, Severity
 from ...measures import resolve
 from ...rule import RuleContext, rule
 from ._mentions import (
+    block_names_project_paths,
     block_outputs,
     case_variant,
     exists_near,
@@ -48,7 +49,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     A project skill (SKILL.md names paths of a host project that are not in the skill, such as
     `src/app.ts` or `.claude/agents/x.md`) runs from the repository root, so its `scripts/…` and
     `assets/…` paths are checked only when the skill bundles that folder itself; `references/…` paths
-    are always checked.
+    are always checked. A command in a code block that also names such project paths, files or
+    project-layout folders (`pytest tests/`, `kubectl apply -f k8s/`, `black src/`), runs in the user's
+    project ("Common Commands"): its paths are not checked, even when the skill bundles `scripts/`.
 
     ## Why is this bad?
     The agent is told to read or run a file that is not there: the step fails, or the agent improvises
@@ -95,6 +98,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
                 project = names_project_paths(doc)
             if project:
                 continue  # a project skill's scripts/ or assets/ may be the repository's own
+        if m.where == "command" and block_names_project_paths(doc, m.range.start.line):
+            continue  # "Common Commands" of the user's project: `pytest tests/`, `python scripts/train.py`
         if m.where != "command" and _elsewhere(doc.lines[m.range.end.line], m.range.end.character):
             continue  # "`scripts/policy.json` in the arelay repo": a file of another project
         if is_example(doc, m):
