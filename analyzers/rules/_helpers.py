@@ -20,6 +20,8 @@ _EXPLICIT = re.compile(
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load)\s+"
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if)\b"
+    # "Load this first when …", "Read this skill before …", "Consult it whenever …"
+    r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+(?:first\s+)?(?:when|whenever|before|if)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
