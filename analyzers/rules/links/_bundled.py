@@ -61,6 +61,27 @@ def _squash(s: str) -> str:
     return re.sub(r"[^0-9a-z]", "", s.lower())
 
 
+# an HTML element's `id` / `name` (`<a id="step-1"></a>`, `<h2 id="setup">`): a link target GitHub and
+# other renderers honour like a heading's slug. Bounded runs, no nested quantifier: linear.
+_HTML_ANCHOR = re.compile(r"""<[A-Za-z][\w-]{0,20}[^<>\n]{0,300}?\b(?:id|name)[ \t]*=[ \t]*["']([^"'<>\n]{1,200})["']""")
+
+
+def anchor_slugs(headings, text: str) -> set[str]:
+    """What `#anchor` links of a document may point at, squashed: its headings' GitHub slugs and the
+    `id` / `name` of its HTML elements."""
+    out = {_squash(github_slug(h.text)) for h in headings}
+    if "<" in text and ("id" in text or "name" in text):
+        out.update(_squash(m.group(1)) for m in _HTML_ANCHOR.finditer(text))
+    return out
+
+
+def anchor_missing(target: str, slugs: set[str]) -> bool:
+    """`#target` matches none of `slugs` (a trailing `-N` is left alone: GitHub's numbering of repeated
+    headings)."""
+    anchor = _squash(target[1:])
+    return bool(anchor) and anchor not in slugs and not re.search(r"-\d+$", target)
+
+
 def bad_anchors(doc: SkillDocument) -> Iterator[tuple[BundledFile, Link]]:
     """`#anchor` links in bundled markdown files that match no heading of the same file."""
     for bf in bundled_markdown_files(doc):
@@ -73,7 +94,6 @@ def bad_anchors(doc: SkillDocument) -> Iterator[tuple[BundledFile, Link]]:
             if not t.startswith("#") or len(t) < 2:
                 continue
             if slugs is None:
-                slugs = {_squash(github_slug(h.text)) for h in md.headings}
-            anchor = _squash(t[1:])
-            if anchor and anchor not in slugs and not re.search(r"-\d+$", t):
+                slugs = anchor_slugs(md.headings, bf.text)
+            if anchor_missing(t, slugs):
                 yield bf, link

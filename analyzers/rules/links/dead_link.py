@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...measures import completion, resolve
 from ...rule import RuleContext, rule
-from .._helpers import fill_in_template, github_slug
+from .._helpers import fill_in_template
 from ..code.nested_fence import example_lines
-from ._bundled import bad_anchors, bundled_link_targets, from_skill_root, resolve_bundled
+from ._bundled import (
+    anchor_missing,
+    anchor_slugs,
+    bad_anchors,
+    bundled_link_targets,
+    from_skill_root,
+    resolve_bundled,
+)
 from ._classify import is_cross_ref, link_targets
 from ._mentions import case_variant
-
-
-def _squash(s: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", s.lower())
 
 
 def _is_dead(doc: SkillDocument, path: str) -> bool:
@@ -39,7 +41,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## What it does
     Resolves relative links and images against the skill directory (`scripts/`, `assets/`, other
-    files) and `#anchor` links against the document's headings. Links into `references/` are
+    files) and `#anchor` links against the document's headings and the `id` / `name` of its HTML
+    elements (`<a id="step-1"></a>`, which GitHub honours). Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked.
@@ -81,9 +84,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         t = link.target.strip()
         if t.startswith("#") and len(t) > 1 and link.range.start.line not in example:
             if slugs is None:
-                slugs = {_squash(github_slug(h.text)) for h in doc.headings}
-            anchor = _squash(t[1:])
-            if anchor and anchor not in slugs and not re.search(r"-\d+$", t):
+                slugs = anchor_slugs(doc.headings, doc.text)
+            if anchor_missing(t, slugs):
                 yield ctx.finding(link.range, f"No heading matches the anchor `{t}`")
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     for t in link_targets(doc):
