@@ -224,3 +224,23 @@ def test_unclosed_fence_fix_is_offered_only_on_a_plain_guess(body: str) -> None:
 def test_fences_shown_in_indented_code_or_comments_do_not_shift_the_pairing() -> None:
     text = HEAD + "Write a fence like this:\n\n    ```\n\n<!-- ```\n-->\n\n```\nls\n```\n"
     assert [(f.code, f.range.start.line + 1) for f in _findings(text)] == [("CODE_BLOCK_UNTAGGED", 12)]
+
+
+@pytest.mark.parametrize(("opener", "why"), [
+    ("```markdown", "a markdown template's own headings are not where its code ends"),
+    ("```", "an untagged fence at the end may be an author's closer read as an opener"),
+])
+def test_unclosed_fence_offers_no_heading_fix_when_the_heading_may_be_code(opener: str, why: str) -> None:
+    body = [opener, "# Incident handoff", "", "", "## Timeline", "", "- 10:02 paged"]
+    (f,) = _findings(HEAD + "\n".join(body) + "\n", ("UNCLOSED_FENCE",))
+    assert f.fix is None, why
+
+
+def test_a_nesting_reported_once_its_knock_on_blocks_are_not_reported_again() -> None:
+    """A ```python block nests ```javascript and an untagged tree; every later pair shifts and the last
+    fence runs to the end: one NESTED_FENCE (the first cause), none on a knock-on block, and no
+    UNCLOSED_FENCE for the author's last closer (held-out 5b: telegram-bot-builder)."""
+    body = ["```python", "## Setup", "```javascript", "a()", "```", "### Tree", "```", "src/", "```", "```", "",
+            "### Keyboards", "", "```python", "## Keyboards", "```javascript", "b()", "```", "```", "", "## End"]
+    found = _findings(HEAD + "\n".join(body) + "\n", ("NESTED_FENCE", "UNCLOSED_FENCE"))
+    assert [f.code for f in found] == ["NESTED_FENCE"], [(f.code, f.message) for f in found]

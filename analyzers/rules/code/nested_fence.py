@@ -64,7 +64,9 @@ def nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
     for b in blocks:
         if b.start_line >= unclosed.start_line:
             break
-        if b.start_line in reported or not b.closed:
+        if b.start_line in reported:
+            break  # already named: the blocks after it are its knock-on effect, not a second cause
+        if not b.closed:
             continue
         inner = _inner_opener(b, lines)
         if inner is not None:

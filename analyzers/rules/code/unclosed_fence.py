@@ -51,8 +51,10 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## Fix
     Add the closing fence (the same character, at least as many times) where the code ends. When the
-    fence is at the top level and a `##` (or deeper) heading follows it after a blank line, the fix
-    closes the block after the last line of code before that heading.
+    fence is at the top level, carries a language other than `markdown` / `md` (whose examples hold
+    headings of their own; an untagged fence may be an author's closer read as an opener), and a `##`
+    (or deeper) heading follows it after a blank line, the fix closes the block after the last line of
+    code before that heading.
 
     ## Fix safety
     Always unsafe: only the author knows where the code was meant to end. The heading is a guess
@@ -62,12 +64,16 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if not unclosed:
         return
     pairing = document_pairing(doc)
-    from .nested_fence import nested_fences
+    from .nested_fence import nested_fences, nested_reading
 
-    strays = {stray for _b, _inner, stray in nested_fences(doc)}
+    nested = nested_fences(doc)
+    strays = {stray for _b, _inner, stray in nested}
+    balanced = bool(nested) and nested_reading(doc) is not None
     for b in unclosed:
         if b.start_line in pairing.closers or b.start_line in strays:
             continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)
+        if balanced and any(nb.start_line < b.start_line for nb, _i, _s in nested):
+            continue  # the same, shifted further by a nesting NESTED_FENCE reports: read as nested, all close
         opened = b.start_line + 1
         if b.end_line >= doc.line_count:
             msg = f"Code fence opened on line {opened} is never closed: the rest of the file is code"
@@ -89,6 +95,8 @@ def _close_before_heading(doc: SkillDocument, b: CodeBlock) -> Fix | None:
     fence = fence_line(lines[b.start_line])
     if fence is None or fence.column or b.end_line < doc.line_count:
         return None  # in a list item or quote (or not a plain fence line): no guess
+    if not b.info or b.language.lower() in ("markdown", "md"):
+        return None  # untagged: perhaps an author's closer read as an opener; markdown: its own `##` headings
     last = None  # the last non-blank line of code so far
     for ln in range(b.start_line + 1, min(b.end_line, len(lines))):
         text = lines[ln]
