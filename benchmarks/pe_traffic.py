@@ -2,7 +2,7 @@
 fake Messages API.
 
 Usage:  /work/pe-venv/bin/python benchmarks/pe_traffic.py [--corpus ../shared/corpus] [--n 50]
-                                                           [--out benchmarks/pe_traffic.json]
+                                                           [--out benchmarks/pe_traffic.json] [--nonessential]
 
 Run it from a SEPARATE venv holding `claude-agent-sdk` (the wheel bundles the CLI; never a project dependency):
     python3 -m venv /work/pe-venv && /work/pe-venv/bin/pip install claude_agent_sdk-*.whl
@@ -19,7 +19,8 @@ PluginEval deep run, sequentially and each call a fresh `query()`:
     options=ClaudeAgentOptions(allowed_tools=[]))`, no model (the CLI's default), the 15 prompts cycled (§5).
 The CLI runs with ANTHROPIC_BASE_URL=<fake>, a fake ANTHROPIC_API_KEY, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1,
 DISABLE_TELEMETRY=1, DISABLE_AUTOUPDATER=1, a temporary HOME and working directory (no user config), and no other
-ANTHROPIC_* / CLAUDE_* variables. Every request it makes is recorded (path, model, body size, the fake's usage,
+ANTHROPIC_* / CLAUDE_* variables (`--nonessential`: without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, as most users
+run it; the CLI then adds a session-title call per query). Every request it makes is recorded (path, model, body size, the fake's usage,
 which part of the prompt is the CLI's own: tools, system blocks, injected messages, and which is the skill).
 
 The fake answers every model call with a text reply (no tool use), so each query is the CLI's minimum: one turn.
@@ -139,7 +140,8 @@ def respond(body: dict[str, Any]):
 def parts_of(body: dict[str, Any], prompt: str, skill: str) -> dict[str, int]:
     """Characters of one request by origin, counted as the fake counts them (its _text_len): the CLI's tool
     definitions, its system blocks, the messages it injects around the prompt, the skill inside PluginEval's
-    prompt, and the rest of that prompt (preamble / instructions + user prompt)."""
+    prompt, and the rest of that prompt (preamble / instructions + user prompt). A block that holds the whole
+    prompt inside more text (the CLI's session-title call wraps it) counts the wrapping as the CLI's."""
     out = {"tools": _text_len(body.get("tools") or []), "system": _text_len(body.get("system") or []),
            "cli_messages": 0, "skill": 0, "pe_prompt_rest": 0}
     for message in body.get("messages") or []:
@@ -147,9 +149,11 @@ def parts_of(body: dict[str, Any], prompt: str, skill: str) -> dict[str, int]:
         for block in blocks if isinstance(blocks, list) else [blocks]:
             n = _text_len(block)
             text = block if isinstance(block, str) else block.get("text") if isinstance(block, dict) else None
-            if text == prompt:
-                out["skill"] += len(skill) if skill in text else 0
-                out["pe_prompt_rest"] += n - (len(skill) if skill in text else 0)
+            if isinstance(text, str) and prompt in text:
+                own = len(skill) if skill in prompt else 0
+                out["skill"] += own
+                out["pe_prompt_rest"] += len(prompt) - own
+                out["cli_messages"] += n - len(prompt)
             else:
                 out["cli_messages"] += n
     return out
@@ -235,14 +239,20 @@ async def measure_skill(label: str, rel: str, path: Path, n: int, workdir: Path)
             "queries": queries, "requests": rows}
 
 
-def isolate_environment(home: Path) -> None:
-    """No user configuration or real credential reaches the CLI."""
+def isolate_environment(home: Path, nonessential: bool) -> None:
+    """No user configuration or real credential reaches the CLI. `nonessential`: leave the CLI's nonessential
+    traffic on, as a PluginEval user who has not set CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC has it (telemetry,
+    error reporting and the autoupdater stay off)."""
     for k in list(os.environ):
         if k.startswith(("ANTHROPIC_", "CLAUDE_", "CLAUDECODE", "OTEL_")):
             del os.environ[k]
-    os.environ.update({"ANTHROPIC_API_KEY": FAKE_KEY, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-                       "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "HOME": str(home),
-                       "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache")})
+    os.environ.update({"ANTHROPIC_API_KEY": FAKE_KEY, "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1",
+                       "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+                       "XDG_CACHE_HOME": str(home / ".cache")})
+    if nonessential:
+        os.environ["DISABLE_ERROR_REPORTING"] = "1"
+    else:
+        os.environ["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
 
 
 def print_tables(results: list[dict[str, Any]]) -> None:
@@ -283,7 +293,7 @@ async def main_async(args: argparse.Namespace) -> int:
         home, work = Path(tmp) / "home", Path(tmp) / "work"
         home.mkdir()
         work.mkdir()
-        isolate_environment(home)
+        isolate_environment(home, args.nonessential)
         os.chdir(work)  # PluginEval passes no cwd: the CLI works in the caller's directory
         results = []
         for label, rel in SKILLS:
@@ -300,6 +310,7 @@ async def main_async(args: argparse.Namespace) -> int:
                        for c in r["cache_control"])
     out = {"cli_version": __cli_version__, "sdk_version": claude_agent_sdk.__version__,
            "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "n": args.n,
+           "nonessential_traffic": args.nonessential,
            "fake_cache_rules": FAKE_CACHE_RULES, "paths": dict(paths), "models": dict(models),
            "cache_control": dict(controls), "skills": results}
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
@@ -317,6 +328,9 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=50, help="simulations per skill (PluginEval's deep: 50)")
     ap.add_argument("--skills", default="", help="comma-separated labels of SKILLS to run (default: all four)")
     ap.add_argument("--out", default=str(HERE / "benchmarks" / "pe_traffic.json"))
+    ap.add_argument("--nonessential", action="store_true",
+                    help="leave CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC unset (the CLI then also names each session "
+                         "with a model call)")
     args = ap.parse_args()
     try:
         import claude_agent_sdk  # noqa: F401
