@@ -121,8 +121,10 @@ SIM_ANSWER = "Run the documented command, check its output, then report the resu
 
 
 def respond(body: dict[str, Any]):
-    """The fake's reply by what was asked (the CLI's extra calls, if any, get a short text)."""
+    """The fake's reply by what was asked (the CLI's session-title call a title, other extra calls a short text)."""
     asked = json.dumps(body.get("messages") or [])
+    if "title" in json.dumps((body.get("output_config") or {}).get("format") or {}):
+        return json_reply({"title": "Skill evaluation"})
     if json.dumps(PE_PREAMBLE)[1:-1] in asked:
         return text_reply(SIM_ANSWER)
     if "Generate 15 varied user prompts" in asked:
@@ -202,7 +204,7 @@ def total(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return t
 
 
-async def measure_skill(label: str, rel: str, path: Path, n: int, workdir: Path) -> dict[str, Any]:
+async def measure_skill(label: str, rel: str, path: Path, n: int) -> dict[str, Any]:
     text = (path / "SKILL.md").read_text(encoding="utf-8")
     calls: list[tuple[str, str | None, str, str]] = [
         (f"judge:{name}", model, prompt, text[:3000]) for name, model, prompt in judge_prompts(text)]
@@ -223,6 +225,8 @@ async def measure_skill(label: str, rel: str, path: Path, n: int, workdir: Path)
             print(f"  {label:>10} {name:<22} {len(new)} request(s) {q['wall_s']:6.2f} s"
                   + (f"  ERROR {q.get('exception') or errors[-3:]}" if q.get("exception") or q["is_error"] else ""),
                   file=sys.stderr, flush=True)
+        time.sleep(1.0)  # a request the CLI sent after its last query ended still counts (to that query)
+        rows += [request_row(r, name, prompt, skill) for r in fake.requests[before + queries[-1]["requests"]:]]
     sims = [r for r in rows if r["query"].startswith("sim:")]
     sim_msgs = [r for r in sims if r["path"] == "/v1/messages" and r["parts"]]
     parts = {k: round(sum(math.ceil(r["parts"][k] / 4) for r in sim_msgs) / max(n, 1), 1)
@@ -303,7 +307,7 @@ async def main_async(args: argparse.Namespace) -> int:
             if not (path / "SKILL.md").is_file():
                 print(f"missing: {path / 'SKILL.md'}", file=sys.stderr)
                 return 1
-            results.append(await measure_skill(label, rel, path, args.n, work))
+            results.append(await measure_skill(label, rel, path, args.n))
     paths = Counter(f"{r['path']} {r['status']}" for res in results for r in res["requests"])
     models = Counter(str(r["model"]) for res in results for r in res["requests"])
     controls = Counter(json.dumps(c, sort_keys=True) for res in results for r in res["requests"]
