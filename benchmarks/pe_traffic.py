@@ -161,6 +161,38 @@ def parts_of(body: dict[str, Any], prompt: str, skill: str) -> dict[str, int]:
     return out
 
 
+def billed_by_origin(body: dict[str, Any], usage: dict[str, int], prompt: str, skill: str) -> dict[str, float]:
+    """One request's billed-equivalent input split by origin (the CLI's, the skill's, the rest of PluginEval's
+    prompt). The cache covers the request from its start (tools, system, messages in order): the first
+    cache_read tokens are billed 0.1x, the next cache_creation 1.25x, the rest 1x; each part is billed at the
+    rates of the positions it holds (characters scaled to the fake's token count)."""
+    segments: list[tuple[str, int]] = [("cli", _text_len(body.get("tools") or [])),
+                                       ("cli", _text_len(body.get("system") or []))]
+    for message in body.get("messages") or []:
+        blocks = message.get("content")
+        for block in blocks if isinstance(blocks, list) else [blocks]:
+            n = _text_len(block)
+            text = block if isinstance(block, str) else block.get("text") if isinstance(block, dict) else None
+            if not (isinstance(text, str) and prompt in text):
+                segments.append(("cli", n))
+                continue
+            at, own = text.index(prompt), prompt.find(skill) if skill else -1
+            inner = [("prompt_rest", own), ("skill", len(skill)), ("prompt_rest", len(prompt) - own - len(skill))] \
+                if own >= 0 else [("prompt_rest", len(prompt))]
+            segments += [("cli", at), *inner, ("cli", n - at - len(prompt))]
+    read, write = usage["cache_read_input_tokens"], usage["cache_creation_input_tokens"]
+    tokens = read + write + usage["input_tokens"]
+    scale = tokens / max(sum(n for _, n in segments), 1)
+    out = {"cli": 0.0, "skill": 0.0, "prompt_rest": 0.0}
+    pos = 0.0
+    for origin, n in segments:
+        lo, hi = pos, pos + n * scale
+        pos = hi
+        out[origin] += (0.1 * max(0.0, min(hi, read) - lo) + 1.25 * max(0.0, min(hi, read + write) - max(lo, read))
+                        + max(0.0, hi - max(lo, read + write)))
+    return out
+
+
 def request_row(rec: Recorded, query: str, prompt: str, skill: str) -> dict[str, Any]:
     body = rec.body if isinstance(rec.body, dict) else {}
     system = body.get("system") if isinstance(body.get("system"), list) else []
@@ -171,6 +203,7 @@ def request_row(rec: Recorded, query: str, prompt: str, skill: str) -> dict[str,
     return {"query": query, "path": rec.path, "status": rec.status, "model": body.get("model"),
             "stream": body.get("stream"), "body_chars": len(json.dumps(rec.body)) if rec.body is not None else 0,
             "usage": rec.usage, "parts": parts_of(body, prompt, skill) if rec.path == "/v1/messages" else None,
+            "billed_by_origin": billed_by_origin(body, rec.usage, prompt, skill) if rec.usage else None,
             "cache_control": [json.loads(t) for t in ttls],
             "tools": [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]}
 
@@ -232,13 +265,15 @@ async def measure_skill(label: str, rel: str, path: Path, n: int) -> dict[str, A
     parts = {k: round(sum(math.ceil(r["parts"][k] / 4) for r in sim_msgs) / max(n, 1), 1)
              for k in ("tools", "system", "cli_messages", "skill", "pe_prompt_rest")}
     first = [r for r in sims if r["query"] == "sim:1"]
+    sims_billed = {k: round(sum(r["billed_by_origin"][k] for r in sims if r["billed_by_origin"]), 1)
+                   for k in ("cli", "skill", "prompt_rest")}
     return {"label": label, "skill": rel, "skill_chars": len(text), "n": n,
             "judges": total([r for r in rows if r["query"].startswith("judge:")]),
             "generator": total([r for r in rows if r["query"] == "generator"]),
             "sims": total(sims), "first_sim": total(first),
             "later_sims_mean": {k: round(v / max(n - 1, 1), 1) for k, v in total(
                 [r for r in sims if r["query"] != "sim:1"]).items()},
-            "all": total(rows), "sim_parts_tokens_per_sim": parts,
+            "all": total(rows), "sim_parts_tokens_per_sim": parts, "sims_billed_by_origin": sims_billed,
             "errors": sum(1 for q in queries if q.get("exception") or q.get("is_error")),
             "queries": queries, "requests": rows}
 
@@ -278,14 +313,15 @@ def print_tables(results: list[dict[str, Any]]) -> None:
     print()
     print("## Where a simulation's prompt comes from (tokens per simulation, mean)")
     print("| skill | CLI tools | CLI system blocks | CLI-injected messages | the skill | preamble + user prompt "
-          "| CLI's own share |")
-    print("|" + "---|" * 7)
+          "| CLI's own share | billed-eq. of the simulations: CLI's | skill's | rest | CLI's share |")
+    print("|" + "---|" * 11)
     for r in results:
-        p = r["sim_parts_tokens_per_sim"]
+        p, b = r["sim_parts_tokens_per_sim"], r["sims_billed_by_origin"]
         cli = p["tools"] + p["system"] + p["cli_messages"]
         whole = cli + p["skill"] + p["pe_prompt_rest"]
         print(f"| {r['skill']} | {p['tools']:,.0f} | {p['system']:,.0f} | {p['cli_messages']:,.0f} | "
-              f"{p['skill']:,.0f} | {p['pe_prompt_rest']:,.0f} | {100 * cli / whole:.0f}% |")
+              f"{p['skill']:,.0f} | {p['pe_prompt_rest']:,.0f} | {100 * cli / whole:.0f}% | {b['cli']:,.0f} | "
+              f"{b['skill']:,.0f} | {b['prompt_rest']:,.0f} | {100 * b['cli'] / max(sum(b.values()), 1):.0f}% |")
 
 
 async def main_async(args: argparse.Namespace) -> int:
