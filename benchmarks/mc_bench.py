@@ -18,6 +18,9 @@ every positive and nothing for the near misses, a ~600-token answer, a grade) pl
    prompt, no caching (its judge calls are counted as the skill + 500 tokens of rubric each; the Agent SDK's own
    system prompt, which it also sends, is left out, so PluginEval's figures are a lower bound). "Billed input"
    weighs cache writes 1.25x and reads 0.1x (the API's prices relative to plain input).
+   `--pe-measured FILE` (the JSON benchmarks/pe_traffic.py writes: PluginEval's calls as the Claude Code CLI really
+   sends them, billed by the same fake) adds "PluginEval measured (CLI)" columns and "ours / PE measured" ratios
+   next to the lower-bound ones.
 """
 
 from __future__ import annotations
@@ -43,6 +46,12 @@ SKILLS = (
 )
 PE_PREAMBLE = "You are evaluating a skill. Apply the skill if appropriate.\n\n"
 KEY = "sk-bench-0123456789abcdef"
+# the API's caching rules, as the fake applies them (benchmarks/pe_traffic.py bills PluginEval's CLI traffic by the
+# same ones): message blocks can end a cached prefix (the SKILL.md tool_result), the tools head every prefix, a
+# prefix under 512 tokens (the 5.5 models' minimum) is not cached at all, and a request reads up to the longest
+# earlier breakpoint it shares (the grader's system shares the judge's first two blocks)
+FAKE_CACHE_RULES: dict[str, Any] = {"message_cache": True, "tools_in_prefix": True, "min_cache_tokens": 512,
+                                    "every_breakpoint": True}
 
 
 def tokens(chars: int) -> int:
@@ -101,10 +110,7 @@ async def certify_once(report, cache_dir: Path, *, mc_n: int, mc_ci: float) -> d
     """One certify on a fresh fake (so no prompt-cache prefix is already warm from an earlier run)."""
     from fakeapi import FakeAPI
 
-    # the API's caching rules: message blocks can end a cached prefix (the SKILL.md tool_result), the tools head
-    # every prefix, a prefix under 512 tokens (the 5.5 models' minimum) is not cached at all, and a request reads
-    # up to the longest earlier breakpoint it shares (the grader's system shares the judge's first two blocks)
-    with FakeAPI(message_cache=True, tools_in_prefix=True, min_cache_tokens=512, every_breakpoint=True) as fake:
+    with FakeAPI(**FAKE_CACHE_RULES) as fake:
         fake.responder = responder_for(report.name, report.document)
         return await _certify(fake, report, cache_dir, mc_n=mc_n, mc_ci=mc_ci)
 
@@ -141,6 +147,16 @@ def pluginEval_tokens(skill_text: str, prompts: list[str], n: int) -> tuple[int,
 
 def billed(r: dict[str, Any]) -> float:
     return r["input_tokens"] + 1.25 * r["cache_creation_input_tokens"] + 0.1 * r["cache_read_input_tokens"]
+
+
+def pe_measured(measured: dict[str, Any] | None, rel: str) -> tuple[float, float] | None:
+    """(whole deep run, 50 simulations) billed-equivalent input of PluginEval as pe_traffic.py measured it for
+    the skill `rel` (its simulations scaled to 50 if it ran another N), or None if it was not measured."""
+    entry = next((e for e in (measured or {}).get("skills", []) if e["skill"] == rel), None)
+    if entry is None:
+        return None
+    sims = billed(entry["sims"]) * 50 / entry["n"]
+    return billed(entry["judges"]) + billed(entry["generator"]) + sims, sims
 
 
 async def overhead_inprocess(report, rounds: int) -> list[float]:
@@ -203,6 +219,7 @@ async def main_async(args: argparse.Namespace) -> int:
     from fakeapi import FakeAPI
 
     corpus = Path(args.corpus)
+    measured = json.loads(Path(args.pe_measured).read_text(encoding="utf-8")) if args.pe_measured else None
     ok = True
     with FakeAPI() as fake:
         small = load(corpus / SKILLS[0][1])
@@ -218,8 +235,10 @@ async def main_async(args: argparse.Namespace) -> int:
         print("## Per certify (judge + Monte Carlo), prompt tokens as the fake counts them")
         print("| skill | SKILL.md | run | calls (MC) | n used | input sent | uncached | cache write | cache read "
               "| billed-equivalent | PluginEval (55 calls) | ours / PE | MC: uncached | MC: write | MC: read "
-              "| MC: billed-eq. | PluginEval: 50 sims | MC ours / PE |")
-        print("|" + "---|" * 18)
+              "| MC: billed-eq. | PluginEval: 50 sims | MC ours / PE |"
+              + (" PluginEval measured (CLI): 55 calls | ours / PE measured | PE measured: 50 sims "
+                 "| MC ours / PE measured |" if measured else ""))
+        print("|" + "---|" * (22 if measured else 18))
         for label, rel in SKILLS:
             path = corpus / rel
             if not (path / "SKILL.md").is_file():
@@ -246,13 +265,25 @@ async def main_async(args: argparse.Namespace) -> int:
                       f"{r['cache_read_input_tokens']:,} | {billed(r):,.0f} | {pe_input:,} | "
                       f"{100 * billed(r) / pe_input:.0f}% | {m['input_tokens']:,} | "
                       f"{m['cache_creation_input_tokens']:,} | {m['cache_read_input_tokens']:,} | {mc_billed:,.0f} | "
-                      f"{pe_mc:,} | {100 * mc_billed / pe_mc:.0f}% |")
+                      f"{pe_mc:,} | {100 * mc_billed / pe_mc:.0f}% |" + measured_cells(measured, rel, r, mc_billed))
     return 0 if ok else 1
+
+
+def measured_cells(measured: dict[str, Any] | None, rel: str, r: dict[str, Any], mc_billed: float) -> str:
+    if measured is None:
+        return ""
+    pe = pe_measured(measured, rel)
+    if pe is None:
+        return " not measured | | | |"
+    whole, sims = pe
+    return (f" {whole:,.0f} | {100 * billed(r) / whole:.0f}% | {sims:,.0f} | {100 * mc_billed / sims:.0f}% |")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=str(HERE.parent / "shared" / "corpus"))
+    ap.add_argument("--pe-measured", metavar="FILE", default="",
+                    help="JSON written by benchmarks/pe_traffic.py: adds PluginEval's measured CLI traffic columns")
     ap.add_argument("--rounds", type=int, default=3)
     return asyncio.run(main_async(ap.parse_args()))
 

@@ -7,7 +7,8 @@
         fake.requests   # every request: path, headers, body (parsed JSON) and the usage reported
         fake.reported   # usage dicts of every 200 it sent (for ledger checks)
 
-Endpoints: POST /v1/messages (scripted; a default text reply when the queue is empty) and
+Endpoints: POST /v1/messages (scripted; a default text reply when the queue is empty; with "stream": true
+the same message as server-sent events, see `sse_events`) and
 POST /v1/messages/count_tokens ({"input_tokens": N}). Contract checks: 401 without credentials; 400 for
 temperature/top_p/top_k; 400 for output_config when `reject_output_config=True` (a local server without
 structured output). Usage is deterministic: input = ceil(chars/4) of the request's text; system blocks up
@@ -17,6 +18,7 @@ a longer prefix through the messages up to it: the longest prefix seen before is
 `tools_in_prefix=True`: the tools head the cached prefix, as on the API (order: tools, system, messages);
 `min_cache_tokens=N`: a prefix under N tokens is not cached (the API's minimum: 512 on the 5.5 models);
 `every_breakpoint=True`: each system block with cache_control ends a prefix a later request can read.
+A cached prefix expires `cache_ttl_s` (300, the API's default TTL) after it was last written or read.
 
 Stdlib only; bound to 127.0.0.1, port 0; can also run standalone: `python tests/llm/fakeapi.py 8765`.
 """
@@ -93,6 +95,32 @@ def error_body(code: int, message: str) -> bytes:
                                                    "message": message}}).encode()
 
 
+def sse_events(message: dict[str, Any]) -> bytes:
+    """The Messages API's server-sent events for `message` (a request with "stream": true): message_start
+    (input and cache usage, no content), per block a start, one delta (text_delta / input_json_delta) and a
+    stop, then message_delta (stop reason and the final usage) and message_stop."""
+    def event(kind: str, data: dict[str, Any]) -> str:
+        return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
+
+    usage = message["usage"]
+    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None,
+             "usage": {**usage, "output_tokens": 1}}
+    out = [event("message_start", {"message": start}), event("ping", {})]
+    for i, block in enumerate(message["content"] or []):
+        if block.get("type") == "tool_use":
+            out.append(event("content_block_start", {"index": i, "content_block": {**block, "input": {}}}))
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block.get("input") or {})}
+        else:
+            out.append(event("content_block_start", {"index": i, "content_block": {**block, "text": ""}}))
+            delta = {"type": "text_delta", "text": block.get("text", "")}
+        out.append(event("content_block_delta", {"index": i, "delta": delta}))
+        out.append(event("content_block_stop", {"index": i}))
+    out.append(event("message_delta", {"delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+                                       "usage": usage}))
+    out.append(event("message_stop", {}))
+    return "".join(out).encode()
+
+
 @dataclass
 class Recorded:
     path: str
@@ -119,14 +147,17 @@ def _text_len(value: Any) -> int:
 class FakeAPI:
     def __init__(self, *, reject_output_config: bool = False, model: str | None = None,
                  message_cache: bool = False, tools_in_prefix: bool = False, min_cache_tokens: int = 0,
-                 every_breakpoint: bool = False) -> None:
+                 every_breakpoint: bool = False, cache_ttl_s: float = 300.0) -> None:
         self.queue: list[Scripted] = []
         self.requests: list[Recorded] = []
         self.reported: list[dict[str, int]] = []
         self.reject_output_config = reject_output_config
         self.responder: Callable[[dict[str, Any]], Scripted | None] | None = None  # when the queue is empty
         self.model = model
-        self._seen_prefixes: set[str] = set()
+        # prefix key -> when it was last written or read: an entry unused for `cache_ttl_s` (the API's 5-minute
+        # default TTL; each hit refreshes it) has expired and is written again
+        self._seen_prefixes: dict[str, float] = {}
+        self.cache_ttl_s = cache_ttl_s
         self.message_cache = message_cache  # also model cache_control on message blocks (see the docstring)
         # as the API does: the cached prefix starts with the tools (tools, system, messages), and a prefix
         # shorter than the model's minimum (512 tokens on the 5.5 models) is neither written nor read
@@ -193,7 +224,8 @@ class FakeAPI:
     def _send(self, h: BaseHTTPRequestHandler, code: int, body: bytes, headers: dict[str, str] | None = None) -> None:
         try:
             h.send_response(code)
-            h.send_header("content-type", "application/json")
+            if "content-type" not in (headers or {}):
+                h.send_header("content-type", "application/json")
             h.send_header("content-length", str(len(body)))
             h.send_header("request-id", f"req_fake_{next(self._ids)}")
             for k, v in (headers or {}).items():
@@ -257,6 +289,8 @@ class FakeAPI:
                    "model": item.model or self.model or body.get("model", "fake-model"),
                    "content": item.content, "stop_reason": item.stop_reason, "stop_sequence": None,
                    "usage": usage}
+        if body.get("stream") is True:
+            return self._send(h, 200, sse_events(message), {"content-type": "text/event-stream", **item.headers})
         self._send(h, 200, json.dumps(message).encode(), item.headers)
 
     def _input_tokens(self, body: dict[str, Any]) -> int:
@@ -291,12 +325,13 @@ class FakeAPI:
             sizes = [math.ceil(_text_len(p) / 4) for p in prefixes]
             keys = [json.dumps([body.get("model"), p], sort_keys=True) for p in prefixes]
             with self._lock:
+                now = time.monotonic()
                 for size, key in reversed(list(zip(sizes, keys, strict=True))):
-                    if key in self._seen_prefixes:
+                    if now - self._seen_prefixes.get(key, -math.inf) < self.cache_ttl_s:
                         read = size
                         break
                 write = sizes[-1] - read
-                self._seen_prefixes.update(keys)
+                self._seen_prefixes.update(dict.fromkeys(keys, now))
         out_chars = sum(len(b.get("text", "")) if b.get("type") == "text" else len(json.dumps(b.get("input")))
                         for b in content)
         return {"input_tokens": max(total - write - read, 0), "output_tokens": max(math.ceil(out_chars / 4), 1),
