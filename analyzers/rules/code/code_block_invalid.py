@@ -6,6 +6,7 @@ import ast
 import functools
 import json
 import re
+import sys
 import tomllib
 import warnings
 from collections.abc import Iterator
@@ -21,6 +22,8 @@ from ...rule import RuleContext, rule
 # run of blank lines from each of its lines)
 # `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
 _PLACEHOLDER = re.compile(r"\.\.\.|…|<[A-Za-z_][\w -]*>|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
+# syntax newer than the oldest Python we run on: PEP 695 type parameters and `type` aliases (3.12)
+_NEWER_PYTHON = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]", re.M)
 _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json", "yaml": "yaml",
           "yml": "yaml", "toml": "toml"}
 
@@ -36,6 +39,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 warnings.simplefilter("ignore")
                 ast.parse(code)
         except SyntaxError as e:
+            if sys.version_info < (3, 12) and _NEWER_PYTHON.search(code):
+                return None  # `class Box[T]:`, `type Alias = …` (3.12+): valid for a newer Python than ours
             return ((e.lineno or 1) - 1, max(0, (e.offset or 1) - 1), e.msg)
         except (ValueError, RecursionError, MemoryError) as e:
             return (0, 0, str(e))
@@ -98,7 +103,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     ## What it does
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
-    `<placeholder>`, `{{ template }}`, `${var}`, `//` or `/* … */` comments, and interactive sessions (`>>>`).
+    `<placeholder>`, `{{ template }}`, `${var}`, `//` or `/* … */` comments, and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
+    (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
     excerpt, checked as the object it belongs in.
 
