@@ -70,9 +70,35 @@ def nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
             continue
         inner = _inner_opener(b, lines)
         if inner is not None:
-            out.append((b, inner, unclosed.start_line))
+            outer = _wrapper(blocks, b, lines)
+            if outer is not None:  # an untagged inner pair inside the tagged block before: that block is the outer one
+                out.append((outer, outer.end_line - 1, unclosed.start_line))
+            else:
+                out.append((b, inner, unclosed.start_line))
             break  # the first nesting shifts every pair after it: one finding names the cause
     return out
+
+
+MAX_INNER_PAIR = 20  # lines between a tagged block's closer and the untagged block read as its inner pair
+
+
+def _wrapper(blocks: list[CodeBlock], b: CodeBlock, lines: list[str]) -> CodeBlock | None:
+    """The tagged block right before the untagged block `b` when the two read as one block holding an
+    untagged inner pair: `b` opens within MAX_INNER_PAIR lines of that block's closing fence, with no blank
+    line between (```` ```python ```` … ```` ``` ```` Input ```` ``` ```` … ```` ```javascript ````): the
+    tagged block's "closer" is the inner pair's opener."""
+    if b.info:
+        return None
+    k = next((i for i, x in enumerate(blocks) if x is b), 0)
+    if k == 0:
+        return None
+    p = blocks[k - 1]
+    closer = p.end_line - 1
+    if not p.info or not p.closed or not 0 < b.start_line - closer <= MAX_INNER_PAIR:
+        return None
+    if any(not lines[ln].strip() for ln in range(closer + 1, b.start_line)):
+        return None
+    return p
 
 
 def _inner_opener(b: CodeBlock, lines: list[str]) -> int | None:
@@ -161,7 +187,9 @@ def nested_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     plain block after a properly closed example stays silent). When a block runs to the end of the file
     and reading the fences as nested (a tagged fence inside a block opens an inner one, a bare fence
     closes the innermost) balances, that block's opener is the author's closer shifted by the first
-    block of any kind that holds a nested tagged opener: that one is reported (and not the unclosed
+    block of any kind that holds a nested tagged opener (or, when that block is untagged and opens
+    right after a tagged block's closer with no blank line between, the tagged block: its "closer" was an
+    untagged inner pair's opener): that one is reported (and not the unclosed
     block, for `UNCLOSED_FENCE`). Links inside such a broken example are
     not reported as `DEAD_LINK` or `DEAD_CROSS_REF`: they are the example's placeholders. CommonMark does not nest fences: the inner block's
     closing fence closes the *outer* block, the text the author meant as code after it becomes
