@@ -112,7 +112,9 @@ def _bare_names(doc: SkillDocument) -> Iterator[tuple[Range, str, str]]:
     often names it)."""
     if doc.files.root is None or doc.files.truncated:
         return
-    folded = folded_bundle(doc)
+    roots = {k: v for k, v in folded_bundle(doc).items() if "/" not in v and v != "SKILL.md"}
+    if not roots:
+        return  # no file at the skill root but SKILL.md: nothing to misspell
     in_links: dict[int, list[tuple[int, int]]] = {}
     for link in doc.links:
         r = link.full_range
@@ -125,10 +127,8 @@ def _bare_names(doc: SkillDocument) -> Iterator[tuple[Range, str, str]]:
             continue
         for m in _BARE_NAME.finditer(pl.text):
             name = m.group().rstrip(".")
-            if "." not in name or doc.files.exists(name):
-                continue
-            on_disk = folded.get(name.casefold())
-            if on_disk is None or "/" in on_disk or on_disk == "SKILL.md":
+            on_disk = roots.get(name.casefold()) if "." in name else None
+            if on_disk is None or on_disk == name or doc.files.exists(name):
                 continue
             s = m.start()
             if any(a <= s < b for a, b in in_links.get(pl.line, ())):

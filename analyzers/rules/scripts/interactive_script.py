@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 from ...bundle import bundled_text_files
 from ...document import SkillDocument
@@ -125,7 +126,10 @@ _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 def _unreached(doc: SkillDocument) -> set[str]:
     """Bundled files SKILL.md surely never reaches (UNREFERENCED_FILE's reach; empty when it is not sure)."""
     r = reach(doc)
-    return set(r.unreached(doc.files.files)) if r.complete and not doc.files.truncated else set()
+    if not r.complete or doc.files.truncated:
+        return set()
+    outside = [f for f in doc.files.files if not f.startswith("scripts/")]
+    return set(r.unreached(outside))
 
 
 @rule("INTERACTIVE_SCRIPT", family="scripts", severity=Severity.WARNING)
@@ -185,10 +189,6 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             continue
         if not any(w in bf.text for w in _NEEDS[lang]):
             continue
-        if unreached is None:
-            unreached = _unreached(doc)
-        if bf.rel in unreached and not bf.rel.startswith("scripts/"):
-            continue  # the agent is never sent to it (a presenter's demo script): not the agent's problem
         code = blank_code(bf.text, lang)
         if code is None:
             continue  # more strings and comments than any hand-written script: prefer silence
@@ -196,9 +196,15 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             continue
         if "--interactive" in bf.text or "--repl" in bf.text:
             continue  # prompts behind an opt-in mode: the default run takes its input as arguments
-        for k, (a, b, what) in enumerate(_SCAN[lang](code)):
-            if k == MAX_PER_FILE:
-                break
+        hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
+        if not hits:
+            continue
+        if not bf.rel.startswith("scripts/"):  # reach is followed only here: a hit outside scripts/ is rare
+            if unreached is None:
+                unreached = _unreached(doc)
+            if bf.rel in unreached:
+                continue  # the agent is never sent to it (a presenter's demo script): not the agent's problem
+        for a, b, what in hits:
             rng = Range(bf.index.pos(a), bf.index.pos(b))
             yield ctx.finding(rng, f"`{what}` waits for keyboard input; an agent runs scripts without a"
                                    " terminal, so it hangs or fails: take the value as an argument", file=bf.rel)
