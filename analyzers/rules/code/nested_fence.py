@@ -14,6 +14,15 @@ MAX_CHAIN = 40  # inner blocks followed through one markdown example
 
 
 def nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
+    """Memoised per document (five rules ask): see _nested_fences."""
+    memo = doc._resolved  # the document's memo (tuple keys never meet resolve()'s string keys)
+    key = ("nested_fences",)
+    if key not in memo:
+        memo[key] = _nested_fences(doc)
+    return memo[key]
+
+
+def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
     """(outer block, line of the inner opener, line of the author's outer closer) for each tagged block
     that holds a fence line opening a nested block (same character, at least as long, an info string):
     CommonMark closed the outer block at the inner block's closer and reads the author's outer closer as
