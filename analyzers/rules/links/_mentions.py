@@ -54,17 +54,23 @@ def _has_mention(text: str) -> bool:
     return "references/" in text or "scripts/" in text or "assets/" in text
 
 
-def _mentioned_files(doc: SkillDocument) -> list[Mention]:
-    out: list[Mention] = []
-    if not _has_mention(doc.text):
-        return out
-    link_spans: dict[int, list[tuple[int, int]]] = {}
+def link_spans_by_line(doc: SkillDocument) -> dict[int, list[tuple[int, int]]]:
+    """line -> the (start, end) columns each markdown link (text and destination) covers on it."""
+    spans: dict[int, list[tuple[int, int]]] = {}
     for link in doc.links:
         r = link.full_range
         for ln in range(r.start.line, r.end.line + 1):
             a = r.start.character if ln == r.start.line else 0
             b = r.end.character if ln == r.end.line else 1 << 30
-            link_spans.setdefault(ln, []).append((a, b))
+            spans.setdefault(ln, []).append((a, b))
+    return spans
+
+
+def _mentioned_files(doc: SkillDocument) -> list[Mention]:
+    out: list[Mention] = []
+    if not _has_mention(doc.text):
+        return out
+    link_spans = link_spans_by_line(doc)
     skip = doc.code_lines | doc.html_comment_lines
     for pl in doc.prose:
         if _has_mention(pl.text):

@@ -11,7 +11,7 @@ from ...measures import normalize
 from ...rule import FixAvailability, RuleContext, rule
 from ._bundled import bundled_link_targets, resolve_bundled
 from ._classify import link_targets
-from ._mentions import case_variant, folded_bundle, mentioned_files
+from ._mentions import case_variant, folded_bundle, link_spans_by_line, mentioned_files
 
 # a bare file name in prose (`FORMS.md`): not part of a longer path, a URL or a word; one class each: linear
 _BARE_NAME = re.compile(r"(?<![\w./\\@:~$%-])[\w-]{1,80}\.[A-Za-z0-9]{1,8}(?![\w/-])")
@@ -115,13 +115,7 @@ def _bare_names(doc: SkillDocument) -> Iterator[tuple[Range, str, str]]:
     roots = {k: v for k, v in folded_bundle(doc).items() if "/" not in v and v != "SKILL.md"}
     if not roots:
         return  # no file at the skill root but SKILL.md: nothing to misspell
-    in_links: dict[int, list[tuple[int, int]]] = {}
-    for link in doc.links:
-        r = link.full_range
-        for ln in range(r.start.line, r.end.line + 1):
-            a = r.start.character if ln == r.start.line else 0
-            b = r.end.character if ln == r.end.line else 1 << 30
-            in_links.setdefault(ln, []).append((a, b))
+    in_links = link_spans_by_line(doc)
     for pl in doc.prose:
         if "." not in pl.text:
             continue
