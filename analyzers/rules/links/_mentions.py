@@ -113,6 +113,8 @@ def _scan(text: str, line: int, where: str, exclude, out: list[Mention], offset:
             continue  # inside a link
         if where == "code" and _is_output_arg(text, s):
             continue
+        if where == "code" and s >= 2 and text.startswith("](", s - 2):
+            continue  # `[text](references/x.md)` in inline code: link syntax shown, not a file named
         _add(text, s, e, line, where, out, offset)
 
 

@@ -52,6 +52,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     are always checked. A command in a code block that also names such project paths, files or
     project-layout folders (`pytest tests/`, `kubectl apply -f k8s/`, `black src/`), runs in the user's
     project ("Common Commands"): its paths are not checked, even when the skill bundles `scripts/`.
+    Link syntax shown in inline code (`` `[text](references/filename.md)` ``) names no file.
 
     ## Why is this bad?
     The agent is told to read or run a file that is not there: the step fails, or the agent improvises
