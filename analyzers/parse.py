@@ -27,7 +27,7 @@ from .document import (
     yaml_node_range,
 )
 from .findings import Pos, Range
-from .workspace import BUNDLE_SKIP_DIRS
+from .workspace import BUNDLE_SKIP_DIRS, is_manifest_name
 
 try:  # the C loader is ~10x faster; fall back to pure Python where libyaml is missing
     _Loader: Any = yaml.CSafeLoader
@@ -629,7 +629,7 @@ def scan_skill_files(skill_dir: Path | None, root: Path | None = None) -> SkillF
                         continue
                     stack.append((e.path, rel_name + "/"))
                 elif e.is_file():
-                    if not rel and name.lower() == "skill.md":
+                    if not rel and is_manifest_name(name):
                         continue  # the skill's own file (SKILL.md, or a `skill.md` that SKILL_FILE_NAME reports)
                     found.append(rel_name)
                     if rel_name.startswith(("references/", "assets/")) and e.stat().st_size == 0:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...rule import RuleContext, rule
-from ._helpers import fence_line
+from ._helpers import FenceLine, fence_line
 
 _EXAMPLE_LANGS = frozenset({"markdown", "md"})  # a whole document shown as an example: it may hold several blocks
 MAX_CHAIN = 40  # inner blocks followed through one markdown example
@@ -40,15 +40,8 @@ def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
         if not b.info or not b.closed or k + 1 >= len(blocks):
             continue
         opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
-        if opener is None:
-            continue
-        inner = None
-        for ln in range(b.content_start_line, b.end_line - 1):  # the content lines
-            f = fence_line(lines[ln])
-            if f is not None and f.marker == opener.marker and f.run >= opener.run and f.info:
-                inner = ln
-                break
-        if inner is None:
+        inner = _inner_opener(b, lines, opener)
+        if opener is None or inner is None:
             continue
         nb = blocks[k + 1]
         if nb.info:
@@ -70,16 +63,16 @@ def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
     unclosed = next(b for b in blocks if not b.closed)
     if unclosed.start_line in {s for _b, _i, s in out} or nested_reading(doc) is None:
         return out
-    for b in blocks:
+    for k, b in enumerate(blocks):
         if b.start_line >= unclosed.start_line:
             break
         if b.start_line in reported:
             break  # already named: the blocks after it are its knock-on effect, not a second cause
         if not b.closed:
             continue
-        inner = _inner_opener(b, lines)
+        inner = _inner_opener(b, lines, fence_line(lines[b.start_line]) if b.start_line < len(lines) else None)
         if inner is not None:
-            outer = _wrapper(blocks, b, lines)
+            outer = _wrapper(blocks, k, lines)
             if outer is not None:  # an untagged inner pair inside the tagged block before: that block is the outer one
                 out.append((outer, outer.end_line - 1, unclosed.start_line))
             else:
@@ -91,15 +84,13 @@ def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
 MAX_INNER_PAIR = 20  # lines between a tagged block's closer and the untagged block read as its inner pair
 
 
-def _wrapper(blocks: list[CodeBlock], b: CodeBlock, lines: list[str]) -> CodeBlock | None:
-    """The tagged block right before the untagged block `b` when the two read as one block holding an
+def _wrapper(blocks: list[CodeBlock], k: int, lines: list[str]) -> CodeBlock | None:
+    """The tagged block right before the untagged block `b = blocks[k]` when the two read as one block holding an
     untagged inner pair: `b` opens within MAX_INNER_PAIR lines of that block's closing fence, with no blank
     line between (```` ```python ```` … ```` ``` ```` Input ```` ``` ```` … ```` ```javascript ````): the
     tagged block's "closer" is the inner pair's opener."""
-    if b.info:
-        return None
-    k = next((i for i, x in enumerate(blocks) if x is b), 0)
-    if k == 0:
+    b = blocks[k]
+    if b.info or k == 0:
         return None
     p = blocks[k - 1]
     closer = p.end_line - 1
@@ -110,10 +101,9 @@ def _wrapper(blocks: list[CodeBlock], b: CodeBlock, lines: list[str]) -> CodeBlo
     return p
 
 
-def _inner_opener(b: CodeBlock, lines: list[str]) -> int | None:
-    """The first content line of `b` that opens a nested block: same fence character, at least as long,
-    with an info string (CommonMark reads it as content)."""
-    opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
+def _inner_opener(b: CodeBlock, lines: list[str], opener: FenceLine | None) -> int | None:
+    """The first content line of `b` (opened by the fence `opener`) that opens a nested block: same fence
+    character, at least as long, with an info string (CommonMark reads it as content)."""
     if opener is None:
         return None
     for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):

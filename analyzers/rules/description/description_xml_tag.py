@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...codespan import code_spans
 from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
@@ -13,31 +14,8 @@ from ._text import description
 
 # an opening, closing or self-closing tag: `<example>`, `</example>`, `<br/>`, `<tool name="x">`
 TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[\w.:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`]+))?)*\s*/?>")
-_BACKTICKS = re.compile(r"`+")
 _NAME = re.compile(r"</?([\w.:-]+)")
 _BARE = re.compile(r"<[\w.:-]+\s*>")  # an opening tag without attributes
-
-
-def code_spans(text: str) -> list[tuple[int, int]]:
-    """The inline code spans of `text` as (start, end) offsets, CommonMark's way: a run of N backticks opens
-    a span that the next run of exactly N backticks closes; a run with no such partner is literal. Linear:
-    each run's partner is found by one right-to-left pass."""
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
-    partner: list[int | None] = [None] * len(runs)
-    nearest: dict[int, int] = {}
-    for i in range(len(runs) - 1, -1, -1):
-        n = runs[i][1] - runs[i][0]
-        partner[i] = nearest.get(n)
-        nearest[n] = i
-    spans, i = [], 0
-    while i < len(runs):
-        j = partner[i]
-        if j is None:
-            i += 1
-            continue
-        spans.append((runs[i][0], runs[j][1]))
-        i = j + 1
-    return spans
 
 
 def _name(tag: str) -> str:
@@ -51,7 +29,7 @@ def markup_tags(text: str) -> list[re.Match]:
     parameter glued to a name (`Execute<T>`, `List<String>`), or a bare `<name>` that nothing closes
     (`/ssh <instruction>`). A closing tag, a self-closing tag, a tag with attributes and an opening tag
     closed later in the text are markup."""
-    spans = code_spans(text) if "`" in text else []
+    spans = code_spans(text)
     found: list[re.Match] = []
     k = 0
     for m in TAG.finditer(text):

@@ -8,6 +8,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
 from ...targets import CLAUDE_CODE
+from ...workspace import is_manifest_name
 
 
 @rule("SKILL_FILE_NAME", family="name", severity=Severity.ERROR, targets=(CLAUDE_CODE,))
@@ -38,7 +39,8 @@ def skill_file_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     None offered (a rename, not an edit): `git mv skill.md SKILL.md`. On a case-insensitive file system
     rename in two steps (`git mv skill.md tmp.md && git mv tmp.md SKILL.md`).
     """
-    if doc.path is None or doc.path.name == "SKILL.md" or doc.path.name.lower() != "skill.md":
+    if doc.path is None or doc.path.name == "SKILL.md" or not is_manifest_name(doc.path.name):
         return
-    yield ctx.finding(doc.index.trimmed_line_range(0), f"The skill's file is `{doc.path.name}`; Claude Code loads only `SKILL.md` "
-                      "(case-sensitive), so on Linux and in CI this skill is silently skipped: rename it to `SKILL.md`")
+    yield ctx.finding(doc.index.trimmed_line_range(0),
+                      f"The skill's file is `{doc.path.name}`; Claude Code loads only `SKILL.md` (case-sensitive), "
+                      "so on Linux and in CI this skill is silently skipped: rename it to `SKILL.md`")
