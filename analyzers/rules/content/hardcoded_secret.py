@@ -66,22 +66,19 @@ def _key_material(rest: str, lines: list[str], ln: int) -> bool:
     """After a `-----BEGIN … PRIVATE KEY-----` header: real base64 key material before `-----END`, on the
     lines below or on the header's own line (`\\n`-joined, as in JSON). A header alone, or a body of
     `...`, `<key>`, `xxxx`, is an illustration of the format, not a leaked key."""
-    chunks = rest[:KEY_LINE_CHARS].split("\\n")
-    for nxt in lines[ln + 1: ln + 1 + KEY_BODY_LINES]:
-        if "-----BEGIN" in nxt:
-            break  # another header: this one had no body
-        if "-----END" in nxt:
-            chunks.append(nxt[: nxt.find("-----END")])
-            break
-        chunks.append(nxt)
-    for c in chunks:
-        c = c.split("-----END", 1)[0]
-        for run in _BASE64_RUN.findall(c):
-            if not _PLACEHOLDER.search(run):
-                return True
-        if "-----END" in c:
-            break
-    return False
+    head = rest[:KEY_LINE_CHARS]
+    if "-----END" in head:  # the whole key on the header's line (JSON): the lines below are not its body
+        chunks = head[: head.find("-----END")].split("\\n")
+    else:
+        chunks = head.split("\\n")
+        for nxt in lines[ln + 1: ln + 1 + KEY_BODY_LINES]:
+            if "-----BEGIN" in nxt:
+                break  # another header: this one had no body
+            if "-----END" in nxt:
+                chunks.append(nxt[: nxt.find("-----END")])
+                break
+            chunks.append(nxt)
+    return any(not _PLACEHOLDER.search(run) for c in chunks for run in _BASE64_RUN.findall(c))
 
 
 def _openai(token: str) -> bool:
