@@ -55,6 +55,7 @@ class BundledFile:
     text: str
     _index: LineIndex | None = field(default=None, repr=False)
     _markdown: SkillDocument | None = field(default=None, repr=False)  # parsed once, on first use
+    _linked: SkillDocument | None = field(default=None, repr=False)  # its linked sections only
     _disabled: dict | None = field(default=None, repr=False)
     _links: list | None = field(default=None, repr=False)  # link targets (see rules/links/_bundled.py)
 
@@ -96,6 +97,20 @@ class BundledFile:
         return self._markdown
 
     @property
+    def links(self) -> list:
+        """The file's markdown links (document.Link), exact; [] for other files. Only the sections with
+        link syntax are parsed (most of a reference file has none), unless the whole file was parsed."""
+        if not self.is_markdown or not self.may_link:
+            return []
+        if self._markdown is not None:
+            return self._markdown.links
+        if self._linked is None:
+            from .parse import parse
+
+            self._linked = parse(self.text, None, files=SkillFiles(None), incremental=True, links_only=True)
+        return self._linked.links
+
+    @property
     def may_link(self) -> bool:
         """Whether the text can hold a markdown link or a link reference definition (cheap: no parse)."""
         return "](" in self.text or "]:" in self.text
@@ -109,8 +124,11 @@ class BundledFile:
         (`# skillgrade-disable-next-line HARDCODED_SECRET`).
         """
         if self._disabled is None:
-            md = self.markdown
-            self._disabled = md.disabled if md is not None else _disabled_any(self.lines)
+            if "skillgrade-" not in self.text:
+                self._disabled = {}
+            else:
+                md = self.markdown
+                self._disabled = md.disabled if md is not None else _disabled_any(self.lines)
         return self._disabled
 
 

@@ -409,7 +409,7 @@ def _fence_closed(tok: Any) -> bool:
 
 
 def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: dict,
-                incremental: bool = False) -> None:
+                incremental: bool = False, links_only: bool = False) -> None:
     headings: list[Heading] = doc["headings"]
     blocks: list[CodeBlock] = doc["code_blocks"]
     links: list[Link] = doc["links"]
@@ -424,7 +424,10 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
     parts = [(body_start, len(doc_lines))] if has_defs else _sections(doc_lines, body_start)
     facts = _section_facts if incremental else _section_facts.__wrapped__  # one-off texts: no cache entry
     for a0, b0 in parts:
-        f = facts("\n".join(doc_lines[a0:b0]))
+        source = "\n".join(doc_lines[a0:b0])
+        if links_only and not has_defs and "](" not in source and "][" not in source:
+            continue  # a section with no link syntax: no link (sections parse independently)
+        f = facts(source)
         for level, text, line in f.headings:
             line += a0
             src = doc_lines[line]
@@ -655,11 +658,14 @@ def parse(
     workspace_root: str | os.PathLike | None = None,
     binary: bool = False,
     incremental: bool = False,
+    links_only: bool = False,
 ) -> SkillDocument:
     """Parse a SKILL.md text once. Never raises on bad input.
 
     incremental=True (the language server) parses the body section by section through a cache, so
     an edit re-parses only the section it touched; batch runs parse each body in one go.
+    links_only=True (a bundled file read for its links) skips the sections without link syntax: the
+    document's links are exact, its headings, code blocks and tables cover only the linked sections.
     """
     p = Path(path) if path is not None else None
     root = Path(workspace_root) if workspace_root is not None else None
@@ -687,7 +693,7 @@ def parse(
     too_large = len(text) > MAX_ANALYSED_CHARS
     if not binary and not too_large and body_start < len(lines):
         try:
-            _parse_body(lines, index, body_start, parts, incremental)
+            _parse_body(lines, index, body_start, parts, incremental, links_only)
         except RecursionError:  # pathological nesting: keep what we have
             pass
     headings: list[Heading] = parts["headings"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -37,16 +38,18 @@ _EXAMPLE_KEYS = re.compile(r"^\s*(?:argument-hint|allowed-tools|disable-model-in
 def code_texts(doc: SkillDocument) -> Iterator[CodeText]:
     """Code-block lines and inline code spans of the body, in order."""
     lines = doc.lines
+    cand = doc.index.lines_with(("$",))  # the lines with a `$`: most code has none
+    cand = cand[bisect_left(cand, doc.body_start_line):]
+    if not cand:
+        return
     block_lines: dict[int, bool] = {}
     for b in doc.code_blocks:
         example = bool(b.fenced and _EXAMPLE_KEYS.search(b.content))
         last = b.end_line - 1 if (b.fenced and b.closed) else b.end_line
         for ln in range(b.content_start_line, min(last, len(lines))):
             block_lines[ln] = example
-    for ln in range(doc.body_start_line, len(lines)):
+    for ln in cand:
         text = lines[ln]
-        if "$" not in text:
-            continue
         if ln in block_lines:
             yield CodeText(ln, 0, text, True, block_lines[ln])
         elif ln in doc.code_lines or ln in doc.html_comment_lines:
@@ -69,9 +72,9 @@ def prose_placeholders(doc: SkillDocument) -> tuple[bool, bool]:
         for m in POSITIONAL.finditer(t):
             if not _PRICE_AFTER.match(t, m.end()):
                 positional = True
-    for ln in range(doc.body_start_line, len(doc.lines)):
+    for ln in doc.index.lines_with(("`$",)):
         text = doc.lines[ln]
-        if "`$" in text and ln not in doc.code_lines:
+        if ln >= doc.body_start_line and ln not in doc.code_lines:
             for a, b in code_spans(text):
                 if _BARE.match(text[a:b]):
                     if "ARGUMENTS" in text[a:b]:

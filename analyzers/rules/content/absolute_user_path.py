@@ -36,6 +36,17 @@ def _generic(name: str) -> bool:
     return key in _GENERIC or key.startswith("your") or not key or set(key) <= {"x"}
 
 
+# what every match holds: a Unix home root, or a Windows one after its drive's colon (`C:/Users/` holds
+# both); each is one pass over the text (a literal first: re scans for it as fast as str.find), and
+# only the lines holding one are matched against _HOME
+_ROOTS = (re.compile(r"/(?:Users|home)/"), re.compile(r":[\\/]{1,2}(?i:users)[\\/]"))
+
+
+def _candidate_lines(doc: SkillDocument) -> list[int]:
+    """The lines that may hold a home-folder path, in order (most skills: none, and no line loop)."""
+    return doc.index.lines_with(_ROOTS)
+
+
 @rule("ABSOLUTE_USER_PATH", family="content", severity=Severity.WARNING)
 def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """SKILL.md names a path inside one person's home folder, which exists on no one else's machine.
@@ -75,13 +86,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Use a path relative to the skill folder for bundled files, `~/` or `$HOME` for files in the
     user's home, or a placeholder the agent is told to fill in (`<project-dir>`).
     """
-    text = doc.text
-    if "/Users/" not in text and "/home/" not in text and ":\\" not in text and not (
-            ":/" in text and ("sers/" in text or "SERS/" in text)):
-        return  # most skills: a few substring scans, no line loop
-    for ln, line in enumerate(doc.lines):
-        if "/Users/" not in line and "/home/" not in line and "sers" not in line:
-            continue
+    for ln in _candidate_lines(doc):
+        line = doc.lines[ln]
         for m in _HOME.finditer(line):
             if _generic(m.group("name")):
                 continue

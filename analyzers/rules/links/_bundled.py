@@ -28,9 +28,8 @@ def bundled_link_targets(doc: SkillDocument) -> Iterator[BundledTarget]:
     """Links with a checkable relative path in every bundled markdown file (each file parsed once)."""
     for bf in bundled_markdown_files(doc):
         if bf._links is None:
-            md = bf.markdown if bf.may_link else None  # no `](` or `]:`: no link, no parse
             out = []
-            for link in md.links if md is not None else ():
+            for link in bf.links:  # no `](` or `]:`: no link, no parse
                 p = link_path(link)
                 if p is not None:
                     out.append(BundledTarget(bf, link.target, normalize(p, bf.folder), link.range, link))

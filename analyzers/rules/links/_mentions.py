@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,18 +67,28 @@ def link_spans_by_line(doc: SkillDocument) -> dict[int, list[tuple[int, int]]]:
     return spans
 
 
+_WORDS = ("references/", "scripts/", "assets/")
+
+
+def _line_of(p) -> int:
+    return p.line
+
+
 def _mentioned_files(doc: SkillDocument) -> list[Mention]:
     out: list[Mention] = []
-    if not _has_mention(doc.text):
+    cand = doc.index.lines_with(_WORDS)  # the lines that may hold a mention: most lines are never looked at
+    if not cand:
         return out
     link_spans = link_spans_by_line(doc)
     skip = doc.code_lines | doc.html_comment_lines
-    for pl in doc.prose:
-        if _has_mention(pl.text):
-            _scan(pl.text, pl.line, "prose", link_spans.get(pl.line, ()), out)
-    for ln in range(doc.body_start_line, len(doc.lines)):
+    prose = doc.prose
+    for ln in cand:
+        k = bisect_left(prose, ln, key=_line_of)
+        if k < len(prose) and prose[k].line == ln and _has_mention(prose[k].text):
+            _scan(prose[k].text, ln, "prose", link_spans.get(ln, ()), out)
+    for ln in cand:
         line = doc.lines[ln]
-        if "`" not in line or not _has_mention(line) or ln in skip:
+        if ln < doc.body_start_line or "`" not in line or ln in skip:
             continue
         for i, j in code_spans(line):
             span = line[i:j]
@@ -88,12 +99,10 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
     for block in doc.code_blocks:
         if not block.fenced:
             continue
-        for ln in range(block.content_start_line, block.end_line):
-            if ln >= len(doc.lines):
-                break
-            line = doc.lines[ln]
-            if _has_mention(line):
-                _command_args(line, ln, out)
+        k = bisect_left(cand, block.content_start_line)
+        while k < len(cand) and cand[k] < block.end_line:
+            _command_args(doc.lines[cand[k]], cand[k], out)
+            k += 1
     out.sort(key=lambda m: (m.range.start, m.range.end))
     return out
 

@@ -59,11 +59,11 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md":
             continue
         bf = read_bundled(doc, rel)
-        if bf is None or not bf.may_link or bf.markdown is None:
+        if bf is None or not bf.links:
             continue  # (parsed once per file, shared with the bundled link checks)
         folder = posixpath.dirname(rel)
         nested: list[str] = []
-        for link in bf.markdown.links:
+        for link in bf.links:
             p = link_path(link)
             if p is None:
                 continue

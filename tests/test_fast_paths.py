@@ -1,0 +1,85 @@
+"""The shortcuts taken for speed give exactly what the plain computation gives: line starts and the lines
+holding a substring, the links-only parse of a bundled file, the invisible-character prefilter and the
+credential finders (differential tests on random strings and on every bundled file of the corpus)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from skillgrade.analyzers.bundle import bundled_markdown_files
+from skillgrade.analyzers.document import LineIndex, SkillFiles
+from skillgrade.analyzers.parse import parse
+from skillgrade.analyzers.rules.content import hardcoded_secret, invisible_unicode
+from skillgrade.analyzers.workspace import find_skill_files
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def _random(pieces: list[str], n: int, seed: int, longest: int = 30):
+    rng = random.Random(seed)
+    for _ in range(n):
+        yield "".join(rng.choice(pieces) for _ in range(rng.randint(0, longest)))
+
+
+def test_line_index_and_lines_with_as_a_line_loop() -> None:
+    pat = re.compile(r"b[ac]")
+    for text in _random(["a", "b", "c", "ab", "\n", "\r", "\r\n", "é", "\u200b"], 5000, 7):
+        index = LineIndex(text)
+        parts = _NEWLINE.split(text)
+        seps = [m.group(0) for m in _NEWLINE.finditer(text)]
+        starts, pos = [0], 0
+        for i in range(1, len(parts)):
+            pos += len(parts[i - 1]) + len(seps[i - 1])
+            starts.append(pos)
+        assert index.lines == parts and index.starts == starts, repr(text)
+        for needles in (("a",), ("ab", "c"), ("é",), (pat,), ("zz",)):
+            want = [i for i, line in enumerate(parts)
+                    if any((n in line) if isinstance(n, str) else n.search(line) for n in needles)]
+            assert index.lines_with(needles) == want, (repr(text), needles)
+
+
+def test_links_only_parse_finds_every_link_the_full_parse_finds(corpus: Path) -> None:
+    checked = 0
+    for skill in sorted(find_skill_files([corpus])):
+        doc = parse(skill.read_text("utf-8", errors="replace"), skill, workspace_root=corpus)
+        for bf in bundled_markdown_files(doc):
+            full = parse(bf.text, None, files=SkillFiles(None)).links
+            assert bf.links == (full if bf.may_link else []), bf.rel
+            checked += bool(full)
+    assert checked >= 10  # the corpus has bundled files with links: the comparison ran on them
+
+
+def test_links_only_parse_on_tricky_sections() -> None:
+    texts = [
+        "# A\n\nno links here\n\n# B\n\nsee [x](b.md)\n",
+        "# A\n\n```md\n# not a heading [y](c.md)\n```\n\n# B\n\n[z](d.md)\n",
+        "# A\n\n[ref]\n\n# B\n\ntext\n\n[ref]: e.md\n",  # a definition: the whole body is one section
+        "# A\n\n<!--\n# B [q](f.md)\n-->\n\n# C\n[w](g.md)\n",
+        "[t][r]\n\n# H\n\n[r]: h.md\n",
+    ]
+    for text in texts:
+        full = parse(text, None, files=SkillFiles(None)).links
+        assert parse(text, None, files=SkillFiles(None), links_only=True).links == full, text
+
+
+def test_invisible_prefilter_as_the_regex() -> None:
+    pieces = ["a", " ", "é", "—", "\u200b", "\u200d", "\u202e", "\ufeff", "\U000e0041", "😀", "\u061c", "’",
+              "\u2066", "\u2060", "\ud800"]
+    for text in _random(pieces, 20_000, 3):
+        assert invisible_unicode.has_invisible(text) == bool(invisible_unicode._ANY_INVISIBLE.search(text)), \
+            repr(text)
+
+
+def test_secret_finders_find_every_prefix_on_every_line() -> None:
+    prefixes = sorted({p for _, ps, _ in hardcoded_secret.KINDS for p in ps})
+    pieces = [*prefixes, "a", " ", "\n", "\r\n", "A", "gh", "_", "-"]
+    for text in _random(pieces, 5000, 11):
+        lines = _NEWLINE.split(text)
+        got = set()
+        index = LineIndex(text)
+        for off in hardcoded_secret._candidate_offsets(text):
+            got.add(index.pos(off).line)
+        want = {i for i, line in enumerate(lines) if any(p in line for p in prefixes)}
+        assert got == want, repr(text)
