@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, count
+from operator import add
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ class LineIndex:
             seps = None
         # starts[i] = the lengths of the lines and separators before line i (prefix sums, at C speed)
         if seps is None:
-            self.starts = [a + i for i, a in enumerate(accumulate(map(len, parts[:-1]), initial=0))]
+            self.starts = list(map(add, accumulate(map(len, parts[:-1]), initial=0), count()))
         else:
             self.starts = list(accumulate((len(p) + len(sp) for p, sp in zip(parts[:-1], seps, strict=True)), initial=0))
         self.lines = parts
@@ -271,6 +272,7 @@ class SkillDocument:
     _mentions: list | None = None  # bundle paths mentioned outside links (rules/links/_mentions.py)
     _block_outputs: tuple | None = None  # paths command blocks create / lines after a `cd` away (rules/links/_mentions.py)
     _listings: dict | None = None  # folder -> names on disk, for case checks (rules/links/_mentions.py)
+    _realpaths: dict | None = None  # path -> its real path (measures.within)
 
     @property
     def lines(self) -> list[str]:

@@ -10,6 +10,7 @@ skill: their findings and fixes would be wrong there (an escaped `\\$1` is not u
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,14 +45,13 @@ def other_host(doc: SkillDocument) -> str | None:
 def _plugin_host(skill_dir: Path) -> str | None:
     """"codex" for a skill of a Codex plugin: the plugin root (a few folders up, at most to the repository
     root) has `.codex-plugin/` and no `.claude-plugin/`."""
-    d = skill_dir.parent
+    d = os.path.dirname(str(skill_dir))  # strings, not Path objects: this runs for every skill
     for _ in range(PLUGIN_DEPTH):
-        try:
-            if (d / ".codex-plugin").is_dir():
-                return None if (d / ".claude-plugin").is_dir() else "codex"
-            if (d / ".claude-plugin").is_dir() or (d / ".git").exists() or d.parent == d:
-                return None
-        except OSError:
+        isdir = os.path.isdir
+        if isdir(os.path.join(d, ".codex-plugin")):
+            return None if isdir(os.path.join(d, ".claude-plugin")) else "codex"
+        parent = os.path.dirname(d)
+        if isdir(os.path.join(d, ".claude-plugin")) or os.path.exists(os.path.join(d, ".git")) or parent == d:
             return None
-        d = d.parent
+        d = parent
     return None

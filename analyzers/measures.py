@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass
@@ -108,7 +109,7 @@ def _resolve(doc: SkillDocument, rel_path: str) -> Resolution:
         return Resolution(rel, False, None, None)
     target = Path(posixpath.normpath(posixpath.join(doc.skill_dir.as_posix(), rel)))
     root = doc.workspace_root
-    if root is None or not _within(target, root):
+    if root is None or not within(doc, target, root):
         return Resolution(rel, False, None, target)
     return Resolution(rel, False, exists_recorded(doc, target), target)
 
@@ -144,12 +145,24 @@ def exists_recorded(doc: SkillDocument, path: Path) -> bool:
     return hit
 
 
-def _within(p: Path, root: Path) -> bool:
-    try:
-        p.resolve(strict=False).relative_to(root.resolve(strict=False))
-        return True
-    except (ValueError, OSError):
-        return False
+def within(doc: SkillDocument, p: Path, root: Path) -> bool:
+    """`p` is `root` or under it, symlinks resolved (real paths remembered on the document: resolving a
+    path costs a system call per component)."""
+    memo = doc._realpaths
+    if memo is None:
+        memo = doc._realpaths = {}
+    real = []
+    for q in (p, root):
+        key = str(q)
+        hit = memo.get(key)
+        if hit is None:
+            try:
+                hit = memo[key] = os.path.realpath(key)
+            except (OSError, ValueError):
+                return False
+        real.append(hit)
+    rp, rr = real
+    return rp == rr or rp.startswith(rr.rstrip(os.sep) + os.sep)
 
 
 def _disk_exists(doc: SkillDocument, rel: str) -> bool:

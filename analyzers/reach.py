@@ -44,6 +44,9 @@ MAX_READ = 400  # reached text files read per skill; past that, reachability is 
 
 # a path-like token: one character class, so the scan is linear on any input
 _TOKEN = re.compile(r"[\w.$~%{}/-]+")
+# a token with a `/` or `.` (what _TOKEN finds, bare words left out), tried only at a token's start: the
+# atomic group reads the token up to its first `/` or `.` once, so a long bare word costs linear time
+_PATH_TOKEN = re.compile(r"(?<![\w.$~%{}/-])(?>[\w$~%{}-]*)[./][\w.$~%{}/-]*")
 _ANGLE_LINK = re.compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DYNAMIC = frozenset("${}%~")
@@ -186,7 +189,8 @@ class Reach:
     def _scan(self, text: str, folder: str, *, prose: bool) -> set[str]:
         out: set[str] = set()
         dash_m = "-m" in text
-        for m in _TOKEN.finditer(text):
+        # bare words count only in code (quoted names) or after `-m`: elsewhere only paths are read
+        for m in (_TOKEN if dash_m or not prose else _PATH_TOKEN).finditer(text):
             tok = m.group()
             if "/" not in tok and "." not in tok:
                 # a bare word counts only as a quoted name in code ("schemas") or after `python -m`

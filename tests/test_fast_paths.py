@@ -83,3 +83,30 @@ def test_secret_finders_find_every_prefix_on_every_line() -> None:
             got.add(index.pos(off).line)
         want = {i for i, line in enumerate(lines) if any(p in line for p in prefixes)}
         assert got == want, repr(text)
+
+
+def test_reach_path_tokens_as_the_token_scan() -> None:
+    from skillgrade.analyzers import reach
+
+    pieces = ["a", "b", "-", ".", "/", " ", "\n", "$", "{", "}", "%", "~", "é", "_", "(", ")", "`"]
+    for text in _random(pieces, 30_000, 5, longest=25):
+        want = [(m.start(), m.group()) for m in reach._TOKEN.finditer(text) if "/" in m.group() or "." in m.group()]
+        assert [(m.start(), m.group()) for m in reach._PATH_TOKEN.finditer(text)] == want, repr(text)
+
+
+def test_within_as_pathlib(tmp_path: Path) -> None:
+    from skillgrade.analyzers.measures import within
+
+    (tmp_path / "root" / "a" / "b").mkdir(parents=True)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "root" / "link").symlink_to(tmp_path / "out")
+    doc = parse("x", tmp_path / "root" / "a" / "SKILL.md")
+    root = tmp_path / "root"
+    for p in [root, root / "a", root / "a" / "b", root / "link", root / "link" / "x", tmp_path / "out",
+              tmp_path, tmp_path / "rootx", root / ".." / "out", root / "a" / ".." / "a"]:
+        try:
+            p.resolve().relative_to(root.resolve())
+            want = True
+        except ValueError:
+            want = False
+        assert within(doc, p, root) == want, p

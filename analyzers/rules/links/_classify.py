@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...document import Link, SkillDocument
 from ...findings import Pos, Range
-from ...measures import Resolution, exists_recorded, link_path, resolve
+from ...measures import Resolution, exists_recorded, link_path, resolve, within
 
 _CROSS = re.compile(r"(?:^|/)SKILL\.md$|(?:^|/)agents/[^/]+\.md$|(?:^|/)skills/[^/]+")
 # a sibling skill folder: skill names have no dots, so `../notes.md` is a file (DEAD_LINK), not a skill
@@ -139,7 +139,7 @@ def resolve_cross(doc: SkillDocument, path: str) -> Resolution:
     anchors: list[Path] = list(doc.skill_dir.parents)
     name = stripped.split("/", 1)[1] if "/" in stripped else ""
     for a in anchors:
-        if root is not None and not _is_within(a, root):
+        if root is not None and not within(doc, a, root):
             break
         cand = a / stripped
         if exists_recorded(doc, cand):
@@ -147,11 +147,3 @@ def resolve_cross(doc: SkillDocument, path: str) -> Resolution:
         if a.name == stripped.split("/", 1)[0] and exists_recorded(doc, a / name):
             return Resolution(path, False, True, a / name)
     return Resolution(path, False, False, None)
-
-
-def _is_within(p: Path, root: Path) -> bool:
-    try:
-        p.resolve().relative_to(root.resolve())
-        return True
-    except (ValueError, OSError):
-        return False

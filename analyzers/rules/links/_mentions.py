@@ -14,7 +14,7 @@ from pathlib import Path
 from ...codespan import code_spans
 from ...document import SkillDocument
 from ...findings import Pos, Range
-from ...measures import exists_recorded, normalize
+from ...measures import exists_recorded, normalize, within
 
 # a path into one of the standard bundle folders; one character class after a fixed prefix: linear
 _MENTION = re.compile(r"(?:\./)?(?:references|scripts|assets)/[\w./-]*")
@@ -367,7 +367,7 @@ def _case_variant(doc: SkillDocument, rel: str) -> str | None:
             continue
         names = cache.get(str(cur))
         if names is None:
-            if root is not None and not _within(cur, root):
+            if root is not None and not within(doc, cur, root):
                 return None
             try:
                 names = sorted(os.listdir(cur))
@@ -418,14 +418,6 @@ def _listing_cache(doc: SkillDocument) -> dict:
     return doc._listings
 
 
-def _within(p: Path, root: Path) -> bool:
-    try:
-        p.resolve(strict=False).relative_to(root.resolve(strict=False))
-        return True
-    except (ValueError, OSError):
-        return False
-
-
 def exists_near(doc: SkillDocument, rel: str) -> bool:
     """`rel` exists relative to a folder above the skill, up to the workspace root (a plugin or repo root)."""
     if doc.skill_dir is None:
@@ -447,7 +439,7 @@ def _ancestors(doc: SkillDocument) -> list[Path]:
     root = doc.workspace_root
     out = []
     for i, anc in enumerate(doc.skill_dir.parents):
-        if root is not None and not _within(anc, root):
+        if root is not None and not within(doc, anc, root):
             break
         if root is None and i >= 3:
             break
