@@ -9,7 +9,6 @@ is in the baseline is "baselined": reported as a count, not as a failure.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable
@@ -45,6 +44,8 @@ def relative_key(path: str, base_dir: str) -> str:
 
 def fingerprint(code: str, file_key: str, line_text: str, occurrence: int) -> str:
     raw = "\0".join((code, file_key, normalise_line(line_text), str(occurrence)))
+    import hashlib  # loads OpenSSL (~4 ms): only when a baseline is written or applied
+
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:20]
 
 

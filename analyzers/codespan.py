@@ -86,6 +86,17 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 
 def blank_code_spans(text: str, fill: str = " ") -> str:
     """`text` with every code span's characters (backticks included) replaced by `fill`, offsets kept."""
+    if "``" not in text and "\\" not in text:  # single backticks, none escaped: they pair in order
+        parts = text.split("`")
+        k = len(parts) - 1  # backticks; with an odd count the last one is literal
+        if k < 2:
+            return text
+        out = [parts[0]]
+        for i in range(1, k - k % 2, 2):
+            out += [fill * (len(parts[i]) + 2), parts[i + 1]]
+        if k % 2:
+            out.append("`" + parts[k])
+        return "".join(out)
     spans = code_spans(text)
     if not spans:
         return text

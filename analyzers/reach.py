@@ -46,6 +46,8 @@ MAX_READ = 400  # reached text files read per skill; past that, reachability is 
 _TOKEN = re.compile(r"[\w.$~%{}/-]+")
 # a token with a `/` or `.` (what _TOKEN finds, bare words left out), tried only at a token's start: the
 # atomic group reads the token up to its first `/` or `.` once, so a long bare word costs linear time
+# `-m` at the text's start or after a space or tab, then spaces or tabs: a module name follows (`python -m tool`)
+_DASH_M = re.compile(r"(?:^|(?<=[ \t]))-m[ \t]+")
 _PATH_TOKEN = re.compile(r"(?<![\w.$~%{}/-])(?>[\w$~%{}-]*)[./][\w.$~%{}/-]*")
 _ANGLE_LINK = re.compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -188,16 +190,21 @@ class Reach:
 
     def _scan(self, text: str, folder: str, *, prose: bool) -> set[str]:
         out: set[str] = set()
-        dash_m = "-m" in text
-        # bare words count only in code (quoted names) or after `-m`: elsewhere only paths are read
-        for m in (_TOKEN if dash_m or not prose else _PATH_TOKEN).finditer(text):
+        # where a word after `python -m` starts (a module it runs)
+        after_m = {m.end() for m in _DASH_M.finditer(text)} if "-m" in text else set()
+        if prose:  # bare words count only after `-m` here: elsewhere only paths are read
+            for s in after_m:
+                m = _TOKEN.match(text, s)
+                if m is not None and "/" not in m.group() and "." not in m.group():
+                    out.update(self._module(m.group()))
+        for m in (_PATH_TOKEN if prose else _TOKEN).finditer(text):
             tok = m.group()
             if "/" not in tok and "." not in tok:
                 # a bare word counts only as a quoted name in code ("schemas") or after `python -m`
                 s = m.start()
-                if not prose and _is_quoted(text, s, m.end()):
+                if _is_quoted(text, s, m.end()):
                     out.update(self._lookup([tok], folder, anchored=True, dir_only=False))
-                elif dash_m and _after_dash_m(text, s):
+                elif s in after_m:
                     out.update(self._module(tok))
                 continue
             quoted = not prose and _is_quoted(text, m.start(), m.end())
@@ -384,14 +391,6 @@ def _is_module(tok: str) -> bool:
 
 def _is_quoted(text: str, s: int, e: int) -> bool:
     return s > 0 and e < len(text) and text[s - 1] in _QUOTES and text[e] == text[s - 1]
-
-
-def _after_dash_m(text: str, s: int) -> bool:
-    """The token follows `-m ` (`python -m tool`)."""
-    j = s
-    while j > 0 and text[j - 1] in " \t":
-        j -= 1
-    return j < s and j >= 2 and text[j - 2 : j] == "-m" and (j == 2 or text[j - 3] in " \t")
 
 
 def python_imports(text: str) -> list[tuple[int, str, list[str]]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import sys
 import time
 from datetime import UTC, datetime
@@ -87,6 +86,8 @@ def now_iso(t: float | None = None) -> str:
 
 def new_run_id(mock: bool) -> str:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    import secrets  # loads OpenSSL: only when a run is recorded, not at every start of the CLI
+
     return f"{'mock-' if mock else ''}{stamp}-{secrets.token_hex(4)}"
 
 

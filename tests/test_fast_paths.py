@@ -110,3 +110,34 @@ def test_within_as_pathlib(tmp_path: Path) -> None:
         except ValueError:
             want = False
         assert within(doc, p, root) == want, p
+
+
+def _old_after_dash_m(text: str, s: int) -> bool:
+    """The token follows `-m ` (the per-token check reach used before)."""
+    j = s
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    return j < s and j >= 2 and text[j - 2: j] == "-m" and (j == 2 or text[j - 3] in " \t")
+
+
+def test_reach_dash_m_positions_as_the_per_token_check() -> None:
+    from skillgrade.analyzers import reach
+
+    for text in _random(["-m", " ", "\t", "\n", "x", "-", "m", "a.b", "/"], 30_000, 9, longest=12):
+        starts = {m.start() for m in reach._TOKEN.finditer(text)}
+        want = {s for s in starts if _old_after_dash_m(text, s)}
+        got = {e for e in (m.end() for m in reach._DASH_M.finditer(text)) if e in starts}
+        assert got == want, repr(text)
+
+
+def test_blank_code_spans_single_backtick_path_as_the_span_scan() -> None:
+    from skillgrade.analyzers import codespan
+
+    def slow(text: str) -> str:
+        out = list(text)
+        for a, b in codespan.code_spans(text):
+            out[a:b] = "#" * (b - a)
+        return "".join(out)
+
+    for text in _random(["`", "a", " ", "é", "``", "\\\\", "x`y"], 30_000, 13, longest=14):
+        assert codespan.blank_code_spans(text, "#") == slow(text), repr(text)
