@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate, count
 from operator import add
@@ -13,6 +13,10 @@ from typing import Any
 from .findings import Pos, Range
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def _line_of(p: ProseLine) -> int:
+    return p.line
 
 
 def _find(text: str, needle: str | re.Pattern[str], pos: int) -> int:
@@ -285,6 +289,17 @@ class SkillDocument:
             make, self._make_prose = self._make_prose, None
             self._prose = make() if make is not None else []
         return self._prose
+
+    def prose_with(self, needles: tuple[str, ...]) -> list[ProseLine]:
+        """The prose lines whose source line holds one of `needles`, in order (a superset of those whose
+        blanked text holds one: callers test the prose text as before). Found by substring search."""
+        prose = self.prose
+        out = []
+        for ln in self.index.lines_with(needles):
+            k = bisect_left(prose, ln, key=_line_of)
+            if k < len(prose) and prose[k].line == ln:
+                out.append(prose[k])
+        return out
 
     @property
     def mentioned(self) -> set[str]:

@@ -141,3 +141,14 @@ def test_blank_code_spans_single_backtick_path_as_the_span_scan() -> None:
 
     for text in _random(["`", "a", " ", "é", "``", "\\\\", "x`y"], 30_000, 13, longest=14):
         assert codespan.blank_code_spans(text, "#") == slow(text), repr(text)
+
+
+def test_interactive_windows_find_what_a_whole_file_scan_finds() -> None:
+    from skillgrade.analyzers.rules.scripts import interactive_script as its
+
+    pieces = ["input", "(", " ", "\n", "x", ".", "def ", "getpass", "click.prompt", "Prompt.ask", "raw_input",
+              "question", "rl", "prompt", "readlineSync.q", "inquirer.prompt", "_", "\t"]
+    for text in _random(pieces, 20_000, 17, longest=16):
+        for pattern, needles in ((its._PY, its._NEEDS[its.PY]), (its._JS, its._NEEDS[its.JS])):
+            want = [m.span() for m in pattern.finditer(text)]
+            assert [m.span() for m in its._finditer(pattern, text, needles)] == want, repr(text)

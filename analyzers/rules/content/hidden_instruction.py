@@ -302,10 +302,25 @@ def _fence_line_starts(text: str) -> list[int]:
     return sorted(starts)
 
 
-def comments(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, body) of each HTML comment outside fenced code and inline code spans."""
+def _parsed_fences(doc: SkillDocument) -> list[tuple[int, int]]:
+    """Offsets of SKILL.md's fenced code blocks, from its parse (opener line start to closer line end)."""
+    starts, n = doc.index.starts, len(doc.text)
+    out = []
+    for b in doc.code_blocks:
+        if b.fenced:
+            end = starts[b.end_line] - 1 if b.end_line < len(starts) else n
+            out.append((starts[b.start_line], end))
+    return out
+
+
+def comments(text: str, fences: list[tuple[int, int]] | None = None) -> Iterator[tuple[int, int, str]]:
+    """(start, end, body) of each HTML comment outside fenced code and inline code spans; `fences`: the
+    fenced blocks' offsets when the caller has parsed them (else found here, line by line)."""
     if "<!--" not in text:
         return  # most files: no comment, no need to find the fences
+    if fences is not None:
+        yield from _outside(text, fences)
+        return
     fenced: list[tuple[int, int]] = []  # offsets of fenced code blocks
     open_at = -1
     fence = ""
@@ -322,6 +337,10 @@ def comments(text: str) -> Iterator[tuple[int, int, str]]:
             open_at = -1
     if open_at >= 0:
         fenced.append((open_at, len(text)))
+    yield from _outside(text, fenced)
+
+
+def _outside(text: str, fenced: list[tuple[int, int]]) -> Iterator[tuple[int, int, str]]:
     k = 0
     i = text.find("<!--")
     count = 0
@@ -344,9 +363,10 @@ def comments(text: str) -> Iterator[tuple[int, int, str]]:
         i = text.find("<!--", end)
 
 
-def _findings(ctx: RuleContext, text: str, index: LineIndex, rel: str | None) -> Iterator[Finding]:
+def _findings(ctx: RuleContext, text: str, index: LineIndex, rel: str | None,
+              fences: list[tuple[int, int]] | None = None) -> Iterator[Finding]:
     template = fill_in_template(rel, text)
-    for a, b, body in comments(text):
+    for a, b, body in comments(text, fences):
         why = why_hidden(body, visible_after(text, b), template)
         if why is None:
             continue
@@ -452,7 +472,7 @@ def hidden_instruction(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     and reviewers can read what the skill tells the agent.
     """
     if "<!--" in doc.text:
-        yield from _findings(ctx, doc.text, doc.index, None)
+        yield from _findings(ctx, doc.text, doc.index, None, _parsed_fences(doc))
     for bf in bundled_text_files(doc):
         if bf.is_markdown and "<!--" in bf.text:
             yield from _findings(ctx, bf.text, bf.index, bf.rel)

@@ -110,9 +110,7 @@ def link_targets(doc: SkillDocument) -> list[Target]:
 
 
 def prose_cross_refs(doc: SkillDocument) -> Iterator[Target]:
-    if "skills/" not in doc.text and "../" not in doc.text:
-        return  # most skills: two substring scans instead of two per prose line
-    for pl in doc.prose:
+    for pl in doc.prose_with(("skills/", "../")):  # found by substring search, not a loop over every line
         if "skills/" not in pl.text and "../" not in pl.text:
             continue
         for a, b in prose_cross_spans(pl.text):

@@ -70,10 +70,6 @@ def link_spans_by_line(doc: SkillDocument) -> dict[int, list[tuple[int, int]]]:
 _WORDS = ("references/", "scripts/", "assets/")
 
 
-def _line_of(p) -> int:
-    return p.line
-
-
 def _mentioned_files(doc: SkillDocument) -> list[Mention]:
     out: list[Mention] = []
     cand = doc.index.lines_with(_WORDS)  # the lines that may hold a mention: most lines are never looked at
@@ -81,11 +77,9 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
         return out
     link_spans = link_spans_by_line(doc)
     skip = doc.code_lines | doc.html_comment_lines
-    prose = doc.prose
-    for ln in cand:
-        k = bisect_left(prose, ln, key=_line_of)
-        if k < len(prose) and prose[k].line == ln and _has_mention(prose[k].text):
-            _scan(prose[k].text, ln, "prose", link_spans.get(ln, ()), out)
+    for pl in doc.prose_with(_WORDS):
+        if _has_mention(pl.text):
+            _scan(pl.text, pl.line, "prose", link_spans.get(pl.line, ()), out)
     for ln in cand:
         line = doc.lines[ln]
         if ln < doc.body_start_line or "`" not in line or ln in skip:

@@ -115,6 +115,9 @@ def _bare_names(doc: SkillDocument) -> Iterator[tuple[Range, str, str]]:
     roots = {k: v for k, v in folded_bundle(doc).items() if "/" not in v and v != "SKILL.md"}
     if not roots:
         return  # no file at the skill root but SKILL.md: nothing to misspell
+    folded = doc.prose_text.casefold()
+    if not any(k in folded for k in roots):
+        return  # no root file named in the prose in any case: most skills, and no line loop
     in_links = link_spans_by_line(doc)
     for pl in doc.prose:
         if "." not in pl.text:

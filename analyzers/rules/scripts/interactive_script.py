@@ -67,15 +67,44 @@ def _command_before(before: str) -> tuple[bool, str]:
     return False, ""
 
 
+def _windows(code: str, needles: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Merged spans from the start of each line holding a needle to WINDOW past its end: a call pattern
+    (no literal to scan for: it starts with a lookbehind) is then matched there only, not at every
+    character of the file. Lookbehinds still see the text before a span."""
+    out: list[tuple[int, int]] = []
+    n = len(code)
+    for needle in needles:
+        i = code.find(needle)
+        while i >= 0:
+            a = code.rfind("\n", 0, i) + 1
+            e = code.find("\n", i)
+            e = n if e < 0 else e
+            out.append((a, min(n, e + WINDOW)))
+            i = code.find(needle, e)
+    out.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in out:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _finditer(pattern: re.Pattern[str], code: str, needles: tuple[str, ...]) -> Iterator[re.Match[str]]:
+    for a, b in _windows(code, needles):
+        yield from pattern.finditer(code, a, b)
+
+
 def _python(code: str) -> Iterator[tuple[int, int, str]]:
-    for m in _PY.finditer(code):
+    for m in _finditer(_PY, code, _NEEDS[PY]):
         g = "what" if m.group("what") else "what2"
         yield m.start(g), m.end(g), m.group(g) + "()"
 
 
 def _javascript(code: str) -> Iterator[tuple[int, int, str]]:
     stdin_rl = _JS_STDIN_RL.search(code) is not None
-    for m in _JS.finditer(code):
+    for m in _finditer(_JS, code, _NEEDS[JS]):
         what = m.group("what")
         if what == ".question" and not stdin_rl:
             continue  # question() of something that is not a readline interface on stdin
