@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from .config import Config
 from .document import SkillDocument
@@ -29,6 +30,14 @@ def _suppressed(doc: SkillDocument, f: Finding) -> bool:
     return False
 
 
+@lru_cache(maxsize=64)
+def _selected(select: tuple[str, ...], ignore: tuple[str, ...], target: str,
+              rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """The rules for `target` that select/ignore leave on (the same for every document of a run)."""
+    probe = Config(select=select, ignore=ignore)
+    return tuple(r for r in rules if target in r.targets and probe.enabled(r.code))
+
+
 def run_rules(
     doc: SkillDocument,
     config: Config | None = None,
@@ -41,8 +50,9 @@ def run_rules(
     out: list[Finding] = []
     suppressed = 0
     host = None if config.target_explicit or config.target != CLAUDE_CODE else other_host(doc)
-    for r in rules:
-        if config.target not in r.targets or not config.enabled(r.code, path):
+    path_ignores = bool(path and config.per_path_ignores)
+    for r in _selected(config.select, config.ignore, config.target, rules):
+        if path_ignores and not config.enabled(r.code, path):
             continue
         if host is not None and r.targets == CLAUDE_CODE_ONLY:
             continue  # a skill written for another agent: Claude Code's own semantics do not apply

@@ -32,7 +32,7 @@ def directives(doc: SkillDocument) -> list[Directive]:
 
 def _directives(doc: SkillDocument) -> list[Directive]:
     out = []
-    for pl in doc.prose:
+    for pl in doc.prose_with(("MUST", "ALWAYS", "NEVER")):  # found by substring search, not a line loop
         if pl.quoted or ("MUST" not in pl.text and "ALWAYS" not in pl.text and "NEVER" not in pl.text):
             continue
         text = pl.text
