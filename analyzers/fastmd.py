@@ -30,6 +30,8 @@ _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 MAX_FILLED_CELLS = 0x10000
 
 # what a continuation or item line may not start with: these open blocks whose extent needs context
+# the first characters of every line that can start or end a block other than a paragraph or a table
+_BLOCK_CHARS = frozenset("`~><#=-*_+0123456789")
 _RISKY_START = ("#", ">", "<", "```", "~~~", "|")  # (tabs never reach here: scan declines them)
 
 
@@ -335,120 +337,122 @@ def scan(source: str, md, collect_links) -> tuple | None:
             para.append(s)
             i += 1
             continue
-        if s.startswith(("```", "~~~")):
-            if indent:
-                return None  # a fence inside a list item: content de-indentation needs the container
-            marker = s[0]
-            run = len(s) - len(s.lstrip(marker))
-            info = s[run:]
-            if marker == "`" and "`" in info:
-                return None  # not a fence: inline code at a line start
-            close_para(i)
-            j = i + 1
-            close = None
-            while j < n:
-                t = lines[j]
-                ts = t.lstrip(" ")
-                if (len(t) - len(ts) <= 3 and ts.startswith(marker * run)
-                        and not ts.rstrip(" \t").lstrip(marker)):
-                    close = j
-                    break
-                j += 1
-            end = close if close is not None else n
-            body = lines[i + 1:end]
-            content = "".join(ln + "\n" for ln in body)
-            if close is None and body and not source.endswith("\n") and end == len(lines):
-                content = content[:-1]  # the last line of the text has no line feed to keep
-            info = info.strip()
-            lang = info.split()[0].strip("{}.").lower() if info else ""
-            b = close + 1 if close is not None else n
-            blocks.append((lang, info, content, True, i, b, close is not None))
-            prev = "fence"
-            list_open = False
-            i = b
-            continue
-        if s[0] == ">":
-            if indent and list_open:
-                return None  # a quote in a list item ends where the item does
-            close_para(i)  # before the quote's own paragraphs, to keep document order
-            q = _quote(lines, i, n, inlines)
-            if q is None:
-                return None
-            j, map_end = q
-            quoted.append((i, map_end))
-            prev = "quote"
-            list_open = False
-            i = j
-            continue
-        if s[0] == "<":
-            kind = html_kind(s)
-            seq = _html_sequences()[kind - 1] if kind else None
-            if seq is not None and not (prev == "para" and not seq[2]):  # else: paragraph text
-                if indent and list_open:
-                    return None  # an HTML block in a list item ends where the item does
+        c0 = s[0]
+        if c0 in _BLOCK_CHARS:  # else (a letter, most lines): only a paragraph or a table can start here
+            if s.startswith(("```", "~~~")):
+                if indent:
+                    return None  # a fence inside a list item: content de-indentation needs the container
+                marker = s[0]
+                run = len(s) - len(s.lstrip(marker))
+                info = s[run:]
+                if marker == "`" and "`" in info:
+                    return None  # not a fence: inline code at a line start
                 close_para(i)
                 j = i + 1
-                if not seq[1].search(s):
-                    while j < n:
-                        t = lines[j].lstrip(" ")
-                        if seq[1].search(t):
-                            if t:
-                                j += 1
-                            break
-                        j += 1
-                if s.startswith("<!--"):
-                    comments.append((i, j))
-                html.append((i, j, kind))
-                prev = "html"
+                close = None
+                while j < n:
+                    t = lines[j]
+                    ts = t.lstrip(" ")
+                    if (len(t) - len(ts) <= 3 and ts.startswith(marker * run)
+                            and not ts.rstrip(" \t").lstrip(marker)):
+                        close = j
+                        break
+                    j += 1
+                end = close if close is not None else n
+                body = lines[i + 1:end]
+                content = "".join(ln + "\n" for ln in body)
+                if close is None and body and not source.endswith("\n") and end == len(lines):
+                    content = content[:-1]  # the last line of the text has no line feed to keep
+                info = info.strip()
+                lang = info.split()[0].strip("{}.").lower() if info else ""
+                b = close + 1 if close is not None else n
+                blocks.append((lang, info, content, True, i, b, close is not None))
+                prev = "fence"
+                list_open = False
+                i = b
+                continue
+            if s[0] == ">":
+                if indent and list_open:
+                    return None  # a quote in a list item ends where the item does
+                close_para(i)  # before the quote's own paragraphs, to keep document order
+                q = _quote(lines, i, n, inlines)
+                if q is None:
+                    return None
+                j, map_end = q
+                quoted.append((i, map_end))
+                prev = "quote"
                 list_open = False
                 i = j
                 continue
-        c0 = s[0]
-        if c0 == "#" and _ATX.match(s):
-            level = len(s) - len(s.lstrip("#"))
-            close_para(i)
-            text = _heading_text(s, level)
-            headings.append((level, text, i))
-            if "](" in text or "][" in text:
-                inlines.append((i, i + 1, text))
-            if not indent:
+            if s[0] == "<":
+                kind = html_kind(s)
+                seq = _html_sequences()[kind - 1] if kind else None
+                if seq is not None and not (prev == "para" and not seq[2]):  # else: paragraph text
+                    if indent and list_open:
+                        return None  # an HTML block in a list item ends where the item does
+                    close_para(i)
+                    j = i + 1
+                    if not seq[1].search(s):
+                        while j < n:
+                            t = lines[j].lstrip(" ")
+                            if seq[1].search(t):
+                                if t:
+                                    j += 1
+                                break
+                            j += 1
+                    if s.startswith("<!--"):
+                        comments.append((i, j))
+                    html.append((i, j, kind))
+                    prev = "html"
+                    list_open = False
+                    i = j
+                    continue
+            c0 = s[0]
+            if c0 == "#" and _ATX.match(s):
+                level = len(s) - len(s.lstrip("#"))
+                close_para(i)
+                text = _heading_text(s, level)
+                headings.append((level, text, i))
+                if "](" in text or "][" in text:
+                    inlines.append((i, i + 1, text))
+                if not indent:
+                    list_open = False
+                prev = "heading"
+                i += 1
+                continue
+            if c0 in "=-" and _SETEXT.match(s) and (prev == "para" or c0 == "=" or len(s.rstrip(" \t")) < 3):
+                return None  # a setext underline, or a lone "=" / "--" line
+            if c0 in "-*_" and _HR.match(s):
+                if prev == "para" and s[0] == "-":
+                    return None
+                close_para(i)
+                prev = "hr"
                 list_open = False
-            prev = "heading"
-            i += 1
-            continue
-        if c0 in "=-" and _SETEXT.match(s) and (prev == "para" or c0 == "=" or len(s.rstrip(" \t")) < 3):
-            return None  # a setext underline, or a lone "=" / "--" line
-        if c0 in "-*_" and _HR.match(s):
-            if prev == "para" and s[0] == "-":
-                return None
-            close_para(i)
-            prev = "hr"
-            list_open = False
-            i += 1
-            continue
-        bullet = _BULLET.match(s) if c0 in "-+*" else None
-        ordered = _ORDERED.match(s) if c0 in "0123456789" else None
-        if bullet or ordered:
-            mk = bullet or ordered
-            assert mk is not None
-            content = s[mk.end():]
-            lead = len(content) - len(content.lstrip(" "))
-            content = content.lstrip(" ")
-            if not content or lead >= 4:
-                return None  # an empty item, or indented code inside the item
-            if content.startswith(_RISKY_START) or _BULLET.match(content) or _ORDERED.match(content):
-                return None  # a block nested on the marker's line
-            if _HR.match(content) or _SETEXT.match(content):
-                return None
-            if ordered and prev == "para" and not para_in_list and ordered.group(1) != "1":
-                return None  # "1986. A year" continues a paragraph; "2. x" after a list does not
-            if indent and not list_open:
-                return None
-            close_para(i)
-            para, para_start, para_in_list, list_open = [content], i, True, True
-            prev = "para"
-            i += 1
-            continue
+                i += 1
+                continue
+            bullet = _BULLET.match(s) if c0 in "-+*" else None
+            ordered = _ORDERED.match(s) if c0 in "0123456789" else None
+            if bullet or ordered:
+                mk = bullet or ordered
+                assert mk is not None
+                content = s[mk.end():]
+                lead = len(content) - len(content.lstrip(" "))
+                content = content.lstrip(" ")
+                if not content or lead >= 4:
+                    return None  # an empty item, or indented code inside the item
+                if content.startswith(_RISKY_START) or _BULLET.match(content) or _ORDERED.match(content):
+                    return None  # a block nested on the marker's line
+                if _HR.match(content) or _SETEXT.match(content):
+                    return None
+                if ordered and prev == "para" and not para_in_list and ordered.group(1) != "1":
+                    return None  # "1986. A year" continues a paragraph; "2. x" after a list does not
+                if indent and not list_open:
+                    return None
+                close_para(i)
+                para, para_start, para_in_list, list_open = [content], i, True, True
+                prev = "para"
+                i += 1
+                continue
         if prev == "blank" and indent == 0:
             list_open = False
         if "|" in s and i + 1 < n and prev != "para":  # in markdown-it a table never interrupts a paragraph
