@@ -536,6 +536,9 @@ def _prose(doc_lines: list[str], body_start: int, skip: set[int], quoted: set[in
         if ln in skip:
             continue
         line = doc_lines[ln]
+        if not in_comment and "`" not in line and "<" not in line:
+            out.append(ProseLine(ln, line, ln in quoted))  # most lines: nothing to blank
+            continue
         if in_comment:
             end = line.find("-->")
             if end < 0:

@@ -85,6 +85,7 @@ _TROUBLE = re.compile(r"troubleshoot|common (?:issues|problems|mistakes|errors)|
                       r"gotchas?|failure modes?|errors?\b|when things go wrong|known issues|limitations", re.I)
 _DECISION = re.compile(r"decision|when to use|comparison|trade-?off")
 _SEPARATOR = re.compile(r"^[\s|:\-=*_#>`~+]*$")
+_SEPARATOR_CHARS = frozenset("|:-=*_#>`~+")  # what a stripped separator line can start with
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,12 +224,9 @@ def token_efficiency(doc: SkillDocument) -> tuple[float, float, int]:
     elif density > 0.1:
         score -= 0.1
     # repetition over prose lines: fences, code, table separators and rules are structure, not repetition
-    texts = []
-    for p in doc.prose:
-        t = p.text.strip()
-        if len(t) <= 3 or _SEPARATOR.match(t):
-            continue
-        texts.append(t)
+    # (a line whose first character cannot be a separator's is not matched against the pattern)
+    texts = [t for t in (p.text.strip() for p in doc.prose)
+             if len(t) > 3 and (t[0] not in _SEPARATOR_CHARS or not _SEPARATOR.match(t))]
     ratio = 1 - len(set(texts)) / len(texts) if texts else 0.0
     score -= 0.4 * ratio
     return _clamp(score), ratio, n_dir
