@@ -357,6 +357,39 @@ def _workspace(items: list[_Item]):
     return ws
 
 
+WEIGHT_ENTRIES = 500  # directory entries looked at per skill for its cost estimate
+
+
+def _weight(path: str, size: int) -> int:
+    """A skill's estimated analysis cost, in SKILL.md bytes: a SKILL.md byte costs ~80 ns (parse and every
+    rule), a bundled text byte ~50 ns (content scans, links), and a skill ~1.5 ms whatever its size
+    (fitted on the shared corpus). Without the bundle, a skill with a short SKILL.md and a large
+    references/ folder landed on one worker at the end of the run while the other waited."""
+    from .bundle import MAX_BUNDLED_BYTES, is_text_name
+
+    bundle = 0
+    seen = 0
+    stack = [os.path.dirname(path)]
+    while stack and seen < WEIGHT_ENTRIES:
+        try:
+            it = os.scandir(stack.pop())
+        except OSError:
+            continue
+        with it:
+            for e in it:
+                seen += 1
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        if e.name not in BUNDLE_SKIP_DIRS:
+                            stack.append(e.path)
+                    elif is_text_name(e.name) and e.name != "SKILL.md":
+                        st = e.stat().st_size
+                        bundle += st if st <= MAX_BUNDLED_BYTES else 0
+                except OSError:
+                    continue
+    return size + bundle * 3 // 5 + 18_000
+
+
 def _run(args: list[tuple], jobs: int | None) -> list[tuple[dict, dict[str, bool]]]:
     n = len(args)
     cpus = os.cpu_count() or 1
@@ -365,16 +398,22 @@ def _run(args: list[tuple], jobs: int | None) -> list[tuple[dict, dict[str, bool
         return [_analyze_one(a) for a in args]
     import multiprocessing as mp
 
-    # interleave by size so both workers get a fair share, then fork (workers inherit the imports)
+    # fork (workers inherit the imports)
     ctx = mp.get_context("fork")
     from . import report  # noqa: F401  (import before fork)
     from .parse import markdown_parser
 
     markdown_parser()
-    order = sorted(range(n), key=lambda k: -len(args[k][1]))
+    # longest first, each to the least loaded worker, by estimated cost (SKILL.md and its bundled text)
+    import heapq
+
+    weights = [_weight(str(a[0]), len(a[1])) for a in args]
     buckets: list[list[int]] = [[] for _ in range(jobs)]
-    for rank, k in enumerate(order):
-        buckets[rank % jobs].append(k)
+    loads = [(0, j) for j in range(jobs)]
+    for k in sorted(range(n), key=lambda k: -weights[k]):
+        load, j = heapq.heappop(loads)
+        buckets[j].append(k)
+        heapq.heappush(loads, (load + weights[k], j))
     out: list = [None] * n
     with ctx.Pool(jobs) as pool:
         parts = pool.map(_chunk_worker, [[args[k] for k in b] for b in buckets])
