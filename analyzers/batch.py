@@ -232,6 +232,20 @@ def _chunk_worker(batch: list[tuple]) -> list[tuple[dict, dict[str, bool]]]:
     return [_analyze_one(a) for a in batch]
 
 
+def _skipped_hint(path: Path) -> str:
+    """` (dist/skills/a/SKILL.md is in a folder skipped as build output, cache or tool state: give its
+    path to score it)`, or "" when no skipped folder holds one."""
+    if not path.is_dir():
+        return ""
+    from .workspace import skipped_skill_file
+
+    rel = skipped_skill_file(path)
+    if rel is None:
+        return ""
+    return (f" ({rel} is in a folder skipped as build output, cache or tool state: give its path to "
+            "score it)")
+
+
 def score_paths(
     paths: list[Path],
     config_for: Callable[[Path], object],
@@ -250,7 +264,7 @@ def score_paths(
     for p in paths:
         found = list(find_skill_files([p]))
         if not found:
-            errors.append(f"{p}: no SKILL.md found")
+            errors.append(f"{p}: no SKILL.md found{_skipped_hint(p)}")
         root = _root_of(os.path.abspath(p))  # the repository, else the directory given (not each skill's parent)
         files.extend((f, root) for f in found)
     uniq: dict[str, tuple[Path, str]] = {}  # de-duplicate while keeping order

@@ -130,6 +130,35 @@ def is_manifest_name(name: str) -> bool:
     return name.lower() == "skill.md"
 
 
+# folders never searched for a hint: version control and dependency stores (huge, and never a skill's home)
+_HINT_SKIP = frozenset({".git", ".hg", ".svn", ".bzr", ".jj", "node_modules", "bower_components", ".pnpm-store",
+                        "site-packages", ".venv", "venv", "__pycache__"})
+
+
+def skipped_skill_file(path: Path, budget: int = 20000) -> str | None:
+    """When discovery found nothing under `path`: the first SKILL.md inside a folder it skips (`dist/`,
+    `build/`, `.cache/`, ...), as a path relative to `path`, so the error can say where to point instead.
+    Looks at most `budget` directory entries and never into VCS, dependency or virtualenv folders."""
+    top = os.fspath(path)
+    stack = [(top, False)]
+    while stack and budget > 0:
+        d, skipped = stack.pop()
+        try:
+            with os.scandir(d) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        budget -= len(entries)
+        subdirs = []
+        for e in entries:
+            if skipped and is_manifest_name(e.name) and e.is_file():
+                return os.path.relpath(e.path, top)
+            if e.name not in _HINT_SKIP and e.is_dir(follow_symlinks=False):
+                subdirs.append((e.path, skipped or e.name in SKIP_DIRS))
+        stack.extend(reversed(subdirs))
+    return None
+
+
 def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
     """Every SKILL.md at or under the given paths, skipping VCS, dependency, cache and virtualenv folders.
 

@@ -139,3 +139,29 @@ def test_a_case_variant_of_skill_md_is_found_and_reported(tmp_path: Path) -> Non
     rep = json.loads(proc.stdout)
     assert [f["code"] for f in rep["findings"]] == ["SKILL_FILE_NAME"]
     assert rep["findings"][0]["range"]["start"] == {"line": 0, "character": 0}
+
+
+def test_no_skill_found_names_a_skill_in_a_skipped_folder(tmp_path: Path) -> None:
+    """A package that ships its skills under `dist/` (skipped as build output): the error says where the
+    skill is and to give its path; a skill only inside node_modules (never a project's own) is not hinted."""
+    import subprocess
+    import sys
+
+    from skillgrade.analyzers.workspace import skipped_skill_file
+
+    _skill(tmp_path / "pkg" / "dist" / "skills" / "a")
+    _skill(tmp_path / "deps" / "node_modules" / "b")
+    assert skipped_skill_file(tmp_path / "pkg") == os.path.join("dist", "skills", "a", "SKILL.md")
+    assert skipped_skill_file(tmp_path / "deps") is None
+    assert skipped_skill_file(tmp_path / "pkg", budget=1) is None  # bounded: gives up rather than walk on
+    run = [sys.executable, "-m", "skillgrade.server.cli", "score"]
+    proc = subprocess.run([*run, "pkg"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        "skillgrade: error: pkg: no SKILL.md found (dist/skills/a/SKILL.md is in a folder skipped as build "
+        "output, cache or tool state: give its path to score it)")
+    proc = subprocess.run([*run, "deps"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.stderr.strip() == "skillgrade: error: deps: no SKILL.md found"
+    proc = subprocess.run([*run, "pkg/dist", "--format", "json"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
