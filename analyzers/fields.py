@@ -112,7 +112,22 @@ def metadata_namespace(metadata: object) -> str | None:
         for ns in OPENCLAW_NAMESPACES:
             if ns in metadata:
                 return ns
+        for ns, value in metadata.items():  # a fork's own name (elizaOS: "otto"), known by its shape
+            if isinstance(ns, str) and _openclaw_shaped(value):
+                return ns
     return None
+
+
+# the keys OpenClaw reads from its metadata namespace (docs.openclaw.ai, skills: "Gating")
+OPENCLAW_META_KEYS = frozenset({"always", "emoji", "homepage", "os", "requires", "primaryEnv", "skillKey",
+                                "install"})
+
+
+def _openclaw_shaped(value: object) -> bool:
+    """A mapping of OpenClaw's metadata keys only, with its gating (`requires` / `install`) or `emoji`: the
+    namespace of an OpenClaw fork under another name (`{"otto": {"requires": {"bins": [...]}}}`)."""
+    return (isinstance(value, dict) and bool(value) and all(isinstance(k, str) for k in value)
+            and value.keys() <= OPENCLAW_META_KEYS and not value.keys().isdisjoint({"requires", "install", "emoji"}))
 
 
 def dialect_of(metadata: object) -> str | None:

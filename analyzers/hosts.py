@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 PLUGIN_DEPTH = 3  # skills/<name>/SKILL.md: the plugin root is two folders up; one more for a nested layout
 # project folders of agents other than Claude Code (`.claude/` wins where both appear in a path)
-OTHER_AGENT_DIRS = frozenset({".opencode", ".codex", ".agents", ".gemini", ".qwen", ".letta", ".cursor",
+# (`.agent/`: Google Antigravity's workspace folder, and where Codex skill packs such as oh-my-codex keep theirs)
+OTHER_AGENT_DIRS = frozenset({".opencode", ".codex", ".agents", ".agent", ".gemini", ".qwen", ".letta", ".cursor",
                               ".windsurf", ".roo", ".kiro", ".openclaw", ".clawdbot", ".github", ".pi"})
 
 

@@ -141,6 +141,11 @@ def test_rules_listing_names_targets(tmp_path: Path) -> None:
 
 OPENCLAW_TEXT = SKILL.replace("allowed-tools: Read Bash\n", """allowed-tools: Read Bash\nmetadata: '{"clawdbot": {"emoji": "x"}}'\n""")
 OPENCLAW = SKILL.replace("allowed-tools: Read Bash\n", 'allowed-tools: Read Bash\nmetadata: {"openclaw": {"emoji": "x"}}\n')
+# an OpenClaw fork's own key (elizaOS: otto), known by OpenClaw's keys; a look-alike with other keys is not
+OTTO = SKILL.replace("allowed-tools: Read Bash\n",
+                     'allowed-tools: Read Bash\nmetadata: {"otto": {"requires": {"bins": ["jq"]}}}\n')
+LOOKALIKE = SKILL.replace("allowed-tools: Read Bash\n",
+                          'allowed-tools: Read Bash\nmetadata: {"owner": {"requires": "x", "team": "y"}}\n')
 
 
 @pytest.mark.parametrize(("text", "folder", "silent"), [
@@ -149,6 +154,9 @@ OPENCLAW = SKILL.replace("allowed-tools: Read Bash\n", 'allowed-tools: Read Bash
     (OPENCLAW_TEXT, "skills/claude-helper", True),                # ... or its JSON text, as OpenClaw documents
     (SKILL, ".opencode/skills/claude-helper", True),              # another agent's project folder
     (SKILL, ".codex/skills/claude-helper", True),
+    (SKILL, ".agent/skills/claude-helper", True),                 # Antigravity, Codex packs (oh-my-codex)
+    (OTTO, "skills/claude-helper", True),
+    (LOOKALIKE, "skills/claude-helper", False),
     (SKILL, ".claude/skills/claude-helper", False),               # Claude Code's own folder
     (SKILL, ".claude/worktrees/.agents/skills/claude-helper", False),  # .claude anywhere above wins
     (SKILL, "codex-plugin/skills/claude-helper", True),           # a Codex plugin's skill

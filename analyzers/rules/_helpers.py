@@ -22,6 +22,9 @@ _EXPLICIT = re.compile(
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
     r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+(?:first\s+)?(?:when|whenever|before|if)\b"
+    # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
+    # read if needed" is not a trigger)
+    r"|(?:read|consult)\s+(?:first\s+)?(?:before|prior\s+to)\s+\w"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
@@ -52,7 +55,8 @@ _EXPLICIT = re.compile(
 #   situation: when/whenever/while/during/if the user … + a word; the same clause in Japanese, Chinese, Korean;
 #   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now", nor a
 #              beneficiary: "for the user / all users / you / me / them / us / everyone" names who, not what for);
-#              "in order to"; "(used|designed|built|meant|helps|lets|allows|enables) [you|users|claude|agents] to" + a word;
+#              "in order to"; "(used|designed|built|meant|helps|lets|allows|enables, or -ing: helping …)
+#              [you|users|claude|agents] to" + a word;
 #              a tool noun + "to" + a word ("Toolkit to test web apps" = "Toolkit for testing web apps").
 # 時 / 时 after these is not "when": 同時 (at once), 常時, 随時 (always, any time), 当時 (then), 一時, 臨時, 暂时
 # (for now), 瞬時, 即時, 及时 (instantly), 日時 (date), 定時, 毎時, 小时 (hour), 何時, 実時 / 实时 (real time),
@@ -63,7 +67,8 @@ _CONTEXT = re.compile(
     r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
     r"|for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
-    r"|(?:used|designed|built|meant|helps?|lets?|allows?|enables?)\s+(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
+    r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
+    r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
     r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"
     r"|guidance|playbook|procedures?|templates?)\s+to\s+\w"
     r")"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ...document import Field, SkillDocument
 from ...findings import Edit, Pos, Range
 
@@ -19,6 +21,29 @@ def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
     if fld.node is not None and fld.node.__class__.__name__ == "ScalarNode":
         return fld, str(fld.node.value)  # `description: yes` is still these characters
     return fld, None
+
+
+# A description that opens by declaring the skill retired: "Deprecated — forwards to x", "DEPRECATED: use x",
+# "[Deprecated] …", "**Obsolete.** …", "This skill is deprecated; …", "Superseded by x", "Forwards to x".
+# Anchored at the start (bmad's validator: `^\s*deprecated\b`): a skill that merely mentions deprecation
+# ("Finds deprecated APIs") is routed like any other.
+# Or a short name, then "deprecated shim / alias / wrapper / stub / redirect", ending the description or its
+# first clause ("Ecomode deprecated shim", oh-my-codex): "Finds deprecated APIs" names no shim, and "Removes
+# deprecated wrapper classes from code" goes on after it: both are routed like any other.
+DEPRECATED = re.compile(
+    r"[\W_]*(?:this\s+skill\s+(?:is|has\s+been)\s+(?:now\s+)?)?(?:deprecated|obsolete|superseded|retired)\b"
+    r"|[\W_]*forwards?\s+to\b"
+    r"|[\w .-]{1,40}?\s(?:deprecated|obsolete)\s+(?:compat(?:ibility)?\s+)?(?:shim|alias|wrapper|stub|redirect)\b"
+    r"(?=\s*(?:[.;:,(—–-]|$))",
+    re.I,
+)
+
+
+def deprecated(doc: SkillDocument) -> bool:
+    """The description declares the skill deprecated or a forwarding shim: it is kept so old invocations by
+    name still work, and a trigger clause would pull the router toward it."""
+    text = description(doc)[1]
+    return isinstance(text, str) and DEPRECATED.match(text) is not None
 
 
 def append_sentence(doc: SkillDocument, fld: Field, sentence: str) -> Edit:

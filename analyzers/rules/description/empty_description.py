@@ -8,7 +8,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import frontmatter_insert_point
-from ._text import description
+from ._text import deprecated, description
 
 MIN_CHARS = 20
 
@@ -20,7 +20,9 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
 
     ## What it does
     Flags a missing `description`, an empty one, or one under 20 characters after trimming. When this
-    fires, `MISSING_TRIGGER` does not, so one defect is never counted twice in the penalty.
+    fires, `MISSING_TRIGGER` does not, so one defect is never counted twice in the penalty. A short
+    description that declares the skill deprecated ("TDD deprecated shim", "Deprecated: use tdd-v2") is
+    not reported: such a shim is kept for old invocations by name and is not meant to be routed to.
 
     ## Why is this bad?
     The description is all an agent sees when deciding whether to load the skill. Without a
@@ -54,8 +56,8 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if text is None:
         return  # not text: FIELD_TYPE
     n = len(text.strip())
-    if n >= MIN_CHARS:
-        return
+    if n >= MIN_CHARS or n and deprecated(doc):
+        return  # a deprecated shim ("TDD deprecated shim") is reached by name only: it need not say more
     if fld is None:
         at = frontmatter_insert_point(doc)
         name_fld = fm.get("name")

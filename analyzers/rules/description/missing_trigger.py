@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import usage_context
-from ._text import append_sentence, description
+from ._text import append_sentence, deprecated, description
 from .empty_description import MIN_CHARS
-
-# A description that opens by declaring the skill retired: "Deprecated — forwards to x", "DEPRECATED: use x",
-# "[Deprecated] …", "**Obsolete.** …", "This skill is deprecated; …", "Superseded by x", "Forwards to x".
-# Anchored at the start (bmad's validator: `^\s*deprecated\b`): a skill that merely mentions deprecation
-# ("Finds deprecated APIs") is routed like any other.
-DEPRECATED = re.compile(
-    r"[\W_]*(?:this\s+skill\s+(?:is|has\s+been)\s+(?:now\s+)?)?(?:deprecated|obsolete|superseded|retired)\b"
-    r"|[\W_]*forwards?\s+to\b",
-    re.I,
-)
-
-
-def deprecated(doc: SkillDocument) -> bool:
-    """The description declares the skill deprecated or a forwarding shim: it is kept so old invocations by
-    name still work, and a trigger clause would pull the router toward it."""
-    text = description(doc)[1]
-    return isinstance(text, str) and DEPRECATED.match(text) is not None
 
 
 def exempt(doc: SkillDocument) -> bool:
@@ -77,7 +59,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
        "Triggers: …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message contains / mentions / includes …" (the same keyword trigger, said of the
-       text), and the same
+       text), "Load / Read / Consult this (skill) (first) when / before …", "Read / Consult before …"
+       (not "… to read if needed": a reading aid, not a trigger), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Chinese ("…時使用 / 时使用",
        "當使用者 / 当用户 …", the labels "使用场景：" / "适用场景：" / "触发短语：" / "触发词："),
        Japanese ("…時に使用 / 場合に使う") or Korean ("…할 때 사용 / 쓴다", "…경우에 사용",
@@ -88,7 +71,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
        everyone' says for whom, not for what>", "in order to", "designed /
-       used / built / meant / helps / lets / allows / enables [you / users / Claude / agents] to …",
+       used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /
+       enabling) [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
        playbook / templates to …").
     3. **Neither**: `MISSING_TRIGGER`.
@@ -100,7 +84,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty `when_to_use` (Claude
     Code appends it to the description: the trigger clause in its own field), and deprecated skills, whose
     description opens by saying so ("Deprecated — forwards to x", "DEPRECATED: use x", "[Deprecated] …",
-    "This skill is deprecated …", "Obsolete / Superseded by …", "Forwards to x"): a shim kept so old
+    "This skill is deprecated …", "Obsolete / Superseded by …", "Forwards to x", or a short name followed
+    by "deprecated shim / alias / wrapper / stub / redirect" and nothing more in that clause: "Ecomode
+    deprecated shim"): a shim kept so old
     invocations by name keep working should not attract the router, and a "Use when …" clause would pull
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.

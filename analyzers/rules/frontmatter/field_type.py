@@ -49,8 +49,11 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     OpenClaw (formerly Clawdbot) reads its settings from one nested object in `metadata`, under
     `openclaw` (or the older names `clawdbot`, `clawdis`, `moltbot`), often written as one line of JSON
     (`metadata: {"clawdbot":{"requires":{"bins":["jq"]}}}`): that one key may hold a mapping, and
-    `metadata` may be that JSON as text. Turning it into text would remove the skill's gating and
-    install specs; Claude Code does not read `metadata`. Other nested `metadata` keys are still reported.
+    `metadata` may be that JSON as text. Forks of OpenClaw use their own name for the key (elizaOS:
+    `otto`); such a key is known by its shape: a mapping of OpenClaw's keys only (`requires`, `install`,
+    `emoji`, `os`, `primaryEnv`, `skillKey`, `always`, `homepage`) holding `requires`, `install` or
+    `emoji`. Turning it into text would remove the skill's gating and install specs; Claude Code does not
+    read `metadata`. Other nested `metadata` keys are still reported.
 
     ## Why is this bad?
     Tools read these fields as text; a list `description` crashes the reference evaluator and is
