@@ -26,17 +26,52 @@ _ANCHOR_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+.*\]\(#")  # a list item
 _NOT_REFERENCES = ("readme", "changelog", "license", "licence", "contributing", "code_of_conduct", "security")
 
 
+# "This file covers setup, multi-surface patterns, and streaming." : a scope sentence listing what the file
+# covers (three or more items: two commas on its line) is the table of contents in prose
+_SCOPE = re.compile(r"\b(?:this|the)\s+(?:file|document|guide|reference|page)\s+"
+                    r"(?:covers|contains|describes|documents|explains|includes)\b", re.I)
+SCOPE_LINES = 10
+
+
+def _lists_scope(line: str) -> bool:
+    """The scope sentence itself lists three or more things (two commas before its end): "This file covers
+    the basics. For examples, see `python/`, `typescript/`." lists folders, not what the file covers."""
+    m = _SCOPE.search(line)
+    if m is None:
+        return False
+    end = line.find(". ", m.end())
+    return line.count(",", m.end(), end if end >= 0 else len(line)) >= 2
+
+
 def has_toc(lines: list[str]) -> bool:
     """A table of contents starts in the first TOP_LINES lines: a `Contents`-like heading or label, a
-    `[TOC]`-style marker, or two list items linking to the file's own headings."""
+    `[TOC]`-style marker, or two list items linking to the file's own headings; or one of the first
+    SCOPE_LINES lines says what the file covers and lists it."""
     anchors = 0
-    for line in lines[:TOP_LINES]:
+    for i, line in enumerate(lines[:TOP_LINES]):
         if _TOC_HEADING.match(line) or _TOC_LABEL.match(line) or _TOC_MARKER.search(line):
+            return True
+        if i < SCOPE_LINES and line.count(",") >= 2 and _lists_scope(line):
             return True
         if _ANCHOR_ITEM.match(line):
             anchors += 1
             if anchors >= 2:
                 return True
+    return False
+
+
+def prompt_file(lines: list[str]) -> bool:
+    """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …"): its first line of
+    text, after any frontmatter and headings, addresses the model. It is handed whole to a subagent, which
+    reads all of it; a table of contents there is noise in the prompt."""
+    i, n = 0, min(len(lines), TOP_LINES)
+    if n and lines[0].strip() == "---":  # frontmatter (a Claude Code agent file)
+        i = next((j + 1 for j in range(1, n) if lines[j].strip() == "---"), n)
+    for line in lines[i:n]:
+        text = line.strip().lstrip("*_>").lstrip()
+        if not text or text.startswith("#"):
+            continue
+        return text.startswith(("You are ", "You're "))
     return False
 
 
@@ -57,12 +92,16 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `references/` (also `reference/`, `docs/`) and any markdown file whose path SKILL.md names, but
     not READMEs, changelogs, licences and contributing guides (written for people), nor fill-in
     document templates under `assets/` or `templates/` (three or more `[Client name]`-style fields
-    outside code: copied whole into the agent's output, where a table of contents does not belong).
-    A file of more
+    outside code: copied whole into the agent's output, where a table of contents does not belong),
+    nor prompts handed whole to a subagent (the first line of text, after any frontmatter and headings,
+    starts "You are …"). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
     `In this guide`; a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
-    link to the file's own headings (`- [Setup](#setup)`).
+    link to the file's own headings (`- [Setup](#setup)`); or, in its first 10 lines, a sentence
+    saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
+    streaming.": "this / the file / document / guide / reference / page covers / contains / describes /
+    documents / explains / includes", the sentence going on to list three or more things).
 
     ## Why is this bad?
     Anthropic's skill authoring guide: for reference files longer than 100 lines, include a table of
@@ -99,7 +138,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # most files: no line index needed
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
-        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines):
+        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

@@ -84,7 +84,10 @@ _LEAD = frozenset({"always", "first", "also", "then", "please", "now", "next", "
                    "need", "to", "important", "note", ":", ","})
 _ADDRESSEE = frozenset({"claude", "ai", "assistant", "agent", "llm", "model", "gpt", "chatgpt", "copilot",
                         "gemini", "bot"})
-_PIPE_TO_SHELL = re.compile(r"\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*(?:python3?|node|perl|ruby)\b")
+# a download piped into an interpreter on one line (`curl -s https://x/i.sh | sh`); a table cell that starts
+# with `python …` (`| Add task | python todo.py add "x" |`) pipes nothing. Bounded gap: linear.
+_PIPE_TO_SHELL = re.compile(r"\b(?:curl|wget|iwr|invoke-webrequest|fetch)\b[^|\n]{0,400}"
+                            r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|python3?|node|perl|ruby|iex)\b", re.I)
 _MARKDOWN_LINE = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>|\||```|~~~|<[A-Za-z/!]|!?\[)")
 
 
@@ -402,7 +405,8 @@ def hidden_instruction(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
        `delete` with a risky object: a path (`/etc`, `~/`, `./x`, `C:\\`), a URL, a dotfile (`.env`),
        an environment variable (`$HOME`), a secret (`password`, `token`, `credentials`, `API key`,
        `ssh`, `cookies`); for `delete` also files, folders, repositories, databases, branches, history
-       (not `this file`); or any comment that pipes into a shell (`| sh`, `| bash`, `| python`).
+       (not `this file`); or any comment that pipes a download into a shell on one line (`curl … | sh`,
+       `wget -qO- … | bash`, `iwr … | iex`; a table row whose cell starts with `python …` pipes nothing).
 
     **A note to the author is not a hidden order.** The rule looks for prompt injection: an order
     to the agent that a person reviewing the rendered skill does not see. What separates the two
