@@ -246,3 +246,22 @@ def test_fix_never_writes_outside_the_skill(tmp_path: Path) -> None:
     outside.write_text("TODO\n", encoding="utf-8")
     assert _edit_file(skill, outside, [Edit(Range(Pos(0, 0), Pos(0, 4)), "DONE")]) == 0
     assert outside.read_text(encoding="utf-8") == "TODO\n"
+
+
+def test_a_file_of_a_skill_linked_on_the_same_sentence_is_not_missing(tmp_path: Path) -> None:
+    """'Use the [cloud](../cloud/SKILL.md) skill and its `references/payments.md`' names the cloud skill's
+    file (held-out set 6, elizaOS); the same path with no such link, or one the linked skill lacks, is
+    reported."""
+    (tmp_path / "cloud" / "references").mkdir(parents=True)
+    (tmp_path / "cloud" / "SKILL.md").write_text("---\nname: cloud\n---\n# Cloud\n", encoding="utf-8")
+    (tmp_path / "cloud" / "references" / "payments.md").write_text("# Payments\n", encoding="utf-8")
+    app = tmp_path / "app"
+    app.mkdir()
+    head = "---\nname: app\ndescription: Builds a paid app. Use when the user wants to charge.\n---\n\n# App\n\n"
+    cfg = Config(select=("MISSING_MENTIONED_FILE",))
+    wrapped = head + "Use the [`cloud`](../cloud/SKILL.md) skill and its\n`references/payments.md` details.\n"
+    assert findings(app, wrapped, cfg=cfg) == []
+    other = head + "Use the [`cloud`](../cloud/SKILL.md) skill and its\n`references/refunds.md` details.\n"
+    unlinked = head + "Use the cloud skill and its\n`references/payments.md` details.\n"
+    for text in (other, unlinked):
+        assert [f.code for f in findings(app, text, cfg=cfg)] == ["MISSING_MENTIONED_FILE"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
@@ -53,6 +54,11 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     project-layout folders (`pytest tests/`, `kubectl apply -f k8s/`, `black src/`), runs in the user's
     project ("Common Commands"): its paths are not checked, even when the skill bundles `scripts/`.
     Link syntax shown in inline code (`` `[text](references/filename.md)` ``) names no file.
+    A path that exists in another skill the same line links to ("the [eliza-cloud](../eliza-cloud/SKILL.md)
+    skill and its `references/payments.md`") is that skill's file. A guide to writing skills (its name or
+    description says so: `skill-creator`, "Create effective Codex skills …") names the files of the skill
+    its reader writes ("Move detailed content to references/: … → `references/patterns.md`"): outside
+    commands, its missing paths are not reported.
 
     ## Why is this bad?
     The agent is told to read or run a file that is not there: the step fails, or the agent improvises
@@ -79,6 +85,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     missing: dict[str, bool] = {}  # rel -> reported (decided once per path)
     created: frozenset[str] | None = None
     away: frozenset[int] = frozenset()
+    guide: bool | None = None
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
@@ -105,6 +112,12 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             continue  # "`scripts/policy.json` in the arelay repo": a file of another project
         if is_example(doc, m):
             continue  # "**Examples**: `references/finance.md` for financial schemas": the reader's future files
+        if m.where != "command" and _in_linked_skill(doc, m.range.start.line, m.rel):
+            continue  # "the [eliza-cloud](../eliza-cloud/SKILL.md) skill and its `references/x.md`"
+        if guide is None:
+            guide = authoring_guide(doc)
+        if guide:
+            continue  # a guide to writing skills names the files of the skill its reader writes
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")
 
 
@@ -118,6 +131,39 @@ def _elsewhere(line: str, end: int) -> bool:
     tail = line[end:end + 120]
     stop = min((i for i in (tail.find(". "), tail.find("; ")) if i >= 0), default=len(tail))
     return _ELSEWHERE.match(tail[:stop]) is not None
+
+
+# a link on the same line to another skill's SKILL.md or folder: `[eliza-cloud](../eliza-cloud/SKILL.md)`
+_SKILL_LINK = re.compile(r"\]\((\.\./[^()\s]{1,200}?)(?:/SKILL\.md|/)?\)")
+
+
+def _in_linked_skill(doc: SkillDocument, line: int, rel: str) -> bool:
+    """The path exists in another skill that the same or the previous line links to ("Use the [eliza-cloud]
+    (../eliza-cloud/SKILL.md) skill and its `references/payments.md`"): that skill's file."""
+    text = doc.lines[line] if line == 0 else doc.lines[line - 1] + " " + doc.lines[line]  # a wrapped sentence
+    if "](../" not in text or doc.skill_dir is None:
+        return False
+    return any(os.path.exists(os.path.join(doc.skill_dir, m.group(1), rel)) for m in _SKILL_LINK.finditer(text))
+
+
+# a description that says the skill is about writing skills: "Create effective Codex skills …", "Guide for
+# authoring Agent Skills", "Use when writing a new skill"
+_AUTHORING = re.compile(r"\b(?:creat|writ|develop|author|build|scaffold)\w*\s+"
+                        r"(?:(?:a|an|new|effective|good|better|great|your|own|custom|agent|claude|codex|code)\s+){0,3}"
+                        r"skills?\b(?![-_.])|\bskill\s+(?:creation|development|authoring|writing)\b", re.I)
+
+
+def authoring_guide(doc: SkillDocument) -> bool:
+    """A skill about writing skills (skill-creator, skill-development, writing-skills): its name or
+    description says so. Such a guide names `references/…`, `scripts/…` files of the skill its reader
+    builds ("Move detailed content to references/: - Detailed patterns → `references/patterns.md`")."""
+    fm = doc.frontmatter
+    data = fm.data if fm.ok and isinstance(fm.data, dict) else {}
+    name, desc = data.get("name"), data.get("description")
+    if isinstance(name, str) and re.search(r"skill[s]?[-_ ]?(?:creat|develop|author|writ|build)|"
+                                           r"(?:creat|develop|author|writ|build)\w*[-_ ]skill", name, re.I):
+        return True
+    return isinstance(desc, str) and _AUTHORING.search(desc[:2000]) is not None
 
 
 def _missing(doc: SkillDocument, rel: str) -> bool:
