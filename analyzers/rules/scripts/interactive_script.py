@@ -152,13 +152,25 @@ _NEEDS = {
 _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 
 
+# a script that installs the skill itself (`scripts/install.sh`): run by a person setting the skill up
+_INSTALLERS = frozenset({"install", "uninstall", "setup", "bootstrap", "installer"})
+
+
+def _for_people(doc: SkillDocument, rel: str) -> bool:
+    """Analysed only when reached: a script outside `scripts/`, or an installer of the skill whose name
+    SKILL.md never uses ("Run the setup script" sends the agent to `scripts/setup.sh`)."""
+    if not rel.startswith("scripts/"):
+        return True
+    stem = rel.rsplit("/", 1)[-1].split(".", 1)[0].lower()
+    return stem in _INSTALLERS and stem not in doc.text.lower()
+
+
 def _unreached(doc: SkillDocument) -> set[str]:
     """Bundled files SKILL.md surely never reaches (UNREFERENCED_FILE's reach; empty when it is not sure)."""
     r = reach(doc)
     if not r.complete or doc.files.truncated:
         return set()
-    outside = [f for f in doc.files.files if not f.startswith("scripts/")]
-    return set(r.unreached(outside))
+    return set(r.unreached([f for f in doc.files.files if _for_people(doc, f)]))
 
 
 @rule("INTERACTIVE_SCRIPT", family="scripts", severity=Severity.WARNING)
@@ -181,7 +193,10 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
 
     A script outside `scripts/` that SKILL.md never reaches, directly or through the files it reaches
     (UNREFERENCED_FILE's reach: a presenter's `demo/run-demo.sh`), is not analysed: the agent is never
-    sent to it. Everything under `scripts/` is: those are the skill's tools, mentioned or not.
+    sent to it; so is an installer of the skill itself under `scripts/` (`install.sh`, `setup.py`,
+    `uninstall.sh`, `bootstrap.sh`) that SKILL.md never reaches and whose name it never uses (not even
+    "run the setup script"): a person runs it to set the skill up.
+    Everything else under `scripts/` is: those are the skill's tools, mentioned or not.
     A generated or minified file with more than 50,000 strings and comments is not analysed.
     A script that checks for a terminal (`isatty()`, `[ -t 0 ]`, `process.stdin.isTTY`,
     `[Console]::IsInputRedirected`) is not reported: it is written to run without one; nor is a script
@@ -228,7 +243,7 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
         if not hits:
             continue
-        if not bf.rel.startswith("scripts/"):  # reach is followed only here: a hit outside scripts/ is rare
+        if _for_people(doc, bf.rel):  # reach is followed only here: a hit outside scripts/ is rare
             if unreached is None:
                 unreached = _unreached(doc)
             if bf.rel in unreached:

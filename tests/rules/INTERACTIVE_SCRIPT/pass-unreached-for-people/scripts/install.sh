@@ -1,0 +1,2 @@
+#!/bin/sh
+read -p "Install into ~/.codex/skills? [y/N] " answer
