@@ -86,6 +86,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     created: frozenset[str] | None = None
     away: frozenset[int] = frozenset()
     guide: bool | None = None
+    linked: dict[int, tuple[str, ...]] = {}
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
@@ -112,7 +113,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             continue  # "`scripts/policy.json` in the arelay repo": a file of another project
         if is_example(doc, m):
             continue  # "**Examples**: `references/finance.md` for financial schemas": the reader's future files
-        if m.where != "command" and _in_linked_skill(doc, m.range.start.line, m.rel):
+        if m.where != "command" and _in_linked_skill(doc, linked, m.range.start.line, m.rel):
             continue  # "the [eliza-cloud](../eliza-cloud/SKILL.md) skill and its `references/x.md`"
         if guide is None:
             guide = authoring_guide(doc)
@@ -137,13 +138,26 @@ def _elsewhere(line: str, end: int) -> bool:
 _SKILL_LINK = re.compile(r"\]\((\.\./[^()\s]{1,200}?)(?:/SKILL\.md|/)?\)")
 
 
-def _in_linked_skill(doc: SkillDocument, line: int, rel: str) -> bool:
+def _linked_skills(doc: SkillDocument, line: int) -> tuple[str, ...]:
+    """The folders of other skills that this line or the one before links to (a wrapped sentence)."""
+    out: list[str] = []
+    for ln in (line - 1, line) if line else (line,):
+        text = doc.lines[ln]
+        if "](../" in text:
+            out.extend(m.group(1) for m in _SKILL_LINK.finditer(text))
+    return tuple(out)
+
+
+def _in_linked_skill(doc: SkillDocument, linked: dict[int, tuple[str, ...]], line: int, rel: str) -> bool:
     """The path exists in another skill that the same or the previous line links to ("Use the [eliza-cloud]
-    (../eliza-cloud/SKILL.md) skill and its `references/payments.md`"): that skill's file."""
-    text = doc.lines[line] if line == 0 else doc.lines[line - 1] + " " + doc.lines[line]  # a wrapped sentence
-    if "](../" not in text or doc.skill_dir is None:
+    (../eliza-cloud/SKILL.md) skill and its `references/payments.md`"): that skill's file. `linked` keeps
+    each line's answer (10^5 mentions on one line read it once)."""
+    if doc.skill_dir is None:
         return False
-    return any(os.path.exists(os.path.join(doc.skill_dir, m.group(1), rel)) for m in _SKILL_LINK.finditer(text))
+    dirs = linked.get(line)
+    if dirs is None:
+        dirs = linked[line] = _linked_skills(doc, line)
+    return any(os.path.exists(os.path.join(doc.skill_dir, d, rel)) for d in dirs)
 
 
 # a description that says the skill is about writing skills: "Create effective Codex skills …", "Guide for
