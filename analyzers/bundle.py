@@ -156,11 +156,25 @@ def _disabled_any(lines: list[str]) -> dict[str, set[int] | None]:
     return out
 
 
+_NOT_FOR_THE_AGENT = frozenset({"tests", "test", "__tests__"})
+
+
+def agent_facing(doc: SkillDocument, rel: str) -> bool:
+    """A bundled file the agent may read: not in a hidden folder (`tests/.skill_backups/`, `.github/`) nor in
+    a test folder (fixtures break things on purpose), unless SKILL.md names its path."""
+    folders = rel.split("/")[:-1]
+    if not any(f.startswith(".") or f in _NOT_FOR_THE_AGENT for f in folders):
+        return True
+    return rel in doc.text
+
+
 def bundled_markdown_files(doc: SkillDocument) -> list[BundledFile]:
-    """The bundled markdown files (references/*.md, nested guides, ...), in path order; only these are read."""
+    """The bundled markdown files the agent may read (references/*.md, nested guides, ...: `agent_facing`),
+    in path order; only these are read."""
     if doc.binary or doc.too_large:
         return []
-    names = [f for f in doc.files.files if suffix(f) in MARKDOWN_SUFFIXES and is_text_name(f)]
+    names = [f for f in doc.files.files
+             if suffix(f) in MARKDOWN_SUFFIXES and is_text_name(f) and agent_facing(doc, f)]
     names += sorted(r for r in doc.bundle_overrides if r not in doc.files._set and suffix(r) in MARKDOWN_SUFFIXES)
     out = []
     for rel in names[:MAX_BUNDLED_FILES]:

@@ -21,14 +21,17 @@ _EXPLICIT = re.compile(
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load)\s+"
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
-    r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+(?:first\s+)?(?:when|whenever|before|if)\b"
+    r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+(?:first\s+)?"
+    r"(?:when|whenever|before|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
+    # "Use as the first half of /deep-audit when you want …" (a short role between use and when)
+    r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
     r"|(?:read|consult)\s+(?:first\s+)?(?:before|prior\s+to)\s+\w"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
-    r"|triggers?\s*(?:—|-|:|–)"
+    r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?\s*(?:—|-|:|–)"
     r"|when\s+(?:the\s+)?user(?:s)?\s+(?:asks?|wants?|needs?|mentions?|requests?|says?|types?)\b"
     # the same keyword trigger said of the text: "When a prompt / the request contains | mentions X"
     r"|when(?:ever)?\s+(?:a|an|the|any)\s+(?:user\s+)?(?:prompts?|messages?|requests?|inputs?|quer(?:y|ies)|questions?)"

@@ -57,9 +57,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
-       "Triggers: …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
+       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", "Use as <a role> when …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message contains / mentions / includes …" (the same keyword trigger, said of the
-       text), "Load / Read / Consult this (skill) (first) when / before …", "Read / Consult before …"
+       text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult before …"
        (not "… to read if needed": a reading aid, not a trigger), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Chinese ("…時使用 / 时使用",
        "當使用者 / 当用户 …", the labels "使用场景：" / "适用场景：" / "触发短语：" / "触发词："),

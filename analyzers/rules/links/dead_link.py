@@ -59,7 +59,10 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     links to other skills or agents are not checked. Links in a fill-in template (a markdown file under
     `assets/` or `templates/` with three or more `[Field]` or `{FIELD}` placeholders outside code, such
     as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
-    folder the filled-in copy goes to (`screenshots/issue-001.png`). These findings do not change the score.
+    folder the filled-in copy goes to (`screenshots/issue-001.png`). Nor are markdown files in a hidden
+    folder or a test folder (`tests/.skill_backups/other-skill.md`, `tests/fixtures/broken.md`) unless
+    SKILL.md names their path: backups and fixtures are not written for the agent, and their links point
+    where the original lived. These findings do not change the score.
 
     ## Why is this bad?
     A script the skill tells the agent to run, or an asset it should copy, is missing: the
