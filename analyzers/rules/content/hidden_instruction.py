@@ -60,7 +60,10 @@ _DOCUMENT_VERBS = frozenset({"copy", "read", "delete"})
 _ACTION_VERBS = _MACHINE_VERBS | _ANSWER_VERBS | _DOCUMENT_VERBS
 # a risky object in the raw sentence: a URL, a path (`/etc`, `~/`, `./x`, `C:\`), a dotfile (`.env`, `.ssh`),
 # an environment variable (`$HOME`)
-_RISKY_TOKEN = re.compile(r"://|~/|(?<![\w.])\.{0,2}/\w|(?<![\w./])\.[A-Za-z]\w*|\$\{?[A-Za-z_]\w*|\b[A-Za-z]:\\")
+_COPY_SELF = re.compile(r"\bcopy\s+(?:it\s+|this(?:\s+file)?\s+)?(?:to|into)\s", re.I)  # the file itself
+_OUTSIDE_PROJECT = re.compile(r"~|://|\$|(?<![\w.>-])/|\b[A-Za-z]:\\")  # a home, URL, variable, absolute path
+# (a path, not the `>/` of a `<placeholder>/file`)
+_RISKY_TOKEN = re.compile(r"://|~/|(?<![\w.>])\.{0,2}/\w|(?<![\w./])\.[A-Za-z]\w*|\$\{?[A-Za-z_]\w*|\b[A-Za-z]:\\")
 _SECRET_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "credential", "credentials",
                            "secret", "secrets", "token", "tokens", "cookie", "cookies", "keychain", "keystore",
                            "wallet", "mnemonic", "ssh", "env", "id_rsa", "apikey", "api_key"})
@@ -142,7 +145,13 @@ def _addressed(w: list[str]) -> bool:
 def _risky_object(verb: str, w: list[str], sentence: str) -> bool:
     """The sentence names something an order to copy, read or delete must not touch unseen: a path, a URL,
     an environment variable, a secret (`password`, `token`, `API key`, `.env`, `~/.ssh`); for `delete` also
-    files, folders, repositories, databases, branches, history (unless `this …`: the document itself)."""
+    files, folders, repositories, databases, branches, history (unless `this …`: the document itself).
+    "Copy to <repo-root>/AGENTS.md" copies nothing named: it says where the document itself goes (unless
+    that is a home, system or remote path: `copy this to ~/.bashrc`)."""
+    if verb == "copy":
+        m = _COPY_SELF.search(sentence)
+        if m and not _OUTSIDE_PROJECT.search(sentence, m.end()):
+            return False  # into the user's project (`<repo-root>/AGENTS.md`), not a home or system path
     if _RISKY_TOKEN.search(sentence):
         return True
     for i, x in enumerate(w):
@@ -425,6 +434,9 @@ def hidden_instruction(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
       REFERENCE_NO_TOC). Its comments are notes on filling in the copy, so `output`, `respond`,
       `reply`, `pretend`, `act`, `ignore` there shape that copy. Machine verbs, risky objects,
       pipes into a shell and rules 1–3 still count there.
+    - a note saying where the document itself goes: `copy to <repo-root>/AGENTS.md`, `copy this file
+      into docs/` (no object but the file; a home, system, remote or `$VAR` destination still counts:
+      `copy this to ~/.bashrc`).
     - a **label**: the order is written again as visible text right after the comment (the rest
       of its line and the next lines, up to a blank line, another comment or 5 lines). That text
       must have the same verb, every path, URL or variable of the order verbatim, and at least
