@@ -13,6 +13,29 @@ from ...rule import RuleContext, rule
 from ._classify import link_targets
 
 
+def _named_by_base(doc: SkillDocument, target: str) -> bool:
+    """SKILL.md names the file by its name alone (a `docs/` tree diagram: `└── VOODOO_CONSTANTS.md`), and no
+    other bundled file has that name."""
+    base = posixpath.basename(target)
+    if base not in doc.text:
+        return False
+    return sum(1 for f in doc.files.files if f == base or f.endswith("/" + base)) == 1
+
+
+def _index_of_linked(doc: SkillDocument, target: str, linked: dict[str, object]) -> bool:
+    """The nested file is a README / INDEX whose markdown links all lead to files SKILL.md links: it adds
+    nothing the agent was not already sent to."""
+    if posixpath.basename(target).lower() not in ("readme.md", "index.md"):
+        return False
+    bf = read_bundled(doc, target)
+    if bf is None:
+        return False
+    folder = posixpath.dirname(target)
+    outs = [normalize(p, folder) for p in (link_path(lk) for lk in bf.links) if p is not None]
+    outs = [o for o in outs if suffix(o) in MARKDOWN_SUFFIXES]
+    return bool(outs) and all(o in linked for o in outs)
+
+
 @rule("NESTED_REFERENCE", family="links", severity=Severity.INFO)
 def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A file SKILL.md links to sends the agent on to further reference files (more than one level deep).
@@ -21,7 +44,9 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     For each markdown file of the skill that SKILL.md links to (say `references/a.md`), reads that
     file's own markdown links (not those in its code) and collects the ones that lead to another
     markdown file of the skill (say `references/b.md`) that SKILL.md neither links to nor names
-    anywhere in its text. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
+    anywhere in its text (by its path, or by its file name alone when no other bundled file has that
+    name: a `docs/` tree diagram). A `README.md` / `INDEX.md` whose links all lead to files SKILL.md
+    links is not counted either: it sends the agent nowhere new. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
     to scripts, images and data, to SKILL.md, back to `a.md` itself, to files outside the skill, and
     to files that do not exist are not counted (the link rules report those).
 
@@ -73,6 +98,8 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 continue
             if not doc.files.exists(target) or target in doc.text:
                 continue  # missing (a link rule's business), or SKILL.md names it in prose or code
+            if _named_by_base(doc, target) or _index_of_linked(doc, target, linked):
+                continue
             nested.append(target)
         if nested:
             shown = [f"`{n}`" for n in nested[:3]] + ([f"{len(nested) - 3} more"] if len(nested) > 3 else [])
