@@ -55,7 +55,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     project ("Common Commands"): its paths are not checked, even when the skill bundles `scripts/`.
     Link syntax shown in inline code (`` `[text](references/filename.md)` ``) names no file.
     A path that exists in another skill the same line links to ("the [eliza-cloud](../eliza-cloud/SKILL.md)
-    skill and its `references/payments.md`") is that skill's file. A guide to writing skills (its name or
+    skill and its `references/payments.md`", "`plugin:other-skill` -> references/core.md") is that skill's
+    file; one the sentence says may not be there ("A local installation may also contain
+    `references/x.local.md`", "if present", "optional") is not required. A guide to writing skills (its name or
     description says so: `skill-creator`, "Create effective Codex skills …") names the files of the skill
     its reader writes ("Move detailed content to references/: … → `references/patterns.md`"): outside
     commands, its missing paths are not reported.
@@ -113,6 +115,10 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             continue  # "`scripts/policy.json` in the arelay repo": a file of another project
         if is_example(doc, m):
             continue  # "**Examples**: `references/finance.md` for financial schemas": the reader's future files
+        ln = m.range.start.line
+        if m.where != "command" and _other_skill_or_optional(doc.lines[ln], m.range.start.character, m.rel,
+                                                             doc.lines[ln - 1] if ln else ""):
+            continue  # "`plugin:other` -> references/x.md", "A local installation may also contain …"
         if m.where != "command" and _in_linked_skill(doc, linked, m.range.start.line, m.rel):
             continue  # "the [eliza-cloud](../eliza-cloud/SKILL.md) skill and its `references/x.md`"
         if guide is None:
@@ -132,6 +138,30 @@ def _elsewhere(line: str, end: int) -> bool:
     tail = line[end:end + 120]
     stop = min((i for i in (tail.find(". "), tail.find("; ")) if i >= 0), default=len(tail))
     return _ELSEWHERE.match(tail[:stop]) is not None
+
+
+# "(`bitranox:meta-dream-tree` -> references/dream-passes.md)": another skill (plugin:skill) then an arrow or 's
+_OTHER_SKILL_BEFORE = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*(?:->|→|=>|['’]s)\s*[`'\"]?$")
+# "may also contain `references/x.local.md`", "if present", "(optional)": a file that may not exist
+_OPTIONAL = re.compile(r"\bmay\s+(?:also\s+)?(?:contain|include|have|hold)\b|\bif\s+(?:present|it\s+exists|available)\b"
+                       r"|\boptional(?:ly)?\b", re.I)
+
+
+_OTHER_SKILL_ANY = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*(?:->|→|=>)")
+
+
+def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> bool:
+    """The path is another skill's (`ns:skill` and an arrow right before it, or earlier on the line or the
+    line before: the same sentence or list item goes on about that skill), or a file the sentence says may
+    not be there (`may also contain`, `if present`, `optional`; a `*.local.*` name)."""
+    before = line[max(0, col - 200):col]
+    if _OTHER_SKILL_BEFORE.search(before) or _OTHER_SKILL_ANY.search(before) or (
+            prev and _OTHER_SKILL_ANY.search(prev[-300:])):
+        return True
+    if ".local." in rel.rsplit("/", 1)[-1]:
+        return True
+    start = max(before.rfind(". "), before.rfind("; "))
+    return _OPTIONAL.search(before[start + 1:] if start >= 0 else before) is not None
 
 
 # a link on the same line to another skill's SKILL.md or folder: `[eliza-cloud](../eliza-cloud/SKILL.md)`
