@@ -265,3 +265,23 @@ def test_a_file_of_a_skill_linked_on_the_same_sentence_is_not_missing(tmp_path: 
     unlinked = head + "Use the cloud skill and its\n`references/payments.md` details.\n"
     for text in (other, unlinked):
         assert [f.code for f in findings(app, text, cfg=cfg)] == ["MISSING_MENTIONED_FILE"]
+
+
+def test_cross_ref_to_a_skill_installed_side_by_side(tmp_path: Path) -> None:
+    """`../workflow/SKILL.md` from profiles/api/ names the skill `workflow` that the package keeps under
+    skills/php/: installed side by side it resolves (held-out set 7, reposeed). With no such skill in the
+    workspace the link is reported."""
+    (tmp_path / ".git").mkdir()
+    api = tmp_path / "profiles" / "api"
+    api.mkdir(parents=True)
+    (api / "SKILL.md").write_text("---\nname: api\ndescription: Builds APIs. Use when building an API.\n---\n"
+                                  "# API\n\nFollow [the workflow](../workflow/SKILL.md) and [deploy](../deploy/SKILL.md).\n",
+                                  encoding="utf-8")
+    wf = tmp_path / "skills" / "php" / "workflow"
+    wf.mkdir(parents=True)
+    (wf / "SKILL.md").write_text("---\nname: workflow\ndescription: Runs the workflow. Use when asked.\n---\n# W\n",
+                                 encoding="utf-8")
+    proc = run_cli("score", ".", "--select", "DEAD_CROSS_REF", "--no-cache", cwd=tmp_path)
+    lines = [ln for ln in proc.stdout.splitlines() if "DEAD_CROSS_REF" in ln]
+    assert lines == ["profiles/api/SKILL.md:7:58: DEAD_CROSS_REF Cross reference `../deploy/SKILL.md` does not "
+                     "resolve to a skill or agent"], proc.stdout

@@ -25,6 +25,9 @@ def dead_cross_ref(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Paths outside the workspace are never read (`LINK_ESCAPES_WORKSPACE`). References in an example
     that a nested fence cut open (a ```` ```markdown ```` template whose inner ```` ```bash ```` block
     closes it early) are the example's placeholders: `NESTED_FENCE` reports the cause.
+    `../<name>/SKILL.md` is accepted when the workspace holds a skill named `<name>` (by `name:` or by
+    its folder) elsewhere: installers put a package's skills side by side under one skills folder, so
+    the link resolves once installed.
 
     ## Why is this bad?
     Broken ecosystem links send the agent looking for skills that are not installed, and cost the
@@ -54,10 +57,26 @@ def dead_cross_ref(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if res.exists is False and (is_cross_ref(res.rel) or inside_repo_rel):
             if case_variant(doc, res.rel) is not None:
                 continue  # exists with another case: LINK_CASE_MISMATCH
+            if _installed_sibling(ctx, t.path):
+                continue  # `../laravel-workflow/SKILL.md`: a skill of that name is installed beside this one
             yield ctx.finding(t.range, f"Cross reference `{t.text}` does not resolve to a skill or agent")
     for t in prose_cross_refs(doc):
         if t.range.start.line in example:
             continue
         res = resolve_cross(doc, t.path)
-        if res.exists is False:
+        if res.exists is False and not _installed_sibling(ctx, t.path):
             yield ctx.finding(t.range, f"Cross reference `{t.text}` does not resolve to a skill or agent")
+
+
+def _installed_sibling(ctx: RuleContext, path: str) -> bool:
+    """`../<name>/SKILL.md` (or `../<name>/`) names a skill of the workspace by its `name:` or its folder:
+    installers put a package's skills side by side under `<skills dir>/<name>/`, so the link resolves once
+    installed even where the source tree keeps that skill in another folder."""
+    ws = ctx.workspace
+    if ws is None or not path.startswith("../"):
+        return False
+    parts = [p for p in path[3:].split("/") if p]
+    if not parts or len(parts) > 2 or (len(parts) == 2 and parts[1] != "SKILL.md"):
+        return False
+    name = parts[0]
+    return bool(ws.skills_named(name)) or any(e.path.parent.name == name for e in ws.entries.values())
