@@ -50,6 +50,14 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         except json.JSONDecodeError as e:
             if _member_fragment(code):
                 return None  # `"dev": "vite"`: the members to add to an object (package.json's scripts)
+            if e.msg == "Extra data" and code.lstrip().startswith("{") and code[e.pos:].lstrip().startswith(","):
+                # a slice of a list with an error further on: report that error, not the first comma
+                try:
+                    json.loads("[" + code.rstrip().rstrip(",") + "]")
+                except json.JSONDecodeError as inner:
+                    return (inner.lineno - 1, inner.colno - 1 - (inner.lineno == 1), inner.msg)
+                except RecursionError:
+                    return (0, 0, "nested too deeply")
             return (e.lineno - 1, e.colno - 1, e.msg)
         except RecursionError:
             return (0, 0, "nested too deeply")
@@ -73,11 +81,19 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
 
 
 def _member_fragment(code: str) -> bool:
-    """`"key": value[, …]` that parses as an object once wrapped in braces: an excerpt of a larger file."""
-    if not code.lstrip().startswith('"'):
+    """An excerpt of a larger file: `"key": value[, …]` that parses as an object once wrapped in braces, or
+    `{…}, {…}` / `value, value` that parses as an array once wrapped in brackets (a slice of a list)."""
+    head = code.lstrip()
+    if head.startswith('"'):
+        try:
+            json.loads("{" + code + "}")
+            return True
+        except (json.JSONDecodeError, RecursionError):
+            pass
+    if not head.startswith(("{", "[", '"')) or "," not in code:
         return False
     try:
-        json.loads("{" + code + "}")
+        json.loads("[" + code.rstrip().rstrip(",") + "]")
     except (json.JSONDecodeError, RecursionError):
         return False
     return True
@@ -106,7 +122,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `<placeholder>`, `{{ template }}`, `${var}`, `//` or `/* … */` comments, and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
-    excerpt, checked as the object it belongs in.
+    excerpt, checked as the object it belongs in; so is a slice of a list (`{"type": "rect"}, {"type":
+    "text"}`: elements separated by commas), checked as the array it belongs in.
 
     ## Why is this bad?
     Models copy code from skills. A snippet that does not parse is copied with its error, and a JSON
