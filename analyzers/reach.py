@@ -29,6 +29,7 @@ reached.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections import deque
@@ -161,11 +162,16 @@ class Reach:
         self._current = rel
         if rel == "":
             self._reach(self._scan(self.doc.text, "", prose=True) | self._config_refs(self.doc.text))
+            if "package.json" in self.idx.files:
+                self._reach(self._scan(self._npm_commands("package.json"), "", prose=False))
             return True
         bf = read_bundled(self.doc, rel)
         if bf is None:
             return True
         folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        if rel == "package.json" or rel.endswith("/package.json"):  # read by a script for its version
+            self._reach(self._scan(self._npm_commands(rel), folder, prose=False))
+            return True
         sfx = suffix(rel)
         found = self._scan(bf.text, folder, prose=sfx in _PROSE_SUFFIXES)
         if sfx in (".py", ".pyw"):
@@ -339,6 +345,30 @@ class Reach:
         out = list(self.idx.by_tail.get(path + ".py", ()))
         out += [d for d in self.idx.by_tail.get(path, ()) if d in self.idx.dirs]
         return out
+
+    def _npm_commands(self, rel: str) -> str:
+        """The commands and entry points of the skill's own package.json (`"postinstall": "node
+        scripts/postinstall.js"`, `bin`, `main`): npm runs them, so the files they name are used. Not its
+        `files` list, which says what is published, not what runs."""
+        bf = read_bundled(self.doc, rel)
+        if bf is None or len(bf.text) > 200_000:
+            return ""
+        try:
+            data = json.loads(bf.text)
+        except (ValueError, RecursionError):
+            return ""
+        if not isinstance(data, dict):
+            return ""
+        out: list[str] = []
+        for key in ("scripts", "bin"):
+            v = data.get(key)
+            if isinstance(v, dict):
+                out.extend(x for x in v.values() if isinstance(x, str))
+            elif isinstance(v, str):
+                out.append(v)
+        if isinstance(data.get("main"), str):
+            out.append(data["main"])
+        return "\n".join(out)
 
     def _python_imports(self, text: str, folder: str) -> set[str]:
         out: set[str] = set()

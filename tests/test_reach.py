@@ -158,3 +158,21 @@ def test_same_bytes_under_any_hash_seed(tmp_path: Path) -> None:
     found = [f["message"] for s in json.loads(outs[0])["skills"] for f in s["findings"]]
     # skill-i starts at r(i % 3): extra0-2 and lost.md, plus the r, s and d files before its start
     assert len(found) == 2 * (4 + 7 + 9)
+
+
+def test_npm_scripts_of_the_skills_package_json_are_used(tmp_path: Path) -> None:
+    """npm runs what the skill's own package.json names in `scripts`, `bin` and `main` (a `postinstall`
+    hook: held-out set 7, tlon-skill); its `files` list, read too when a script loads package.json for its
+    version, says what is published, not what runs."""
+    pkg = json.dumps({"name": "x", "bin": {"x": "./bin/x.js"}, "files": ["references/", "scripts/"],
+                      "scripts": {"postinstall": "node scripts/postinstall.js"}})
+    doc = doc_for(tmp_path, "Run `bin/x.js` to start.\n", {
+        "package.json": pkg,
+        "bin/x.js": "const v = require('../package.json').version;\n",
+        "scripts/postinstall.js": "console.log('installed');\n",
+        "scripts/unused.js": "console.log('nobody runs me');\n",
+        "references/api.md": "# API\n",
+    })
+    r = reach(doc).run()
+    assert r.is_reached("scripts/postinstall.js") and r.is_reached("bin/x.js")
+    assert not r.is_reached("scripts/unused.js") and not r.is_reached("references/api.md")

@@ -63,7 +63,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `Path(__file__).parent / "schemas"`); the skill's own config file at its root (`customize.toml`,
     `config.yaml`) when a reached file reads one of its top-level keys through a placeholder
     (`{workflow.review_layers}`, filled in by a renderer), and what that file names; a name written
-    with another case (`FORMS.md` for `forms.md`, reported by `LINK_CASE_MISMATCH`).
+    with another case (`FORMS.md` for `forms.md`, reported by `LINK_CASE_MISMATCH`); the commands and
+    entry points of the skill's own `package.json` (`scripts`, `bin`, `main`: npm runs a `postinstall`
+    hook), but not its `files` list (what is published, not what runs).
     A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
