@@ -23,16 +23,16 @@ def _named_by_base(doc: SkillDocument, target: str) -> bool:
 
 
 def _index_of_linked(doc: SkillDocument, target: str, linked: dict[str, object]) -> bool:
-    """The nested file is a README / INDEX whose markdown links all lead to files SKILL.md links: it adds
-    nothing the agent was not already sent to."""
+    """The nested file is a README / INDEX whose links to the skill's files (any kind, back to SKILL.md
+    aside) all lead to files SKILL.md links: it adds nothing the agent was not already sent to."""
     if posixpath.basename(target).lower() not in ("readme.md", "index.md"):
         return False
     bf = read_bundled(doc, target)
     if bf is None:
         return False
     folder = posixpath.dirname(target)
-    outs = [normalize(p, folder) for p in (link_path(lk) for lk in bf.links) if p is not None]
-    outs = [o for o in outs if suffix(o) in MARKDOWN_SUFFIXES]
+    outs = {normalize(p, folder) for p in (link_path(lk) for lk in bf.links) if p is not None}
+    outs = {o for o in outs if o != "SKILL.md" and doc.files.exists(o)}
     return bool(outs) and all(o in linked for o in outs)
 
 
@@ -45,8 +45,9 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     file's own markdown links (not those in its code) and collects the ones that lead to another
     markdown file of the skill (say `references/b.md`) that SKILL.md neither links to nor names
     anywhere in its text (by its path, or by its file name alone when no other bundled file has that
-    name: a `docs/` tree diagram). A `README.md` / `INDEX.md` whose links all lead to files SKILL.md
-    links is not counted either: it sends the agent nowhere new. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
+    name: a `docs/` tree diagram). A `README.md` / `INDEX.md` whose links to the skill's files (scripts and
+    data too; a link back to SKILL.md aside) all lead to files SKILL.md links is not counted either: it
+    sends the agent nowhere new. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
     to scripts, images and data, to SKILL.md, back to `a.md` itself, to files outside the skill, and
     to files that do not exist are not counted (the link rules report those).
 
