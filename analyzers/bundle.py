@@ -168,13 +168,19 @@ def agent_facing(doc: SkillDocument, rel: str) -> bool:
     return rel in doc.text
 
 
+def own_file(doc: SkillDocument, rel: str) -> bool:
+    """Not a file of a skill nested in this one (`child/SKILL.md` beside it): that skill is linted on its
+    own, so its files are not reported twice."""
+    return not doc.files.in_nested_skill(rel)
+
+
 def bundled_markdown_files(doc: SkillDocument) -> list[BundledFile]:
     """The bundled markdown files the agent may read (references/*.md, nested guides, ...: `agent_facing`),
     in path order; only these are read."""
     if doc.binary or doc.too_large:
         return []
     names = [f for f in doc.files.files
-             if suffix(f) in MARKDOWN_SUFFIXES and is_text_name(f) and agent_facing(doc, f)]
+             if suffix(f) in MARKDOWN_SUFFIXES and is_text_name(f) and agent_facing(doc, f) and own_file(doc, f)]
     names += sorted(r for r in doc.bundle_overrides if r not in doc.files._set and suffix(r) in MARKDOWN_SUFFIXES)
     out = []
     for rel in names[:MAX_BUNDLED_FILES]:
@@ -253,7 +259,7 @@ def bundled_text_files(doc: SkillDocument) -> list[BundledFile]:
     if doc.binary or doc.too_large:
         return []
     out = []
-    names = [f for f in doc.files.files if is_text_name(f)]
+    names = [f for f in doc.files.files if is_text_name(f) and own_file(doc, f)]
     names += sorted(r for r in doc.bundle_overrides if r not in doc.files._set)
     for rel in names[:MAX_BUNDLED_FILES]:
         bf = read_bundled(doc, rel)

@@ -225,17 +225,35 @@ class SkillFiles:
     def non_empty_under(self, prefix: str) -> list[str]:
         return [f for f in self.under(prefix) if f not in self.empty]
 
+    def in_nested_skill(self, rel: str) -> bool:
+        """The file belongs to a skill nested in this one (a folder below with its own SKILL.md): that
+        skill's own findings cover it."""
+        if not self._nested:
+            return False
+        i = rel.rfind("/")
+        while i > 0:
+            rel = rel[:i]
+            if rel in self._nested:
+                return True
+            i = rel.rfind("/")
+        return False
+
     def __post_init__(self) -> None:
         self._set = set(self.files)
         dirs = set()
+        nested = set()
         for f in self.files:
             parts = f.split("/")
             for i in range(1, len(parts)):
                 dirs.add("/".join(parts[:i]))
+            if len(parts) > 1 and parts[-1] == "SKILL.md":
+                nested.add("/".join(parts[:-1]))
         self._dirs = dirs
+        self._nested = nested
 
     _set: set = field(default_factory=set)
     _dirs: set = field(default_factory=set)
+    _nested: set = field(default_factory=set)
 
 
 @dataclass(slots=True)

@@ -285,3 +285,25 @@ def test_cross_ref_to_a_skill_installed_side_by_side(tmp_path: Path) -> None:
     lines = [ln for ln in proc.stdout.splitlines() if "DEAD_CROSS_REF" in ln]
     assert lines == ["profiles/api/SKILL.md:7:58: DEAD_CROSS_REF Cross reference `../deploy/SKILL.md` does not "
                      "resolve to a skill or agent"], proc.stdout
+
+
+def test_a_nested_skills_files_are_reported_once_by_that_skill(tmp_path: Path) -> None:
+    """A skill folder holding another skill (`parent/child/SKILL.md`): the child's bundled files are linted
+    for the child only, not a second time for the parent (held-out set 7: each invisible character was
+    reported twice), and the parent's link to child/SKILL.md does not make the child's links nested
+    references of the parent."""
+    (tmp_path / ".git").mkdir()
+    parent = tmp_path / "parent"
+    (parent / "child" / "references").mkdir(parents=True)
+    (parent / "SKILL.md").write_text("---\nname: parent\ndescription: Parent. Use when nesting.\n---\n# P\n\n"
+                                     "See [child](child/SKILL.md).\n", encoding="utf-8")
+    (parent / "child" / "SKILL.md").write_text("---\nname: child\ndescription: Child. Use when nesting.\n---\n"
+                                               "# C\n\nSee [guide](references/guide.md).\n", encoding="utf-8")
+    (parent / "child" / "references" / "guide.md").write_text("# Guide\n\nzero\u200bwidth, [dead](nope.md)\n",
+                                                              encoding="utf-8")
+    proc = run_cli("score", ".", "--no-cache", "--select", "INVISIBLE_UNICODE,DEAD_LINK,NESTED_REFERENCE",
+                   cwd=tmp_path)
+    lines = sorted(ln.split(" [*]")[0].split(": ", 1)[0] + " " + ln.split(": ", 1)[1].split(" ", 1)[0]
+                   for ln in proc.stdout.splitlines() if "references/guide.md:" in ln or "NESTED_REFERENCE" in ln)
+    assert lines == ["parent/child/references/guide.md:3:20 DEAD_LINK",
+                     "parent/child/references/guide.md:3:5 INVISIBLE_UNICODE"], proc.stdout

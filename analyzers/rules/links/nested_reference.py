@@ -82,8 +82,8 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if res.inside_skill and res.exists and res.rel not in linked:
             linked[res.rel] = t
     for rel, t in linked.items():
-        if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md":
-            continue
+        if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md" or doc.files.in_nested_skill(rel):
+            continue  # (a nested skill's files, its SKILL.md among them, are that skill's business)
         bf = read_bundled(doc, rel)
         if bf is None or not bf.links:
             continue  # (parsed once per file, shared with the bundled link checks)
