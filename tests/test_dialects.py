@@ -47,7 +47,8 @@ def test_openclaw_keys_without_openclaw_metadata_are_unknown() -> None:
     text = CLAWDEMO.replace('{"clawdbot":{"emoji":"x","requires":{"bins":["jq"]}}}', '{"author":{"n":"me"}}')
     got = sorted((f.code, f.message) for f in _findings(text))
     assert got == [("FIELD_TYPE", "`metadata.author` must be text, not a mapping"),
-                   ("UNKNOWN_FIELD", "Unknown frontmatter field `homepage`; custom data belongs under `metadata`")]
+                   ("UNKNOWN_FIELD", "Unknown frontmatter field `homepage`; custom data belongs under `metadata` "
+                                     "(a key your own tools read: list it in `known-fields`)")]
 
 
 def test_allowed_tools_of_qwen_code_is_never_renamed() -> None:

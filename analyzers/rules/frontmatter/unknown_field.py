@@ -39,7 +39,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## Why is this bad?
     Unknown keys are ignored by agents (a typo such as `descripton` silently drops the description)
-    and rejected by the spec's validator. Custom data belongs under `metadata`.
+    and rejected by the spec's validator. Custom data belongs under `metadata`; a top-level key your own
+    tools read (a catalog's `checksum`, a gate's `phase`) is declared in the `known-fields` setting instead.
 
     ## Example
     ```markdown
@@ -90,7 +91,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if unknown <= _SUGGEST_LIMIT and len(key) <= _LONGEST_FIELD + 4:
             close = difflib.get_close_matches(key.lower(), sorted(known), n=1, cutoff=0.75)
         fix = None
-        msg = f"Unknown frontmatter field `{key}`; custom data belongs under `metadata`"
+        msg = (f"Unknown frontmatter field `{key}`; custom data belongs under `metadata` (a key your own tools "
+               "read: list it in `known-fields`)")
         if close and close[0] not in fields:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
