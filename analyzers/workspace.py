@@ -159,13 +159,18 @@ def skipped_skill_file(path: Path, budget: int = 20000) -> str | None:
     return None
 
 
+# skipped folder names that are also good skill names: walked when they hold a SKILL.md themselves
+_SKILL_NAMED = frozenset({"build", "dist"})
+
+
 def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
     """Every SKILL.md at or under the given paths, skipping VCS, dependency, cache and virtualenv folders.
 
     A folder without `SKILL.md` but with a case variant (`skill.md`) yields the variant: it is a skill
     to agents that match the name case-insensitively, and SKILL_FILE_NAME says why Claude Code skips it.
 
-    Hidden folders are walked (`.claude/skills/…`), except the tool and cache folders in SKIP_DIRS.
+    Hidden folders are walked (`.claude/skills/…`), except the tool and cache folders in SKIP_DIRS; a
+    `build/` or `dist/` folder that holds a SKILL.md itself is a skill of that name and is walked.
     A skill's own `assets/` and `templates/` folders are not searched: a SKILL.md there is a template
     the skill copies out (given directly as a file, it is still scored).
     Symlinked folders are not followed; the order is a pre-order walk with names sorted.
@@ -198,8 +203,9 @@ def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
                     variant = name
                 elif name == "pyvenv.cfg" and not is_top:
                     break  # a virtualenv: nothing of ours lives there
-                elif name not in SKIP_DIRS and e.is_dir(follow_symlinks=False):
-                    subdirs.append(name)
+                elif (name not in SKIP_DIRS or name in _SKILL_NAMED and os.path.isfile(os.path.join(e.path, "SKILL.md"))) \
+                        and e.is_dir(follow_symlinks=False):
+                    subdirs.append(name)  # (a skill called `build`: skills/build/SKILL.md is a skill, not output)
             else:
                 if has_skill or variant is not None:
                     f = Path(d, "SKILL.md" if has_skill else variant)

@@ -165,3 +165,13 @@ def test_no_skill_found_names_a_skill_in_a_skipped_folder(tmp_path: Path) -> Non
     proc = subprocess.run([*run, "pkg/dist", "--format", "json"], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode in (0, 1), proc.stderr
+
+
+def test_a_skill_named_build_is_found(tmp_path: Path) -> None:
+    """`skills/build/SKILL.md` is a skill called build (held-out set 8: dummyindex, ai-sdlc-kit); a `build/`
+    or `dist/` folder without its own SKILL.md is still build output and skipped."""
+    build = _skill(tmp_path / "skills" / "build")
+    deploy = _skill(tmp_path / "skills" / "deploy")
+    _skill(tmp_path / "pkg" / "build" / "lib" / "copied")  # output holding a copy of a skill: skipped
+    _skill(tmp_path / "pkg" / "dist" / "x")
+    assert list(find_skill_files([tmp_path])) == [build, deploy]
