@@ -14,7 +14,8 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Explicit trigger clauses: what routers and the methodology look for.
 _EXPLICIT = re.compile(
     r"\b(?:"
-    r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+)?(?:only\s+|immediately\s+|especially\s+|primarily\s+)?"
+    r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+)?"
+    r"(?:(?:only|immediately|especially|primarily|first|always|also),?\s+)?"
     r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|in|to\s+\w+)\b"
     r"|should\s+be\s+used\s+(?:when|whenever|for|if|to)\b"
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
@@ -38,6 +39,13 @@ _EXPLICIT = re.compile(
     r"\s+(?:contains?|includes?|mentions?|says?|asks?|references?|matches|uses?)\b"
     # Spanish: "Úsala / Úsalo / Usa / Usar cuando | para | si | antes | siempre que …"
     r"|[úu]sa(?:la|lo|r)?\s+(?:esta\s+skill\s+|este\s+skill\s+)?(?:cuando|para|si|antes|siempre\s+que)\b"
+    # Portuguese: "Use quando …", "Use também quando pedirem …", "Usar esta skill para …"
+    r"|us[ea]r?\s+(?:esta\s+skill\s+|este\s+skill\s+)?(?:tamb[ée]m\s+)?(?:quando|sempre\s+que)\b"
+    # Vietnamese: "Dùng khi …" / "Sử dụng khi …"; Russian: "Используй при словах …", "Применяйте когда …"
+    r"|(?:dùng|sử\s+dụng)\s+(?:skill\s+này\s+)?khi\b"
+    r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
+    # "Run after all readers, before the interview …" at the start of a sentence (not "Runs tests after …")
+    r"|(?:^|(?<=[.;!?]\s))run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
     r")"
     # Chinese / Japanese: "…時使用 / 时使用" (use when …), "當使用者 / 当用户 …" (when the user …),
     # "…時に使用 / 場合に使う" — no \b: CJK text has no word boundary between characters.
@@ -72,6 +80,7 @@ _CONTEXT = re.compile(
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
     r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
+    r"|(?:^|(?<=[.;!?]\s))given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
     r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"
     r"|guidance|playbook|procedures?|templates?)\s+to\s+\w"
     r")"
@@ -87,7 +96,7 @@ _CONTEXT = re.compile(
     re.I,
 )
 # A negation earlier in the same sentence ("Do NOT use for X, Y, or Z for checkout") cancels a phrase.
-_NEGATION = re.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['’]t|avoid)\b", re.I)
+_NEGATION = re.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['’]t|avoid|n[ãa]o|không|не)\b", re.I)
 
 
 def _last_boundary(text: str, lo: int, hi: int) -> int:
@@ -101,6 +110,18 @@ def _last_boundary(text: str, lo: int, hi: int) -> int:
     return best
 
 
+PAREN_REACH = 200  # how far a negation's enclosing parentheses are looked for (bounded: linear)
+
+
+def _in_closed_parens(text: str, n: re.Match, stop: int) -> bool:
+    """The negation sits in a parenthetical that closes before `stop` ("(never the whole screen), for the
+    parts of a demo video"): it negates only what is inside."""
+    op = text.rfind("(", max(0, n.start() - PAREN_REACH), n.start())
+    if op < 0 or text.find(")", op, n.start()) >= 0:
+        return False
+    return text.find(")", n.end(), min(stop, n.end() + PAREN_REACH)) >= 0
+
+
 def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
     """The first match not cancelled by a negation earlier in its sentence. Linear: the sentence start
     and whether the sentence is negated so far are carried from match to match, so each stretch of
@@ -112,8 +133,11 @@ def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
         if b >= 0:  # a new sentence: nothing in it searched yet
             start, negated = b, False
         lo = max(start, scanned - 12)  # re-read a little: a negation may straddle the last stop
-        if not negated and _NEGATION.search(text, lo, m.start()):
-            negated = True
+        if not negated:
+            for n in _NEGATION.finditer(text, lo, m.start()):
+                if not _in_closed_parens(text, n, m.start()):
+                    negated = True
+                    break
         scanned = m.start()
         if not negated:
             return m

@@ -57,11 +57,13 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
-       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", "Use as <a role> when …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
+       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", "Use as <a role> when …", "Use first, before …", a sentence opening "Run after / before /
+       when …" (not "Runs tests after …", which says what the skill does), "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message contains / mentions / includes …" (the same keyword trigger, said of the
        text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult before …"
        (not "… to read if needed": a reading aid, not a trigger), and the same
-       clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Chinese ("…時使用 / 时使用",
+       clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Portuguese ("Use (também) quando …"),
+       Vietnamese ("Dùng khi …"), Russian ("Используй при / когда …"), Chinese ("…時使用 / 时使用",
        "當使用者 / 当用户 …", the labels "使用场景：" / "适用场景：" / "触发短语：" / "触发词："),
        Japanese ("…時に使用 / 場合に使う") or Korean ("…할 때 사용 / 쓴다", "…경우에 사용",
        "… 같은 말에 쓴다").
@@ -78,7 +80,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     3. **Neither**: `MISSING_TRIGGER`.
 
     A phrase after a negation in the same sentence ("Do not use when …", "Do NOT use for forms,
-    tables or fields for checkout", "never for …") counts for nothing; the next sentence starts afresh.
+    tables or fields for checkout", "never for …", "NÃO use quando …", "Не используй …") counts for
+    nothing; the next sentence starts afresh, and a negation inside parentheses that close before the
+    phrase negates only what they hold ("(never the whole screen), for the parts of a demo video").
+    A sentence opening "Given <a situation>" is a usage context.
 
     Exempt, because the model does not route to them by the description's wording alone: skills with
     `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty `when_to_use` (Claude
