@@ -43,13 +43,46 @@ def _lists_scope(line: str) -> bool:
     return line.count(",", m.end(), end if end >= 0 else len(line)) >= 2
 
 
+# "**Contents:** [Setup](#setup) · [API](#api)": the label and its links on one line
+_TOC_LABEL_LINKS = re.compile(r"\s*(?:\*\*|__)?(?:table\s+of\s+contents|contents|toc|on\s+this\s+page)\s*:?\s*"
+                              r"(?:\*\*|__)?:?[^\n]*?\]\(#", re.I)
+_ITEM_TEXT = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+(.{1,120})$")
+_HEADING_TEXT = re.compile(r"\s{0,3}#{2,6}\s+(.{1,120}?)\s*#*\s*$")
+HEADING_ITEMS = 3  # plain list items naming the file's own headings that make a table of contents
+
+
+def _plain(text: str) -> str:
+    """A heading's or list item's words: no emphasis, code marks, numbering or trailing colon."""
+    t = re.sub(r"[*_`]", "", text).strip().rstrip(":").strip()
+    return re.sub(r"^(?:\d{1,3}[.)]\s*)", "", t).lower()
+
+
+def _lists_headings(lines: list[str]) -> bool:
+    """HEADING_ITEMS list items in the first TOP_LINES lines name the file's own later headings (a table of
+    contents without links: "- Setup / - Authentication / - Errors")."""
+    heads = {_plain(m.group(1)) for ln in lines if ln.startswith(("#", " #")) and
+             (m := _HEADING_TEXT.match(ln))}
+    if len(heads) < HEADING_ITEMS:
+        return False
+    n = 0
+    for line in lines[:TOP_LINES]:
+        m = _ITEM_TEXT.match(line)
+        if m and _plain(m.group(1)) in heads:
+            n += 1
+            if n >= HEADING_ITEMS:
+                return True
+    return False
+
+
 def has_toc(lines: list[str]) -> bool:
-    """A table of contents starts in the first TOP_LINES lines: a `Contents`-like heading or label, a
-    `[TOC]`-style marker, or two list items linking to the file's own headings; or one of the first
-    SCOPE_LINES lines says what the file covers and lists it."""
+    """A table of contents starts in the first TOP_LINES lines: a `Contents`-like heading or label (alone,
+    or followed by its links on the same line), a `[TOC]`-style marker, two list items linking to the
+    file's own headings, or three plain list items naming them; or one of the first SCOPE_LINES lines says
+    what the file covers and lists it."""
     anchors = 0
     for i, line in enumerate(lines[:TOP_LINES]):
-        if _TOC_HEADING.match(line) or _TOC_LABEL.match(line) or _TOC_MARKER.search(line):
+        if (_TOC_HEADING.match(line) or _TOC_LABEL.match(line) or _TOC_MARKER.search(line)
+                or _TOC_LABEL_LINKS.match(line)):
             return True
         if i < SCOPE_LINES and line.count(",") >= 2 and _lists_scope(line):
             return True
@@ -57,7 +90,7 @@ def has_toc(lines: list[str]) -> bool:
             anchors += 1
             if anchors >= 2:
                 return True
-    return False
+    return _lists_headings(lines)
 
 
 def prompt_file(lines: list[str]) -> bool:
@@ -98,7 +131,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
     `In this guide`; a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
-    link to the file's own headings (`- [Setup](#setup)`); or, in its first 10 lines, a sentence
+    link to the file's own headings (`- [Setup](#setup)`), a `Contents:` label followed by such links on
+    its line, or three plain list items naming the file's own headings; or, in its first 10 lines, a sentence
     saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
     streaming.": "this / the file / document / guide / reference / page covers / contains / describes /
     documents / explains / includes", the sentence going on to list three or more things).

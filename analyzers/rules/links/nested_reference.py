@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterator
 
 from ...bundle import MARKDOWN_SUFFIXES, read_bundled, suffix
@@ -11,6 +12,18 @@ from ...findings import Finding, Severity
 from ...measures import link_path, normalize, resolve
 from ...rule import RuleContext, rule
 from ._classify import link_targets
+
+
+def _folder_named(doc: SkillDocument, folder: str, memo: dict[str, bool]) -> bool:
+    """SKILL.md names the file's folder as a whole (`syntax/*.md`, "the cards in `syntax/`"): it tells the
+    agent every file there exists, as a folder mention does for UNREFERENCED_FILE."""
+    if not folder:
+        return False
+    hit = memo.get(folder)
+    if hit is None:
+        pat = re.compile(r"(?<![\w./-])" + re.escape(folder) + r"/(?:\*[\w.*-]*)?(?![\w.-])")
+        hit = memo[folder] = pat.search(doc.text) is not None
+    return hit
 
 
 def _named_by_base(doc: SkillDocument, target: str) -> bool:
@@ -45,7 +58,8 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     file's own markdown links (not those in its code) and collects the ones that lead to another
     markdown file of the skill (say `references/b.md`) that SKILL.md neither links to nor names
     anywhere in its text (by its path, or by its file name alone when no other bundled file has that
-    name: a `docs/` tree diagram). A `README.md` / `INDEX.md` whose links to the skill's files (scripts and
+    name: a `docs/` tree diagram), or names its folder as a whole (`syntax/*.md`, "the cards in
+    `syntax/`"). A `README.md` / `INDEX.md` whose links to the skill's files (scripts and
     data too; a link back to SKILL.md aside) all lead to files SKILL.md links is not counted either: it
     sends the agent nowhere new. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
     to scripts, images and data, to SKILL.md, back to `a.md` itself, to files outside the skill, and
@@ -81,6 +95,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         res = resolve(doc, t.path)
         if res.inside_skill and res.exists and res.rel not in linked:
             linked[res.rel] = t
+    folders: dict[str, bool] = {}
     for rel, t in linked.items():
         if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md" or doc.files.in_nested_skill(rel):
             continue  # (a nested skill's files, its SKILL.md among them, are that skill's business)
@@ -99,7 +114,8 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 continue
             if not doc.files.exists(target) or target in doc.text:
                 continue  # missing (a link rule's business), or SKILL.md names it in prose or code
-            if _named_by_base(doc, target) or _index_of_linked(doc, target, linked):
+            if _named_by_base(doc, target) or _index_of_linked(doc, target, linked) or _folder_named(
+                    doc, posixpath.dirname(target), folders):
                 continue
             nested.append(target)
         if nested:
