@@ -14,6 +14,21 @@ from .._helpers import NAME_RE
 _SOURCE_PREFIXES = ("_", ".")
 
 
+def _package_data(skill_dir) -> bool:  # noqa: ANN001 - a Path
+    """The skill folder is data of a Python package (it, its parent or its grandparent has `__init__.py`,
+    or it lies in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`."""
+    if ".data/data/" in skill_dir.as_posix() + "/":
+        return True
+    d = skill_dir
+    for _ in range(3):
+        if (d / "__init__.py").is_file():
+            return True
+        if d.parent == d:
+            break
+        d = d.parent
+    return False
+
+
 @rule("NAME_DIR_MISMATCH", family="name", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
 def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """`name` is not the name of the directory that holds SKILL.md.
@@ -21,7 +36,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ## What it does
     Compares `name` with the skill directory's name. A directory whose name starts with `_` or `.` is
     skipped: it is a package's source layout (`mypkg/_skill/SKILL.md`), which an installer copies to
-    a folder named after `name`, not a folder an agent loads skills from.
+    a folder named after `name`, not a folder an agent loads skills from. So is a skill folder that is
+    data of a Python package (the folder, its parent or its grandparent has `__init__.py`, or it lies in
+    a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`.
 
     ## Why is this bad?
     The spec requires them to be equal. Claude Code lists the skill under the directory name in some
@@ -51,7 +68,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip() or doc.skill_dir is None:
         return
     dirname = doc.skill_dir.name
-    if not dirname or fld.value == dirname or dirname.startswith(_SOURCE_PREFIXES):
+    if not dirname or fld.value == dirname or dirname.startswith(_SOURCE_PREFIXES) or _package_data(doc.skill_dir):
         return
     fix = None
     if NAME_RE.match(dirname):
