@@ -167,7 +167,9 @@ def invisible_unicode(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ```
 
     ## Fix
-    Removes the characters.
+    Removes the characters; inside a string literal of a Python, JavaScript, TypeScript or JSON file
+    (`text.lstrip("\ufeff")` written with the character itself) writes them as escapes instead
+    (`\ufeff`), which keeps what the code does and makes the character visible.
 
     ## Fix safety
     Safe in SKILL.md and in markdown and plain-text files: the characters carry no visible meaning
@@ -182,6 +184,25 @@ def invisible_unicode(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         yield from _findings(ctx, bf.text, bf.index, bf, safe=suffix(bf.rel) in _TEXT_SUFFIXES, root=doc)
 
 
+# code whose string literals read `\uXXXX` as the character (Python, JavaScript, TypeScript, JSON)
+_ESCAPING_SUFFIXES = frozenset({".py", ".js", ".mjs", ".cjs", ".ts", ".json"})
+
+
+def _as_escapes(text: str, a: int, b: int) -> str | None:
+    """`\ufeff…` for the run text[a:b] when it sits inside a quoted string on its line (a literal the
+    code means: `text.lstrip("\ufeff")` written with the character itself), else None."""
+    run = text[a:b]
+    if any(ord(c) > 0xFFFF for c in run):
+        return None  # (no escape all these languages share)
+    start = text.rfind("\n", 0, a) + 1
+    end = text.find("\n", b)
+    before, after = text[start:a], text[b:end if end >= 0 else len(text)]
+    for q in ("\"", "'", "`"):
+        if before.count(q) % 2 == 1 and q in after:
+            return "".join(f"\\u{ord(c):04x}" for c in run)
+    return None
+
+
 def _findings(ctx: RuleContext, text: str, index: LineIndex, bf: BundledFile | None, *, safe: bool,
               root: SkillDocument) -> Iterator[Finding]:
     runs, truncated = scan_invisible(text)
@@ -194,7 +215,11 @@ def _findings(ctx: RuleContext, text: str, index: LineIndex, bf: BundledFile | N
         msg = f"{_describe(run)}: {_why(run)}"
         if i == MAX_PER_FILE - 1 and (len(runs) > MAX_PER_FILE or truncated):
             msg += f" ({len(runs) - MAX_PER_FILE}{' or more' if truncated else ''} more in this file)"
-        edit = Edit(rng, "", path)
-        title = f"Remove the invisible character{'s' if b - a > 1 else ''}"
-        fix = Fix.safe(title, edit) if safe else Fix.unsafe(title, edit)
+        escaped = _as_escapes(text, a, b) if bf is not None and suffix(bf.rel) in _ESCAPING_SUFFIXES else None
+        if escaped is not None:  # in a string literal of code: keep the character, make it visible
+            fix = Fix.unsafe(f"Write it as an escape ({escaped})", Edit(rng, escaped, path))
+        else:
+            edit = Edit(rng, "", path)
+            title = f"Remove the invisible character{'s' if b - a > 1 else ''}"
+            fix = Fix.safe(title, edit) if safe else Fix.unsafe(title, edit)
         yield ctx.finding(rng, msg, fix, file=bf.rel if bf is not None else None)
