@@ -1,4 +1,5 @@
 import sys
 
-text = open(sys.argv[1]).read().lstrip("﻿")
+with open(sys.argv[1]) as f:
+    text = f.read().lstrip("﻿")
 print(len(text))
