@@ -225,6 +225,11 @@ class SkillFiles:
     def non_empty_under(self, prefix: str) -> list[str]:
         return [f for f in self.under(prefix) if f not in self.empty]
 
+    @property
+    def has_nested_skills(self) -> bool:
+        """A folder below holds its own SKILL.md."""
+        return bool(self._nested)
+
     def in_nested_skill(self, rel: str) -> bool:
         """The file belongs to a skill nested in this one (a folder below with its own SKILL.md): that
         skill's own findings cover it."""

@@ -124,6 +124,22 @@ def quick_name_at(text: str) -> tuple[str | None, tuple[int, int, int] | None]:
 TEMPLATE_DIRS = frozenset({"assets", "templates"})  # under a skill folder: templates, not skills
 
 
+def package_data(skill_dir: Path) -> bool:
+    """The skill folder is data of a Python package (it, its parent or its grandparent has `__init__.py`,
+    or it lies in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/SKILL.md`,
+    whatever the folder and file are called here."""
+    if ".data/data/" in skill_dir.as_posix() + "/":
+        return True
+    d = skill_dir
+    for _ in range(3):
+        if (d / "__init__.py").is_file():
+            return True
+        if d.parent == d:
+            break
+        d = d.parent
+    return False
+
+
 def is_manifest_name(name: str) -> bool:
     """`SKILL.md` or a case variant of it (`skill.md`): the file a skill folder is scored by. A variant
     is found only where the folder has no `SKILL.md`; Claude Code itself loads only the exact name."""

@@ -175,3 +175,30 @@ def test_a_skill_named_build_is_found(tmp_path: Path) -> None:
     _skill(tmp_path / "pkg" / "build" / "lib" / "copied")  # output holding a copy of a skill: skipped
     _skill(tmp_path / "pkg" / "dist" / "x")
     assert list(find_skill_files([tmp_path])) == [build, deploy]
+
+
+def test_skill_file_name_is_silent_on_installer_sources(tmp_path: Path) -> None:
+    """A lowercase skill.md that a package's installer copies to SKILL.md (wheel data under *.data/data/,
+    a folder of a Python package) or a folder holding other skills is not a skill Claude Code loads
+    (held-out set 8); a skill.md in a plain skill folder still gets SKILL_FILE_NAME."""
+    import subprocess
+    import sys
+
+    head = "---\nname: {n}\ndescription: Does {n}. Use when asked to {n}.\n---\n# T\n"
+    cases = {
+        "pkg-1.0.data/data/share/pkg/docs/protocol/skill.md": "desk",
+        "pypkg/skills_src/skill.md": "remember",
+        "container/skill.md": "container",
+        "container/inner/SKILL.md": "inner",
+        "plain/release-notes/skill.md": "release-notes",
+    }
+    for rel, n in cases.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(head.format(n=n), encoding="utf-8")
+    (tmp_path / "pypkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", ".", "--no-cache", "--select",
+                           "SKILL_FILE_NAME"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    hits = [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if "SKILL_FILE_NAME" in ln]
+    assert hits == ["plain/release-notes/skill.md"], proc.stdout

@@ -7,26 +7,12 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
+from ...workspace import package_data
 from .._helpers import NAME_RE
 
 # A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
 _SOURCE_PREFIXES = ("_", ".")
-
-
-def _package_data(skill_dir) -> bool:  # noqa: ANN001 - a Path
-    """The skill folder is data of a Python package (it, its parent or its grandparent has `__init__.py`,
-    or it lies in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`."""
-    if ".data/data/" in skill_dir.as_posix() + "/":
-        return True
-    d = skill_dir
-    for _ in range(3):
-        if (d / "__init__.py").is_file():
-            return True
-        if d.parent == d:
-            break
-        d = d.parent
-    return False
 
 
 @rule("NAME_DIR_MISMATCH", family="name", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
@@ -68,7 +54,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip() or doc.skill_dir is None:
         return
     dirname = doc.skill_dir.name
-    if not dirname or fld.value == dirname or dirname.startswith(_SOURCE_PREFIXES) or _package_data(doc.skill_dir):
+    if not dirname or fld.value == dirname or dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir):
         return
     fix = None
     if NAME_RE.match(dirname):

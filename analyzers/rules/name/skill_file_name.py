@@ -8,7 +8,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
 from ...targets import CLAUDE_CODE
-from ...workspace import is_manifest_name
+from ...workspace import is_manifest_name, package_data
 
 
 @rule("SKILL_FILE_NAME", family="name", severity=Severity.ERROR, targets=(CLAUDE_CODE,))
@@ -18,6 +18,10 @@ def skill_file_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Reports a skill folder whose manifest differs from `SKILL.md` only in case. skillgrade scores such a
     folder (some agents match the name case-insensitively) and reports this on its first line.
+
+    Not reported where the file is not a skill folder an agent loads: data of a Python package (an
+    `__init__.py` in the folder, its parent or grandparent, or a wheel's `*.data/data/`), which an
+    installer copies to `SKILL.md`, or a folder holding other skills.
 
     ## Why is this bad?
     Claude Code loads a skill from a file named exactly `SKILL.md`. On a case-sensitive file system
@@ -41,6 +45,8 @@ def skill_file_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """
     if doc.path is None or doc.path.name == "SKILL.md" or not is_manifest_name(doc.path.name):
         return
+    if doc.skill_dir is not None and package_data(doc.skill_dir) or doc.files.has_nested_skills:
+        return  # the source an installer copies to SKILL.md, or a folder of skills: not a skill Claude Code loads
     yield ctx.finding(doc.index.trimmed_line_range(0),
                       f"The skill's file is `{doc.path.name}`; Claude Code loads only `SKILL.md` (case-sensitive), "
                       "so on Linux and in CI this skill is silently skipped: rename it to `SKILL.md`")
