@@ -125,13 +125,14 @@ TEMPLATE_DIRS = frozenset({"assets", "templates"})  # under a skill folder: temp
 
 
 def package_data(skill_dir: Path) -> bool:
-    """The skill folder is data of a Python package (it, its parent or its grandparent has `__init__.py`,
-    or it lies in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/SKILL.md`,
-    whatever the folder and file are called here."""
+    """The skill folder is data of a Python package (its parent or grandparent has `__init__.py`, or it lies
+    in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/SKILL.md`, whatever
+    the folder and file are called here. (An `__init__.py` in the skill folder itself only makes its scripts
+    importable.)"""
     if ".data/data/" in skill_dir.as_posix() + "/":
         return True
-    d = skill_dir
-    for _ in range(3):
+    d = skill_dir.parent
+    for _ in range(2):
         if (d / "__init__.py").is_file():
             return True
         if d.parent == d:

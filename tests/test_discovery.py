@@ -202,3 +202,25 @@ def test_skill_file_name_is_silent_on_installer_sources(tmp_path: Path) -> None:
                            "SKILL_FILE_NAME"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     hits = [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if "SKILL_FILE_NAME" in ln]
     assert hits == ["plain/release-notes/skill.md"], proc.stdout
+
+
+def test_name_dir_mismatch_is_silent_on_python_package_data(tmp_path: Path) -> None:
+    """A skill folder inside a Python package (`__init__.py` in its parent or grandparent) is data the
+    package's installer deploys as <skills>/<name>/ (held-out set 8: dummyindex installs skills/memory as
+    dummyindex-remember); an `__init__.py` in the skill folder itself only makes its scripts importable,
+    so a mismatch there is still reported (held-out set 7: jira-assistant-skills)."""
+    import subprocess
+    import sys
+
+    head = "---\nname: {n}\ndescription: Does {n}. Use when asked to {n}.\n---\n# T\n"
+    for rel, n in {"pypkg/skills/memory": "dummyindex-remember", "plain/jira-admin": "jira-administration"}.items():
+        d = tmp_path / rel
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(head.format(n=n), encoding="utf-8")
+    (tmp_path / "pypkg" / "skills" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "plain" / "jira-admin" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", ".", "--no-cache", "--select",
+                           "NAME_DIR_MISMATCH"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    hits = [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if "NAME_DIR_MISMATCH" in ln]
+    assert hits == ["plain/jira-admin/SKILL.md"], proc.stdout

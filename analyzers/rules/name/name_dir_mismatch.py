@@ -23,7 +23,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     Compares `name` with the skill directory's name. A directory whose name starts with `_` or `.` is
     skipped: it is a package's source layout (`mypkg/_skill/SKILL.md`), which an installer copies to
     a folder named after `name`, not a folder an agent loads skills from. So is a skill folder that is
-    data of a Python package (the folder, its parent or its grandparent has `__init__.py`, or it lies in
+    data of a Python package (its parent or grandparent has `__init__.py`, or it lies in
     a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`.
 
     ## Why is this bad?

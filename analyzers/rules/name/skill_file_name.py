@@ -20,7 +20,7 @@ def skill_file_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     folder (some agents match the name case-insensitively) and reports this on its first line.
 
     Not reported where the file is not a skill folder an agent loads: data of a Python package (an
-    `__init__.py` in the folder, its parent or grandparent, or a wheel's `*.data/data/`), which an
+    `__init__.py` in its parent or grandparent folder, or a wheel's `*.data/data/`), which an
     installer copies to `SKILL.md`, or a folder holding other skills.
 
     ## Why is this bad?
