@@ -21,7 +21,7 @@ def _folder_named(doc: SkillDocument, folder: str, memo: dict[str, bool]) -> boo
         return False
     hit = memo.get(folder)
     if hit is None:
-        pat = re.compile(r"(?<![\w./-])" + re.escape(folder) + r"/(?:\*[\w.*-]*)?(?![\w.-])")
+        pat = re.compile(r"(?<![\w./-])" + re.escape(folder) + r"/(?:\*[\w.*-]*)?(?![\w.<{$\[-])")
         hit = memo[folder] = pat.search(doc.text) is not None
     return hit
 
@@ -59,7 +59,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     markdown file of the skill (say `references/b.md`) that SKILL.md neither links to nor names
     anywhere in its text (by its path, or by its file name alone when no other bundled file has that
     name: a `docs/` tree diagram), or names its folder as a whole (`syntax/*.md`, "the cards in
-    `syntax/`"). A `README.md` / `INDEX.md` whose links to the skill's files (scripts and
+    `syntax/`"; not a placeholder path such as `reference/<command>.md`, which names one file per command). A `README.md` / `INDEX.md` whose links to the skill's files (scripts and
     data too; a link back to SKILL.md aside) all lead to files SKILL.md links is not counted either: it
     sends the agent nowhere new. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
     to scripts, images and data, to SKILL.md, back to `a.md` itself, to files outside the skill, and
