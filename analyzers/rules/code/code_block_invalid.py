@@ -7,7 +7,6 @@ import functools
 import json
 import re
 import sys
-import tomllib
 import warnings
 from collections.abc import Iterator
 
@@ -72,6 +71,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
             return (0, 0, str(e).splitlines()[0] if str(e) else "invalid YAML")
     elif lang == "toml":
         try:
+            import tomllib  # (only for a toml block: 3 ms of start-up otherwise)
+
             tomllib.loads(code)
         except tomllib.TOMLDecodeError as e:
             m = re.search(r"line (\d+), column (\d+)", str(e))
