@@ -29,6 +29,7 @@ _EXPLICIT = re.compile(
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
     r"|(?:read|consult)\s+(?:first\s+)?(?:before|prior\s+to)\s+\w"
+    r"|(?:mandatory|required)\s+(?:for|when|whenever|before)\b"  # "MANDATORY for complex requests"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
@@ -81,6 +82,11 @@ _CONTEXT = re.compile(
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
     r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
     r"|(?:^|(?<=[.;!?]\s))given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
+    # "… runs once after the epic PR merges", "After a release, …": the moment it is for (not "runs the
+    # tests after each edit", which says what the skill does)
+    r"|(?:(?:^|(?<=[.;!?]\s))|once\s+)(?:after|before)\s+\w"
+    # Portuguese / Spanish purpose: "para auxiliar …"
+    r"|para\s+\w"
     r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"
     r"|guidance|playbook|procedures?|templates?)\s+to\s+\w"
     r")"
@@ -92,7 +98,8 @@ _CONTEXT = re.compile(
     r"|場合(?:の|に|は|、|,|で)|とき(?:の|に|は|、|,)|(?<!" + _NOT_WHEN + r")時(?:に|の|は|、)"
     r"|(?<![実國国交])際(?:に|の|は|、)"
     r"|的(?:时候|時候)|(?<!" + _NOT_WHEN + r")[时時](?:的|，|,)"
-    r"|\S\s때(?![문때])|경우(?:에|의|는|,|\s)",
+    r"|\S\s때(?![문때])|경우(?:에|의|는|,|\s)"
+    r"|[을를]\s*위(?:한|해)",  # Korean purpose: "…을 위한 도구" (a tool for …), "…를 위해"
     re.I,
 )
 # A negation earlier in the same sentence ("Do NOT use for X, Y, or Z for checkout") cancels a phrase.

@@ -20,7 +20,7 @@ from ...rule import RuleContext, rule
 # (no `^\s*#\s*\.\.\.` branch: `...` alone already matches it, and `^\s*` under re.M re-scanned every
 # run of blank lines from each of its lines)
 # `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
-_PLACEHOLDER = re.compile(r"\.\.\.|…|<[A-Za-z_][\w -]*>|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
+_PLACEHOLDER = re.compile(r"\.\.\.|…|<[^\W\d][\w -]*>|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
 # syntax newer than the oldest Python we run on: PEP 695 type parameters and `type` aliases (3.12)
 _NEWER_PYTHON = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]", re.M)
 _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json", "yaml": "yaml",
@@ -49,6 +49,17 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         except json.JSONDecodeError as e:
             if _member_fragment(code):
                 return None  # `"dev": "vite"`: the members to add to an object (package.json's scripts)
+            if _request_or_lines(code):
+                return None  # `GET /index/_search` + its body (Elasticsearch, Kibana), or one JSON value per line
+            head, _, body = code.lstrip("\n").partition("\n")
+            if _REQUEST_LINE.match(head.strip()):  # the body of a request is what must parse
+                skipped = len(code) - len(code.lstrip("\n")) + 1
+                try:
+                    json.loads(body)
+                except json.JSONDecodeError as inner:
+                    return (inner.lineno - 1 + skipped, inner.colno - 1, inner.msg)
+                except RecursionError:
+                    return (0, 0, "nested too deeply")
             if e.msg == "Extra data" and code.lstrip().startswith("{") and code[e.pos:].lstrip().startswith(","):
                 # a slice of a list with an error further on: report that error, not the first comma
                 try:
@@ -79,6 +90,33 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
             msg = str(e).split(" (at ")[0]
             return ((int(m.group(1)) - 1, int(m.group(2)) - 1, msg) if m else (0, 0, msg))
     return None
+
+
+_REQUEST_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD)[ \t]+\S{1,500}[ \t]*$")
+
+
+def _request_or_lines(code: str) -> bool:
+    """JSON laid out as an HTTP request (`GET /index/_search` above its JSON body, Elasticsearch's console
+    form) or as JSON Lines (one complete value per line): each part parses."""
+    lines = code.strip().split("\n")
+    if lines and _REQUEST_LINE.match(lines[0].strip()):
+        rest = "\n".join(lines[1:]).strip()
+        if not rest:
+            return True
+        try:
+            json.loads(rest)
+            return True
+        except (json.JSONDecodeError, RecursionError):
+            return False
+    if len(lines) < 2:
+        return False
+    try:
+        for ln in lines:
+            if ln.strip():
+                json.loads(ln)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return True
 
 
 def _member_fragment(code: str) -> bool:
@@ -123,7 +161,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `<placeholder>`, `{{ template }}`, `${var}`, `//` or `/* … */` comments, and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
-    excerpt, checked as the object it belongs in; so is a slice of a list (`{"type": "rect"}, {"type":
+    excerpt, checked as the object it belongs in; a request line above its body (`GET /index/_search`,
+    the Elasticsearch console form) and JSON Lines (one value per line) are checked part by part; so is a
+    slice of a list (`{"type": "rect"}, {"type":
     "text"}`: elements separated by commas), checked as the array it belongs in.
 
     ## Why is this bad?

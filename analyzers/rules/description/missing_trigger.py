@@ -58,7 +58,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", "Use as <a role> when …", "Use first, before …", a sentence opening "Run after / before /
-       when …" (not "Runs tests after …", which says what the skill does), "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
+       when …" (not "Runs tests after …", which says what the skill does), "Mandatory / required for
+       …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message contains / mentions / includes …" (the same keyword trigger, said of the
        text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult before …"
        (not "… to read if needed": a reading aid, not a trigger), and the same
@@ -83,7 +84,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     tables or fields for checkout", "never for …", "NÃO use quando …", "Не используй …") counts for
     nothing; the next sentence starts afresh, and a negation inside parentheses that close before the
     phrase negates only what they hold ("(never the whole screen), for the parts of a demo video").
-    A sentence opening "Given <a situation>" is a usage context.
+    A sentence opening "Given <a situation>", "After / Before …", "… once after / before …" is a usage
+    context, and so are the purpose clauses "para …" (Portuguese, Spanish) and "…을 / 를 위한" (Korean).
 
     Exempt, because the model does not route to them by the description's wording alone: skills with
     `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty `when_to_use` (Claude

@@ -46,8 +46,8 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     `version`, `metadata` values, ...) that YAML turns into something else: `yes`/`no`/`on`/`off`
     (booleans in YAML 1.1, strings in YAML 1.2), `1.10` (the number 1.1), `2024-01-01` (a date),
     `~` or an empty value (null). Also flags `yes`/`no`/`on`/`off` in boolean fields, which YAML 1.2
-    readers take as strings. A `metadata` whole number that reads back as written (`tier: 2`) is not
-    reported: every reader agrees on it and its text is unchanged (a package's own tools may require the
+    readers take as strings. A `version` or `metadata` whole number that reads back as written
+    (`version: 2`, `tier: 2`) is not reported: every reader agrees on it and its text is unchanged (a package's own tools may require the
     number); `1.10`, `1.0` (JavaScript readers print `1`), `007`, `1e3` are.
 
     ## Why is this bad?
@@ -102,7 +102,7 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
                 kind = "a boolean in YAML 1.1"
             if raw == "" and kind == "null":
                 continue  # an empty value is reported by the field's own rule
-            if type(value) is int and where.startswith("metadata.") and str(value) == raw:
+            if type(value) is int and (where.startswith("metadata.") or where == "version") and str(value) == raw:
                 continue  # `tier: 2`: every reader gets 2, its text "2" (`1.10`, `007`, `1.0` read back otherwise)
             rng = doc.node_range(node)
             src = doc.source(rng)

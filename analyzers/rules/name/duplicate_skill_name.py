@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Finding, Related, Severity
 from ...rule import RuleContext, rule
+from ...workspace import package_data
 
 # The project folders (`<project>/<folder>/skills/`) that one agent reads together, from each agent's
 # documentation: OpenCode reads `.opencode`, `.claude` and `.agents`; GitHub Copilot (VS Code, CLI,
@@ -87,7 +88,9 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     `packages/shared/skills/*` into `packages/plugin/skills/`, a marketplace whose plugins each ship a
     `skills/` folder (an agent namespaces a plugin's skills by the plugin), two checkouts scored
     together (`skillgrade score ~/code`). No agent lists those side by side, and renaming one copy
-    would break the build that makes it.
+    would break the build that makes it. Nor is a skill that is data of a Python package (an
+    `__init__.py` in its parent or grandparent folder, or a wheel's `*.data/data/`): its installer copies
+    each variant alone into one agent's folder (a Cursor and a Claude Code variant of one skill).
 
     ## Why is this bad?
     Agents route by name: with two skills of the same name, one shadows the other, depending on the
@@ -113,6 +116,8 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     fld = doc.frontmatter.get("name") if doc.frontmatter.ok else None
     if ws is None or fld is None or not isinstance(fld.value, str) or doc.path is None:
         return
+    if doc.skill_dir is not None and package_data(doc.skill_dir):
+        return  # variants an installer copies one by one into different agents' folders (Cursor, Claude Code)
     scope = load_scope(str(doc.path))
     here = os.path.dirname(os.path.abspath(doc.path))
     others = [e for e in ws.skills_named(fld.value) if e.path != doc.path
