@@ -80,6 +80,12 @@ def has_toc(lines: list[str]) -> bool:
     file's own headings, or three plain list items naming them; or one of the first SCOPE_LINES lines says
     what the file covers and lists it."""
     anchors = 0
+    if lines and lines[0].strip() == "---":  # frontmatter: a `description:` listing what the page covers
+        for line in lines[1:TOP_LINES]:
+            if line.strip() == "---":
+                break
+            if line.startswith("description:") and line.count(",") >= 2:
+                return True
     for i, line in enumerate(lines[:TOP_LINES]):
         if (_TOC_HEADING.match(line) or _TOC_LABEL.match(line) or _TOC_MARKER.search(line)
                 or _TOC_LABEL_LINKS.match(line)):
@@ -135,7 +141,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     its line, or three plain list items naming the file's own headings; or, in its first 10 lines, a sentence
     saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
     streaming.": "this / the file / document / guide / reference / page covers / contains / describes /
-    documents / explains / includes", the sentence going on to list three or more things).
+    documents / explains / includes", the sentence going on to list three or more things), or a
+    frontmatter `description:` on one line that lists three or more things.
 
     ## Why is this bad?
     Anthropic's skill authoring guide: for reference files longer than 100 lines, include a table of

@@ -39,8 +39,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     scripts/a.sh` names the user's copy), command lines that follow a `cd` into another folder in the
     same block (`cd ~/.claude/skills/other-skill`), and paths that exist relative to a folder above
     the skill up to the workspace root (a plugin or repository root), and paths the same sentence
-    places in another project ("`scripts/policy.json` in the arelay repo", "… from the upstream
-    repository"), and paths given as examples: in a list item or paragraph that starts with
+    places in another project or skill ("`scripts/policy.json` in the arelay repo", "… from the upstream
+    repository", "run `scripts/detect.py` from that skill directory"), and paths given as examples: in a list item or paragraph that starts with
     `Example:` / `**Examples**:` / `e.g.` (a list item counts whole, wrapped lines included, and so does
     a list introduced by an `Example: … :` paragraph), in a sentence where `e.g.`, `for example`,
     `for instance` or `such as` comes before the path (an `(e.g. …)` parenthetical only up to its `)`),
@@ -130,7 +130,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
 
 _ELSEWHERE = re.compile(
     r"\s*[)`'\"]?[\s,:(]*(?:in|from|of|inside|within)\s+(?:the\s+|their\s+|its\s+|your\s+)?"
-    r"(?:[`'\"]?[\w.@/-]{1,80}[`'\"]?\s+)?(?:repo|repository|project|package|codebase|monorepo)\b", re.I)
+    r"(?:[`'\"]?[\w.@/-]{1,80}[`'\"]?\s+)?(?:repo|repository|project|package|codebase|monorepo)\b"
+    # "… from that skill directory", "in the other skill's folder", "of another skill"
+    r"|\s*[)`'\"]?[\s,:(]*(?:in|from|of|inside|within)\s+(?:that|another|the\s+other)\s+skill\b", re.I)
 
 
 def _elsewhere(line: str, end: int) -> bool:

@@ -9,6 +9,7 @@ from ...document import SkillDocument
 from ...findings import CreateFile, Finding, Fix, Severity
 from ...measures import resolve
 from ...rule import FixAvailability, RuleContext, rule
+from ...workspace import is_manifest_name
 from ._classify import link_targets
 from ._mentions import case_collision, case_variant
 
@@ -43,7 +44,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     file exists with another case is `LINK_CASE_MISMATCH`, and no file is ever created whose path differs
     only in case from an existing file or folder (`references/Forms/x.md` beside `references/forms/`):
     on a case-insensitive disk it would be the same file, on Linux a confusing twin. Then no fix is
-    offered.
+    offered; nor for a missing `SKILL.md` (`references/SKILL.md`, a link to a sub-skill): a stub without
+    frontmatter would be a broken skill.
     """
     for t in link_targets(doc):
         res = resolve(doc, t.path)
@@ -54,7 +56,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if case_variant(doc, res.rel) is not None:
             continue  # exists with another case: LINK_CASE_MISMATCH
         fix = None
-        if doc.skill_dir is not None and case_collision(doc, res.rel) is None:
+        if doc.skill_dir is not None and case_collision(doc, res.rel) is None and not is_manifest_name(
+                res.rel.rsplit("/", 1)[-1]):  # (never a SKILL.md: a link to a sub-skill; a stub would be a broken skill)
             title = res.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ").strip()
             content = f"# {title.capitalize() or 'Reference'}\n" if res.rel.endswith(".md") else ""
             target = os.path.join(str(doc.skill_dir), *res.rel.split("/"))

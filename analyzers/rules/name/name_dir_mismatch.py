@@ -13,6 +13,7 @@ from .._helpers import NAME_RE
 # A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
 _SOURCE_PREFIXES = ("_", ".")
+_ROOT_MARKS = (".git", "package.json", "pyproject.toml")
 
 
 @rule("NAME_DIR_MISMATCH", family="name", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
@@ -24,7 +25,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     skipped: it is a package's source layout (`mypkg/_skill/SKILL.md`), which an installer copies to
     a folder named after `name`, not a folder an agent loads skills from. So is a skill folder that is
     data of a Python package (its parent or grandparent has `__init__.py`, or it lies in
-    a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`.
+    a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`. Nor is a
+    SKILL.md at a repository or package root (the folder holds `.git`, `package.json` or
+    `pyproject.toml`): that folder is named by whoever clones or installs it.
 
     ## Why is this bad?
     The spec requires them to be equal. Claude Code lists the skill under the directory name in some
@@ -56,6 +59,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     dirname = doc.skill_dir.name
     if not dirname or fld.value == dirname or dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir):
         return
+    if any((doc.skill_dir / m).exists() for m in _ROOT_MARKS):
+        return  # a repository or package root: its folder is named by whoever clones or installs it
     fix = None
     if NAME_RE.match(dirname):
         fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
