@@ -10,6 +10,13 @@ from ..document import SkillDocument
 from ..findings import Pos
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# `name: "{skill-name}"`, `<skill-name>`, `[Skill Name]`: a template's placeholder, filled in by whoever
+# copies it (a skill-format template shipped as templates/skill.md)
+_PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\])\s*")
+
+
+def placeholder_name(name: str) -> bool:
+    return _PLACEHOLDER_NAME.fullmatch(name) is not None
 
 # Explicit trigger clauses: what routers and the methodology look for.
 _EXPLICIT = re.compile(

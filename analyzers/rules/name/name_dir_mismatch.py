@@ -8,7 +8,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import package_data
-from .._helpers import NAME_RE
+from .._helpers import NAME_RE, placeholder_name
 
 # A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
@@ -27,7 +27,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     data of a Python package (its parent or grandparent has `__init__.py`, or it lies in
     a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`. Nor is a
     SKILL.md at a repository or package root (the folder holds `.git`, `package.json` or
-    `pyproject.toml`): that folder is named by whoever clones or installs it.
+    `pyproject.toml`): that folder is named by whoever clones or installs it. Nor is a template's
+    placeholder name (`name: "{skill-name}"`).
 
     ## Why is this bad?
     The spec requires them to be equal. Claude Code lists the skill under the directory name in some
@@ -59,7 +60,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     dirname = doc.skill_dir.name
     if not dirname or fld.value == dirname or dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir):
         return
-    if any((doc.skill_dir / m).exists() for m in _ROOT_MARKS):
+    if placeholder_name(fld.value) or any((doc.skill_dir / m).exists() for m in _ROOT_MARKS):
         return  # a repository or package root: its folder is named by whoever clones or installs it
     fix = None
     if NAME_RE.match(dirname):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, slugify
+from .._helpers import NAME_RE, placeholder_name, slugify
 
 
 def _why(name: str) -> str:
@@ -29,6 +29,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Checks `name` against `^[a-z0-9]+(-[a-z0-9]+)*$`: lowercase ASCII letters and digits separated
     by single hyphens, no leading or trailing hyphen.
+
+    A template's placeholder (`name: "{skill-name}"`, `<skill-name>`) is not reported: whoever copies
+    the template fills it in.
 
     ## Why is this bad?
     Agents use the name as an identifier and slash command; validators reject other characters.
@@ -60,8 +63,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip():
         return
     name = fld.value
-    if NAME_RE.match(name):
-        return
+    if NAME_RE.match(name) or placeholder_name(name):
+        return  # (a template's `{skill-name}` is filled in by whoever copies it)
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
     if NAME_RE.match(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
