@@ -36,7 +36,8 @@ _EXPLICIT = re.compile(
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
     r"|(?:read|consult)\s+(?:first\s+)?(?:before|prior\s+to)\s+\w"
-    r"|(?:mandatory|required)\s+(?:for|when|whenever|before)\b"  # "MANDATORY for complex requests"
+    # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
+    r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"

@@ -58,8 +58,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", "Use as <a role> when …", "Use first, before …", a sentence opening "Run after / before /
-       when …" (not "Runs tests after …", which says what the skill does), "Mandatory / required for
-       …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
+       when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
+       for …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message contains / mentions / includes …" (the same keyword trigger, said of the
        text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult before …"
        (not "… to read if needed": a reading aid, not a trigger), and the same
