@@ -111,3 +111,28 @@ def test_claude_api_rejects_placeholders_too() -> None:
     for description in ("'Invoke with `/review <pr-number>`.'", "'Routes to references/<language>/README.md.'"):
         assert len(_xml(description, "claude-api")) == 1
         assert _xml(description, "claude-code") == []
+
+
+@pytest.mark.parametrize(("field", "want"), [
+    ("description: Draws charts for reports\n", "Draws charts for reports. Use when <the situations this skill is for>."),
+    ("description: Draws charts for reports.\n", "Draws charts for reports. Use when <the situations this skill is for>."),
+    ('description: "Draws charts for reports"\n', "Draws charts for reports. Use when <the situations this skill is for>."),
+    ("description: >\n  Draws charts\n  for reports\n", "Draws charts for reports. Use when <the situations this skill is for>.\n"),
+    ("description: |\n  Draws charts\n  for reports\n", "Draws charts\nfor reports.\nUse when <the situations this skill is for>.\n"),
+])
+def test_trigger_fix_adds_a_sentence_after_a_full_stop(field: str, want: str) -> None:
+    """The display-only "Use when …" fix starts a new sentence, whatever the YAML style: no run-on
+    "… for reports Use when …" when the description has no final full stop (held-out sets 7-9)."""
+    from pathlib import Path
+
+    import yaml
+
+    from skillgrade.analyzers.engine import run_rules
+    from skillgrade.analyzers.fixes import apply_edits
+    from skillgrade.analyzers.parse import parse
+
+    text = "---\nname: charts\n" + field + "license: MIT\n---\n# Charts\n"
+    found = run_rules(parse(text, Path("/tmp/charts/SKILL.md")), Config(select=("MISSING_TRIGGER", "WEAK_TRIGGER")))[0]
+    new, applied = apply_edits(text, list(found[0].fix.edits))
+    fm = yaml.safe_load(new.split("---")[1])
+    assert applied == 1 and fm["description"] == want and fm["license"] == "MIT"

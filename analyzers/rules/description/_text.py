@@ -46,17 +46,23 @@ def deprecated(doc: SkillDocument) -> bool:
     return isinstance(text, str) and DEPRECATED.match(text) is not None
 
 
+_SENTENCE_END = frozenset(".!?。！？…")
+
+
 def append_sentence(doc: SkillDocument, fld: Field, sentence: str) -> Edit:
-    """An edit that adds `sentence` at the end of the description, whatever its YAML style."""
+    """An edit that adds `sentence` at the end of the description, whatever its YAML style, after a full
+    stop when the description has none (no run-on "… for charts Use when …")."""
     end = fld.value_range.end
-    addition = " " + sentence
+    text = description(doc)[1] or ""
+    stop = "" if not text.strip() or text.rstrip()[-1] in _SENTENCE_END else "."
+    addition = stop + " " + sentence
     if fld.style in ('"', "'"):
         at = Pos(end.line, max(0, end.character - 1))  # before the closing quote
     elif fld.style in ("|", ">"):
         line = doc.lines[end.line] if end.line < len(doc.lines) else ""
         indent = line[: len(line) - len(line.lstrip())] or "  "
         at = end
-        addition = "\n" + indent + sentence
+        addition = stop + "\n" + indent + sentence
     else:
         at = end
     return Edit(Range(at, at), addition)

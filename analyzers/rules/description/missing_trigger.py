@@ -120,8 +120,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Appends a "Use when …" sentence with a placeholder to the description (display only: the
-    placeholder must be replaced by real situations).
+    Appends a "Use when …" sentence with a placeholder to the description, after a full stop when the
+    description has none (display only: the placeholder must be replaced by real situations).
     """
     found = routed_description(doc)
     if found is None or usage_context(found[1]):

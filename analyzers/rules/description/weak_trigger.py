@@ -47,8 +47,8 @@ def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Appends a "Use when …" sentence with a placeholder (display only: replace the placeholder with
-    real situations).
+    Appends a "Use when …" sentence with a placeholder, after a full stop when the description has none
+    (display only: replace the placeholder with real situations).
     """
     found = routed_description(doc)
     if found is None:
