@@ -74,18 +74,24 @@ def _lists_headings(lines: list[str]) -> bool:
     return False
 
 
+def _frontmatter_end(lines: list[str]) -> int:
+    """The index of the first line after the file's frontmatter (a `---` block opening it, closed within its
+    first TOP_LINES lines; unclosed there, those lines), or 0 when it has none."""
+    n = min(len(lines), TOP_LINES)
+    if not n or lines[0].strip() != "---":
+        return 0
+    return next((j + 1 for j in range(1, n) if lines[j].strip() == "---"), n)
+
+
 def has_toc(lines: list[str]) -> bool:
     """A table of contents starts in the first TOP_LINES lines: a `Contents`-like heading or label (alone,
     or followed by its links on the same line), a `[TOC]`-style marker, two list items linking to the
     file's own headings, or three plain list items naming them; or one of the first SCOPE_LINES lines says
     what the file covers and lists it."""
     anchors = 0
-    if lines and lines[0].strip() == "---":  # frontmatter: a `description:` listing what the page covers
-        for line in lines[1:TOP_LINES]:
-            if line.strip() == "---":
-                break
-            if line.startswith("description:") and line.count(",") >= 2:
-                return True
+    for line in lines[1:_frontmatter_end(lines)]:  # a frontmatter `description:` listing what the page covers
+        if line.startswith("description:") and line.count(",") >= 2:
+            return True
     for i, line in enumerate(lines[:TOP_LINES]):
         if (_TOC_HEADING.match(line) or _TOC_LABEL.match(line) or _TOC_MARKER.search(line)
                 or _TOC_LABEL_LINKS.match(line)):
@@ -103,10 +109,7 @@ def prompt_file(lines: list[str]) -> bool:
     """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …"): its first line of
     text, after any frontmatter and headings, addresses the model. It is handed whole to a subagent, which
     reads all of it; a table of contents there is noise in the prompt."""
-    i, n = 0, min(len(lines), TOP_LINES)
-    if n and lines[0].strip() == "---":  # frontmatter (a Claude Code agent file)
-        i = next((j + 1 for j in range(1, n) if lines[j].strip() == "---"), n)
-    for line in lines[i:n]:
+    for line in lines[_frontmatter_end(lines):TOP_LINES]:  # (after the frontmatter of a Claude Code agent file)
         text = line.strip().lstrip("*_>").lstrip()
         if not text or text.startswith("#"):
             continue

@@ -49,18 +49,22 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         except json.JSONDecodeError as e:
             if _member_fragment(code):
                 return None  # `"dev": "vite"`: the members to add to an object (package.json's scripts)
-            if _request_or_lines(code):
-                return None  # `GET /index/_search` + its body (Elasticsearch, Kibana), or one JSON value per line
-            head, _, body = code.lstrip("\n").partition("\n")
-            if _REQUEST_LINE.match(head.strip()):  # the body of a request is what must parse
-                skipped = len(code) - len(code.lstrip("\n")) + 1
+            if _json_lines(code):
+                return None  # one JSON value per line
+            stripped = code.lstrip()
+            head, _, body = stripped.partition("\n")
+            if _REQUEST_LINE.match(head.strip()):  # `GET /index/_search` + its body: the body is what must parse
+                if not body.strip():
+                    return None
                 try:
                     json.loads(body)
+                    return None
                 except json.JSONDecodeError as inner:
+                    skipped = code[: len(code) - len(stripped)].count("\n") + 1  # the lines before the body
                     return (inner.lineno - 1 + skipped, inner.colno - 1, inner.msg)
                 except RecursionError:
                     return (0, 0, "nested too deeply")
-            if e.msg == "Extra data" and code.lstrip().startswith("{") and code[e.pos:].lstrip().startswith(","):
+            if e.msg == "Extra data" and stripped.startswith("{") and code[e.pos:].lstrip().startswith(","):
                 # a slice of a list with an error further on: report that error, not the first comma
                 try:
                     json.loads("[" + code.rstrip().rstrip(",") + "]")
@@ -92,22 +96,13 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
     return None
 
 
+# an HTTP request line above a JSON body (Elasticsearch's console form: `GET /index/_search`)
 _REQUEST_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD)[ \t]+\S{1,500}[ \t]*$")
 
 
-def _request_or_lines(code: str) -> bool:
-    """JSON laid out as an HTTP request (`GET /index/_search` above its JSON body, Elasticsearch's console
-    form) or as JSON Lines (one complete value per line): each part parses."""
+def _json_lines(code: str) -> bool:
+    """JSON Lines: two or more lines, each non-empty one a complete JSON value."""
     lines = code.strip().split("\n")
-    if lines and _REQUEST_LINE.match(lines[0].strip()):
-        rest = "\n".join(lines[1:]).strip()
-        if not rest:
-            return True
-        try:
-            json.loads(rest)
-            return True
-        except (json.JSONDecodeError, RecursionError):
-            return False
     if len(lines) < 2:
         return False
     try:

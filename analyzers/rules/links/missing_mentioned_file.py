@@ -119,7 +119,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         if m.where != "command" and _other_skill_or_optional(doc.lines[ln], m.range.start.character, m.rel,
                                                              doc.lines[ln - 1] if ln else ""):
             continue  # "`plugin:other` -> references/x.md", "A local installation may also contain …"
-        if m.where != "command" and _in_linked_skill(doc, linked, m.range.start.line, m.rel):
+        if m.where != "command" and _in_linked_skill(doc, linked, ln, m.rel):
             continue  # "the [eliza-cloud](../eliza-cloud/SKILL.md) skill and its `references/x.md`"
         if guide is None:
             guide = authoring_guide(doc)
@@ -129,10 +129,11 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
 
 
 _ELSEWHERE = re.compile(
-    r"\s*[)`'\"]?[\s,:(]*(?:in|from|of|inside|within)\s+(?:the\s+|their\s+|its\s+|your\s+)?"
+    r"\s*[)`'\"]?[\s,:(]*(?:in|from|of|inside|within)\s+(?:"
+    r"(?:the\s+|their\s+|its\s+|your\s+)?"
     r"(?:[`'\"]?[\w.@/-]{1,80}[`'\"]?\s+)?(?:repo|repository|project|package|codebase|monorepo)\b"
     # "… from that skill directory", "in the other skill's folder", "of another skill"
-    r"|\s*[)`'\"]?[\s,:(]*(?:in|from|of|inside|within)\s+(?:that|another|the\s+other)\s+skill\b", re.I)
+    r"|(?:that|another|the\s+other)\s+skill\b)", re.I)
 
 
 def _elsewhere(line: str, end: int) -> bool:
@@ -142,23 +143,23 @@ def _elsewhere(line: str, end: int) -> bool:
     return _ELSEWHERE.match(tail[:stop]) is not None
 
 
-# "(`bitranox:meta-dream-tree` -> references/dream-passes.md)": another skill (plugin:skill) then an arrow or 's
-_OTHER_SKILL_BEFORE = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*(?:->|→|=>|['’]s)\s*[`'\"]?$")
+# "(`bitranox:meta-dream-tree` -> references/dream-passes.md)": another skill (plugin:skill) and an arrow,
+# anywhere before the path on its line or the line before (the list item goes on about that skill)
+_OTHER_SKILL_ARROW = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*(?:->|→|=>)")
+# "`plugin:other-skill`'s references/x.md": the possessive, right before the path
+_OTHER_SKILL_POSSESSIVE = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*['’]s\s*[`'\"]?$")
 # "may also contain `references/x.local.md`", "if present", "(optional)": a file that may not exist
 _OPTIONAL = re.compile(r"\bmay\s+(?:also\s+)?(?:contain|include|have|hold)\b|\bif\s+(?:present|it\s+exists|available)\b"
                        r"|\boptional(?:ly)?\b", re.I)
 
 
-_OTHER_SKILL_ANY = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*(?:->|→|=>)")
-
-
 def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> bool:
-    """The path is another skill's (`ns:skill` and an arrow right before it, or earlier on the line or the
-    line before: the same sentence or list item goes on about that skill), or a file the sentence says may
-    not be there (`may also contain`, `if present`, `optional`; a `*.local.*` name)."""
+    """The path is another skill's (`ns:skill` and an arrow before it on its line or the line before, or
+    `ns:skill`'s right before it), or a file the sentence says may not be there (`may also contain`,
+    `if present`, `optional`; a `*.local.*` name)."""
     before = line[max(0, col - 200):col]
-    if _OTHER_SKILL_BEFORE.search(before) or _OTHER_SKILL_ANY.search(before) or (
-            prev and _OTHER_SKILL_ANY.search(prev[-300:])):
+    if _OTHER_SKILL_ARROW.search(before) or _OTHER_SKILL_POSSESSIVE.search(before) or (
+            prev and _OTHER_SKILL_ARROW.search(prev[-300:])):
         return True
     if ".local." in rel.rsplit("/", 1)[-1]:
         return True

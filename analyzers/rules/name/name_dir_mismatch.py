@@ -58,10 +58,11 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip() or doc.skill_dir is None:
         return
     dirname = doc.skill_dir.name
-    if not dirname or fld.value == dirname or dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir):
+    if not dirname or fld.value == dirname or placeholder_name(fld.value):
         return
-    if placeholder_name(fld.value) or any((doc.skill_dir / m).exists() for m in _ROOT_MARKS):
-        return  # a repository or package root: its folder is named by whoever clones or installs it
+    if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or any(
+            (doc.skill_dir / m).exists() for m in _ROOT_MARKS):
+        return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
     fix = None
     if NAME_RE.match(dirname):
         fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
