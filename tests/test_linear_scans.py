@@ -80,3 +80,51 @@ def test_quick_name_fast_on_a_run_of_spaces() -> None:
     t0 = time.perf_counter()
     assert workspace.quick_name_at(text)[0] == "x" + " " * 100_000 + "y"
     assert time.perf_counter() - t0 < 1.0  # ~5 ms; the old regex: 25 s at 20,000 spaces
+
+
+reference_no_toc = importlib.import_module("skillgrade.analyzers.rules.body.reference_no_toc")
+_TOC_WORDS = (r"(?:table\s+of\s+contents|contents|toc|index|on\s+this\s+page|in\s+this\s+(?:file|document|guide|"
+              r"reference|page)|sections|overview\s+of\s+sections|quick\s+navigation|navigation)")
+OLD_TOC_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?:\W*\s*)?" + _TOC_WORDS + r"\s*:?\s*#*\s*$", re.I)
+OLD_TOC_LABEL = re.compile(r"^\s*(?:\*\*|__)?(?:table\s+of\s+contents|contents|toc|on\s+this\s+page)\s*:?\s*"
+                           r"(?:\*\*|__)?:?\s*$", re.I)
+OLD_TOC_LABEL_LINKS = re.compile(r"\s*(?:\*\*|__)?(?:table\s+of\s+contents|contents|toc|on\s+this\s+page)\s*:?\s*"
+                                 r"(?:\*\*|__)?:?[^\n]*?\]\(#", re.I)
+OLD_HEADING_TEXT = re.compile(r"\s{0,3}#{2,6}\s+(.{1,120}?)\s*#*\s*$")
+OLD_ANCHOR_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+.*\]\(#")
+
+
+def test_reference_toc_scans_as_the_old_regexes() -> None:
+    """REFERENCE_NO_TOC's `Contents` heading and label checks and its heading text, scanned without the
+    patterns whose neighbouring `\\s*` re-split runs of blanks (seconds on a line with a few thousand)."""
+    pieces = [" ", "  ", "#", "##", "###", "a", "b c", "\t", "*", "**", "__", "_", ":", "](#", "Contents",
+              "contents", "TOC", "Table of  contents", "in this guide", "index", "- ", "1.", "1234)", "x" * 50,
+              "x" * 80, "\u3000", "\r", "\u00a0"]
+    rng = random.Random(11)
+    for text in _random(pieces, 40_000, 11):
+        line = rng.choice(["", "#", "##", "###", " ##", "####### ", "   ##", "    ##", "**", " ", "- ", " 12.", "*"]) + text
+        m = OLD_HEADING_TEXT.match(line)
+        assert reference_no_toc._heading_text(line) == (m.group(1) if m else None), repr(line)
+        assert reference_no_toc._toc_heading(line) == bool(OLD_TOC_HEADING.match(line)), repr(line)
+        assert reference_no_toc._toc_label(line) == bool(OLD_TOC_LABEL.match(line)), repr(line)
+        assert reference_no_toc._toc_label_links(line) == bool(OLD_TOC_LABEL_LINKS.match(line)), repr(line)
+        assert reference_no_toc._anchor_item(line) == bool(OLD_ANCHOR_ITEM.match(line)), repr(line)
+
+
+HOSTILE_TOC_LINES = {
+    "heading-then-blanks": "## a" + " " * 100_000 + "b",
+    "label-then-blanks": "Contents" + " " * 100_000 + "x",
+    "toc-heading-then-blanks": "## Contents" + " " * 100_000 + "x",
+    "hashes-then-blanks": "##" + " " * 100_000 + "x",
+    "bullet-then-blanks": "- " + " " * 100_000 + "x" * 200,
+    "label-then-colons": "**Contents**" + " :" * 50_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_TOC_LINES))
+def test_reference_toc_fast_on_runs_of_blanks(name: str) -> None:
+    line = HOSTILE_TOC_LINES[name]
+    lines = ["# Title", line] + ["text"] * 120 + ["## Setup", "## Usage", "## Errors"]
+    t0 = time.perf_counter()
+    reference_no_toc.has_toc(lines)
+    assert time.perf_counter() - t0 < 0.5
