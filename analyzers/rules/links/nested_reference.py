@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from ...bundle import MARKDOWN_SUFFIXES, read_bundled, suffix
@@ -26,13 +27,15 @@ def _folder_named(doc: SkillDocument, folder: str, memo: dict[str, bool]) -> boo
     return hit
 
 
-def _named_by_base(doc: SkillDocument, target: str) -> bool:
+def _named_by_base(doc: SkillDocument, target: str, bases: dict[str, int]) -> bool:
     """SKILL.md names the file by its name alone (a `docs/` tree diagram: `└── VOODOO_CONSTANTS.md`), and no
-    other bundled file has that name."""
+    other bundled file has that name (`bases`: how many bundled files have each name, counted once)."""
     base = posixpath.basename(target)
     if base not in doc.text:
         return False
-    return sum(1 for f in doc.files.files if f == base or f.endswith("/" + base)) == 1
+    if not bases:
+        bases.update(Counter(posixpath.basename(f) for f in doc.files.files))
+    return bases.get(base, 0) == 1
 
 
 def _index_of_linked(doc: SkillDocument, target: str, linked: dict[str, object]) -> bool:
@@ -96,6 +99,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if res.inside_skill and res.exists and res.rel not in linked:
             linked[res.rel] = t
     folders: dict[str, bool] = {}
+    bases: dict[str, int] = {}
     for rel, t in linked.items():
         if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md" or doc.files.in_nested_skill(rel):
             continue  # (a nested skill's files, its SKILL.md among them, are that skill's business)
@@ -114,7 +118,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 continue
             if not doc.files.exists(target) or target in doc.text:
                 continue  # missing (a link rule's business), or SKILL.md names it in prose or code
-            if _named_by_base(doc, target) or _index_of_linked(doc, target, linked) or _folder_named(
+            if _named_by_base(doc, target, bases) or _index_of_linked(doc, target, linked) or _folder_named(
                     doc, posixpath.dirname(target), folders):
                 continue
             nested.append(target)
