@@ -7,6 +7,7 @@ import pytest
 
 from skillgrade.analyzers.config import Config
 from skillgrade.analyzers.report import analyze
+from skillgrade.analyzers.rules._helpers import english, explicit_trigger, usage_context
 
 
 def _code(description: str) -> str | None:
@@ -40,20 +41,6 @@ SAME_SHAPE = [
                          "Generates a thing and writes it to disk for you.",
                          "Generates a thing and writes it to disk for them.",
                          "Generates a thing and writes it to disk for all users."]),
-    # a situation clause in Japanese, Chinese or Korean is the same shape as "when …" in English
-    ("WEAK_TRIGGER", ["Troubleshooting steps when Supabase Realtime does not work.",
-                      "Supabase Realtimeが動作しない場合のトラブルシューティング手順",
-                      "Supabase Realtimeが動作しないときのトラブルシューティング手順",
-                      "Supabase Realtimeのデプロイ時に確認するトラブルシューティング手順",
-                      "Supabase Realtimeをデプロイする際に確認するトラブルシューティング手順",
-                      "当 Supabase Realtime 无法工作时的故障排除步骤与说明",
-                      "Supabase Realtime 无法工作的时候的故障排除步骤与说明",
-                      "Supabase Realtime가 동작하지 않을 때의 문제 해결 절차 안내"]),
-    # CJK words that contain "time" or "case" but say no situation
-    ("MISSING_TRIGGER", ["同時に複数のファイルを処理するためのツールキットとスクリプトの一覧です",
-                         "実際にデータを変換するユーティリティとスクリプトの一覧です",
-                         "一个用于实时的数据同步工具集合与相关脚本说明",
-                         "데이터베이스 연결 때문에 생긴 문제의 해결 절차 안내"]),
     # a keyword trigger said of the user or of the prompt is explicit
     (None, ["Binding ultrawork directive. When the user mentions ultrawork or ulw, the hook loads this file.",
             "Binding ultrawork directive. When a prompt contains ultrawork or ulw, the hook loads this file.",
@@ -76,6 +63,64 @@ SAME_SHAPE = [
 @pytest.mark.parametrize(("code", "descriptions"), SAME_SHAPE)
 def test_same_shape_same_code(code: str | None, descriptions: list[str]) -> None:
     assert [(_code(d), d) for d in descriptions] == [(code, d) for d in descriptions]
+
+
+def _shape(description: str) -> str:
+    """The decision the triggering score reads, in any language: explicit, context or none."""
+    return "explicit" if explicit_trigger(description) else "context" if usage_context(description) else "none"
+
+
+# the triggering score reads the same shape in Japanese, Chinese and Korean as in English
+SAME_SHAPE_ANY_LANGUAGE = [
+    ("context", ["Troubleshooting steps when Supabase Realtime does not work.",
+                 "Supabase Realtimeが動作しない場合のトラブルシューティング手順",
+                 "Supabase Realtimeが動作しないときのトラブルシューティング手順",
+                 "Supabase Realtimeのデプロイ時に確認するトラブルシューティング手順",
+                 "Supabase Realtimeをデプロイする際に確認するトラブルシューティング手順",
+                 "当 Supabase Realtime 无法工作时的故障排除步骤与说明",
+                 "Supabase Realtime 无法工作的时候的故障排除步骤与说明",
+                 "Supabase Realtime가 동작하지 않을 때의 문제 해결 절차 안내"]),
+    # CJK words that contain "time" or "case" but say no situation
+    ("none", ["同時に複数のファイルを処理するためのツールキットとスクリプトの一覧です",
+              "実際にデータを変換するユーティリティとスクリプトの一覧です",
+              "一个用于实时的数据同步工具集合与相关脚本说明",
+              "데이터베이스 연결 때문에 생긴 문제의 해결 절차 안내"]),
+]
+
+
+@pytest.mark.parametrize(("shape", "descriptions"), SAME_SHAPE_ANY_LANGUAGE)
+def test_same_shape_in_any_language(shape: str, descriptions: list[str]) -> None:
+    assert [(_shape(d), d) for d in descriptions] == [(shape, d) for d in descriptions]
+
+
+# Trigger findings only on English descriptions: another language's phrasing is open-ended.
+@pytest.mark.parametrize(("description", "is_english"), [
+    ("Toolkit for testing local web applications with Playwright.", True),
+    ("Creates a PR, e.g. a draft one, for the user's feature branch.", True),  # "e", "g" are no vote
+    ("Generates a café menu for la carte restaurants, de facto standard.", True),  # 2 foreign < 4 English
+    ("PDF", True),  # nothing to tell by
+    ("Use quando revisar um Pull Request PySpark e precisar classificar risco de performance.", False),
+    ("Conhecimento base sobre SAP Commerce para auxiliar geração de testes.", False),
+    ("Publica la rama de feature y abre una PR en borrador con resumen y capturas.", False),
+    ("Erstellt einen Bericht für das Team und prüft die Daten, wenn nötig.", False),
+    ("Làm sạch văn phong tiếng Việt dịch sát từ tiếng Anh.", False),
+    ("Годовая отчётность НКО для Минюста.", False),
+    ("专注讲解如何使用 useXChat Hook，包括自定义 Provider 的集成", False),
+    ("마케팅 PDF 문서 제작 및 처리를 위한 종합 도구", False),
+])
+def test_english(description: str, is_english: bool) -> None:
+    assert english(description) is is_english
+
+
+@pytest.mark.parametrize("description", [
+    "Revisa Pull Requests PySpark. NÃO use quando o usuário pedir código novo.",
+    "Publica la rama de feature y abre una PR en borrador con resumen y capturas.",
+    "长篇小说分段速读：按断点定段、并发子代理读卡撰稿，聚合速读稿并做覆盖率校验。",
+    "사내 저장소의 파이썬 코드 리뷰와 보안 점검을 위한 도구입니다.",
+    "Supabase Realtimeが動作しない場合のトラブルシューティング手順",
+])
+def test_other_languages_get_no_trigger_finding(description: str) -> None:
+    assert _code(description) is None
 
 
 def _xml(description: str, target: str = "claude-code") -> list[str]:

@@ -159,6 +159,60 @@ def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
     return None
 
 
+# Is a description written in English? The trigger rules read English phrasing ("Use when …"); in any other
+# language the cues are open-ended (each language and each package phrases them its own way), so a
+# description in another language gets no trigger finding rather than a guess. Decided by script (a
+# quarter of the letters outside Latin: CJK, Hangul, Cyrillic, …; a tenth accented: Vietnamese) and by a
+# vote of function words (more, and at least two, of Portuguese / Spanish / French / German / Italian /
+# Dutch / Indonesian / Turkish / Polish / Swedish than of English). Words both languages use ("in", "a",
+# "use", "per", "mit" = MIT) are in neither list.
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_ENGLISH_WORDS = _words(
+    "the a an and or of to for with when whenever this that these those is are be from by it its your you any all "
+    "into using user users skill if before after while during about how what which should can will not")
+_OTHER_WORDS = _words(
+    "de da dos das que para com um uma os em na nas nos ao aos se por mais quando como sobre seu sua este esta isso "
+    "não ou pelo pela usar usa úsala úsalo el la los las y en del con una cuando es lo al su sus también ser "
+    "le les des et du une avec dans est sur aux ce cette qui lorsque quand vous votre utiliser "
+    "der das und für von zu ist den dem ein eine einen wenn auf nicht oder bei wird verwenden sie "
+    "il di che gli della delle dei nel nella utilizza questo questa "
+    "het een van voor wanneer gebruik deze "
+    "yang dan untuk dengan ini itu saat ketika gunakan atau dari "
+    "ve bir için ile bu się jest dla oraz att och för som när")
+ENGLISH_SCAN = 4000  # characters of a description looked at (descriptions are short; bounded anyway)
+
+
+def english(text: str) -> bool:
+    """The description reads as English (see above); True when it has no letters to tell by."""
+    text = text[:ENGLISH_SCAN]
+    letters = other_script = accented = 0
+    for ch in text:
+        if ch.isalpha():
+            letters += 1
+            o = ord(ch)
+            if o >= 0x80:
+                if o <= 0x24F or 0x1E00 <= o <= 0x1EFF:
+                    accented += 1
+                else:
+                    other_script += 1
+    if other_script * 4 >= letters > 0 or accented * 10 >= letters > 0:
+        return False
+    ours = theirs = 0
+    for m in _WORD.finditer(text):
+        w = m.group().lower()
+        if w in _ENGLISH_WORDS:
+            ours += 1
+        elif w in _OTHER_WORDS:
+            theirs += 1
+    return not (theirs >= 2 and theirs > ours)
+
+
 def explicit_trigger(text: str) -> re.Match | None:
     """An explicit, non-negated trigger clause ("Use when…", "This skill should be used when…")."""
     return _positive(_EXPLICIT, text)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import usage_context
+from .._helpers import english, usage_context
 from ._text import append_sentence, deprecated, description
 from .empty_description import MIN_CHARS
 
@@ -34,13 +34,16 @@ PLACEHOLDER = "Use when <the situations this skill is for>."
 
 def routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     """The description the model routes on, when trigger rules apply to it: a readable mapping, a
-    skill that is not exempt, and text long enough that EMPTY_DESCRIPTION does not already fire."""
+    skill that is not exempt, text long enough that EMPTY_DESCRIPTION does not already fire, written in
+    English (the phrasing the rules read)."""
     fm = doc.frontmatter
     if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
         return None
     fld, text = description(doc)
     if fld is None or text is None or len(text.strip()) < MIN_CHARS:
         return None  # EMPTY_DESCRIPTION / FIELD_TYPE
+    if not english(text):
+        return None
     return fld, text
 
 
@@ -97,6 +100,14 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     invocations by name keep working should not attract the router, and a "Use when …" clause would pull
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
+
+    Only descriptions written in English get either finding. The cues above in other languages are what
+    the static triggering score reads, but their phrasing is open-ended (every language and every package
+    says "use when" its own way), so a description in another language gets no trigger finding rather
+    than a guess. A description counts as English unless a quarter of its letters are in another script
+    (Chinese, Japanese, Korean, Cyrillic, …), a tenth are accented (Vietnamese), or more of its function
+    words (and at least two) are Portuguese, Spanish, French, German, Italian, Dutch, Indonesian, Turkish,
+    Polish or Swedish than English ("Use quando revisar um Pull Request" is Portuguese).
 
     ## Why is this bad?
     Agents pick skills by matching the request against descriptions. A description that only says
