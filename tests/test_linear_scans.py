@@ -118,13 +118,19 @@ HOSTILE_TOC_LINES = {
     "hashes-then-blanks": "##" + " " * 100_000 + "x",
     "bullet-then-blanks": "- " + " " * 100_000 + "x" * 200,
     "label-then-colons": "**Contents**" + " :" * 50_000,
+    "table-pipe-then-blanks": "|" + " " * 100_000 + "x",
+    "table-cells-of-blanks": "| " * 50_000,
+    "read-then-blanks": "Read the" + " " * 100_000 + "whole",
+    "description-commas": "description:" + ", " * 50_000,
 }
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE_TOC_LINES))
 def test_reference_toc_fast_on_runs_of_blanks(name: str) -> None:
     line = HOSTILE_TOC_LINES[name]
-    lines = ["# Title", line] + ["text"] * 120 + ["## Setup", "## Usage", "## Errors"]
+    lines = ["# Title", line] + [line] * 29 + ["text"] * 120 + ["## Setup " + line[:200]] * 300
     t0 = time.perf_counter()
     reference_no_toc.has_toc(lines)
+    reference_no_toc.read_whole(lines)
+    reference_no_toc.few_sections(lines)
     assert time.perf_counter() - t0 < 0.5

@@ -35,7 +35,13 @@ _EXPLICIT = re.compile(
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
-    r"|(?:read|consult)\s+(?:first\s+)?(?:before|prior\s+to)\s+\w"
+    r"|(?:read|consult|load)\s+(?:first\s+)?(?:before|prior\s+to)\s+\w"
+    # at a sentence's start, a routing verb and the moment or occasion: "Use at the start of a session",
+    # "Invoke at …", "Activates EVERY session", "Mandatory at seed generation", "Use on …"; a rival it
+    # replaces: "Use instead of Chrome for …"; how other skills load it: "Fires only for …", "Surfaces on …"
+    r"|(?:^|(?<=[.;!?]\s))(?:use|invoke|load|run|activates?|mandatory|required)\s+(?:this\s+(?:skill\s+)?|it\s+)?"
+    r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside)\b"
+    r"|(?:^|(?<=[.;!?]\s))(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
@@ -90,9 +96,9 @@ _CONTEXT = re.compile(
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
     r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
     r"|(?:^|(?<=[.;!?]\s))given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
-    # "… runs once after the epic PR merges", "After a release, …": the moment it is for (not "runs the
-    # tests after each edit", which says what the skill does)
-    r"|(?:(?:^|(?<=[.;!?]\s))|once\s+)(?:after|before)\s+\w"
+    # "… runs once after the epic PR merges", "After a release, …", "… before implementing a complex feature",
+    # "Runs tests after each edit": a moment in the workflow, anywhere (like "during" and "while")
+    r"|(?:after|before)\s+\w"
     # Portuguese / Spanish purpose: "para auxiliar …"
     r"|para\s+\w"
     r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"
@@ -250,21 +256,24 @@ def frontmatter_insert_point(doc: SkillDocument) -> Pos:
 
 
 # a fill-in field: `[Client name]`, `[Project name]` (not a `[ ]` / `[x]` checkbox, a link or a footnote),
-# or `{APP_NAME}`, `{page URL where the issue was found}` (not `${VAR}`, `{{mustache}}` or JSON)
-_FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[A-Za-z][^{}\n]{0,79}\}(?!\})")
+# or `{APP_NAME}`, `{page URL where the issue was found}` (not `${VAR}`, `{{mustache}}` or JSON), or an
+# upper-case `{{BRAND_NAME}}` (a report template's slot; lower-case `{{ var }}` is template code)
+_FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[A-Za-z][^{}\n]{0,79}\}(?!\})"
+                    r"|\{\{[A-Z][A-Z0-9_]{0,60}\}\}")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 MIN_FIELDS = 3
 
 
 def fill_in_template(rel: str, lines: list[str]) -> bool:
-    """A document template under assets/ or templates/: three or more `[placeholder]` or `{placeholder}`
+    """A document template (under assets/ or templates/, or a file named `*template*`, such as
+    `references/design-template.md`): three or more `[placeholder]`, `{placeholder}` or `{{PLACEHOLDER}}`
     fields outside code.
 
     The agent copies such a file into its output (a proposal, a report) and fills it in: it is read whole
     (a table of contents would end up in the user's document), and its relative links point into the
     output folder (`screenshots/issue-001.png`), not the skill. A catalogue of code templates (UiPath's
     `assets/vs-templates.md`, read piece by piece) has no such fields outside code and stays checked."""
-    if not rel.startswith(("assets/", "templates/")):
+    if not rel.startswith(("assets/", "templates/")) and "template" not in rel.rsplit("/", 1)[-1].lower():
         return False
     fields = 0
     fence = ""

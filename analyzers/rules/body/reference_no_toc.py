@@ -121,6 +121,84 @@ def _lists_headings(lines: list[str]) -> bool:
     return False
 
 
+# "Step 3: Deploy", "Phase 2 — Review", "1. Setup": the label and number a heading opens with
+_HEADING_LABEL = re.compile(r"(?:(?:step|phase|part|stage|section|chapter)\s*)?\d{1,3}[.:)]?\s*[-—–:.]?\s*", re.I)
+# an item of an overview near the top: a list item's text or a table row's first cell
+# (the cell's first character is not blank, so the blanks around it are split one way only)
+_TABLE_CELL = re.compile(r"\s*\|\s*([^|\s][^|]{0,119})\|")
+OVERVIEW_HEADINGS = 200  # later headings compared with the top of the file (bounded)
+OVERVIEW_CHARS = 400  # characters of each top line compared (bounded)
+MIN_NAME = 3  # shorter names are not compared
+LONG_NAME = 10  # a one-word heading found in the top's prose must be this long (not "Events", "Config")
+
+
+def _heading_name(text: str) -> str:
+    name = _plain(text)
+    m = _HEADING_LABEL.match(name)
+    return name[m.end():].strip() if m is not None and m.end() < len(name) else name
+
+
+def _word_in(part: str, text: str) -> bool:
+    """`part` occurs in `text` as whole words ("teacher" in "teacher tools", not "content" in "contenttype")."""
+    i = text.find(part)
+    while i >= 0:
+        j = i + len(part)
+        if (i == 0 or not text[i - 1].isalnum()) and (j == len(text) or not text[j].isalnum()):
+            return True
+        i = text.find(part, i + 1)
+    return False
+
+
+def _names_headings(lines: list[str]) -> bool:
+    """The first TOP_LINES lines name HEADING_ITEMS of the file's later headings, in any form: an outline
+    (`**Lifecycle:** A → B → C` for `## Step 1: A` …), a numbered list of the steps, an overview table or list
+    whose items the headings contain (`| Teacher | …` for `## Teacher tools`). The top of the file then
+    tells what it covers. A heading found in the top's prose (not in code) counts when it has two words or
+    LONG_NAME letters: "events" and "config" in a sentence name no section."""
+    parts: list[str] = []
+    items: list[str] = []
+    fence = ""
+    for line in lines[:TOP_LINES]:
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            mark = stripped[:3]
+            fence = "" if fence == mark else (fence or mark)
+            continue
+        if fence or stripped.startswith("#"):
+            continue
+        line = line[:OVERVIEW_CHARS]
+        parts.append(_plain(line))
+        m = _ITEM_TEXT.match(line) or _TABLE_CELL.match(line)
+        if m is not None:
+            item = _heading_name(m.group(1).strip())
+            if len(item) >= MIN_NAME and not set(item) <= set("-: "):
+                items.append(item)
+    top = "\n".join(parts)
+    found: set[str] = set()
+    used: set[str] = set()
+    seen = 0
+    for line in lines[TOP_LINES:]:
+        if not line.startswith(("#", " #")) or (text := _heading_text(line)) is None:
+            continue
+        seen += 1
+        if seen > OVERVIEW_HEADINGS:
+            break
+        name = _heading_name(text)
+        if len(name) < MIN_NAME or name in found:
+            continue
+        if (" " in name or len(name) >= LONG_NAME) and _word_in(name, top):
+            found.add(name)
+        else:  # an item names one heading: "Approach" in three headings is a word, not an overview
+            hit = next((item for item in items if item not in used and _word_in(item, name)), None)
+            if hit is None:
+                continue
+            used.add(hit)
+            found.add(name)
+        if len(found) >= HEADING_ITEMS:
+            return True
+    return False
+
+
 def _frontmatter_end(lines: list[str]) -> int:
     """The index of the first line after the file's frontmatter (a `---` block opening it, closed within its
     first TOP_LINES lines; unclosed there, those lines), or 0 when it has none."""
@@ -130,15 +208,35 @@ def _frontmatter_end(lines: list[str]) -> int:
     return next((j + 1 for j in range(1, n) if lines[j].strip() == "---"), n)
 
 
+def _commas(text: str) -> int:
+    return text.count(",") + text.count("、") + text.count("，")
+
+
+def _description_lists(lines: list[str]) -> bool:
+    """The frontmatter's `description:` lists three or more things (two commas, `、` or `，` included), on its
+    line or on the indented lines of a block scalar (`description: >` followed by the list)."""
+    end = _frontmatter_end(lines)
+    for i in range(1, end):
+        line = lines[i]
+        if not line.startswith("description:"):
+            continue
+        text = line[len("description:"):]
+        for more in lines[i + 1:end]:
+            if not more.startswith((" ", "\t")):
+                break
+            text += more
+        return _commas(text) >= 2
+    return False
+
+
 def has_toc(lines: list[str]) -> bool:
     """A table of contents starts in the first TOP_LINES lines: a `Contents`-like heading or label (alone,
     or followed by its links on the same line), a `[TOC]`-style marker, two list items linking to the
     file's own headings, or three plain list items naming them; or one of the first SCOPE_LINES lines says
     what the file covers and lists it."""
     anchors = 0
-    for line in lines[1:_frontmatter_end(lines)]:  # a frontmatter `description:` listing what the page covers
-        if line.startswith("description:") and line.count(",") >= 2:
-            return True
+    if _description_lists(lines):
+        return True
     for i, line in enumerate(lines[:TOP_LINES]):
         if _toc_heading(line) or _toc_label(line) or _TOC_MARKER.search(line) or _toc_label_links(line):
             return True
@@ -148,7 +246,7 @@ def has_toc(lines: list[str]) -> bool:
             anchors += 1
             if anchors >= 2:
                 return True
-    return _lists_headings(lines)
+    return _lists_headings(lines) or _names_headings(lines)
 
 
 def prompt_file(lines: list[str]) -> bool:
@@ -161,6 +259,39 @@ def prompt_file(lines: list[str]) -> bool:
             continue
         return text.startswith(("You are ", "You're "))
     return False
+
+
+# "Read the whole page before running any of it", "CRITICAL: Read complete step file before taking action",
+# "Read this file in full": the file asks to be read whole
+_READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete|full)\b"
+                         r"|\bread\s+(?:it|this\s+(?:file|page|document|guide))\s+(?:in\s+full|completely|entirely)\b",
+                         re.I)
+MIN_SECTIONS = 3  # headings after the first: fewer, and the top of the file already shows the layout
+
+
+def read_whole(lines: list[str]) -> bool:
+    """One of the first TOP_LINES lines asks the agent to read the whole file: it is not previewed."""
+    return any(_READ_WHOLE.search(line[:OVERVIEW_CHARS]) for line in lines[:TOP_LINES])
+
+
+def few_sections(lines: list[str]) -> bool:
+    """Fewer than MIN_SECTIONS headings after the first one, outside fenced code: a table of contents would
+    list one or two sections (or none: a file without headings, such as one structured by XML tags)."""
+    heads = 0
+    fence = ""
+    for line in lines:
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            mark = stripped[:3]
+            fence = "" if fence == mark else (fence or mark)
+        elif not fence and _ATX.match(line):
+            heads += 1
+            if heads > MIN_SECTIONS:
+                return False
+    return True
+
+
+_ATX = re.compile(r" {0,3}#{1,6}(?:\s|$)")
 
 
 def _reference(rel: str, doc: SkillDocument) -> bool:
@@ -179,10 +310,13 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Looks at every bundled markdown file that the agent reads as a reference: files under
     `references/` (also `reference/`, `docs/`) and any markdown file whose path SKILL.md names, but
     not READMEs, changelogs, licences and contributing guides (written for people), nor fill-in
-    document templates under `assets/` or `templates/` (three or more `[Client name]`-style fields
-    outside code: copied whole into the agent's output, where a table of contents does not belong),
-    nor prompts handed whole to a subagent (the first line of text, after any frontmatter and headings,
-    starts "You are …"). A file of more
+    document templates under `assets/` or `templates/` or named `*template*` (three or more
+    `[Client name]`-, `{client}`- or `{{CLIENT_NAME}}`-style fields outside code: copied whole into the
+    agent's output, where a table of contents does not belong), nor prompts handed whole to a subagent
+    (the first line of text, after any frontmatter and headings, starts "You are …"), nor files whose
+    first 30 lines ask to be read whole ("Read the whole page before running any of it", "Read complete
+    step file before taking action"), nor files with fewer than three headings after the first (a table
+    of contents would list one or two sections, or none in a file structured by XML tags). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
     `In this guide`; a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
@@ -191,7 +325,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
     streaming.": "this / the file / document / guide / reference / page covers / contains / describes /
     documents / explains / includes", the sentence going on to list three or more things), or a
-    frontmatter `description:` on one line that lists three or more things.
+    frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
+    (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any
+    form: an outline (`**Lifecycle:** A → B → C` above `## Step 1: A` …), a numbered list of the steps, an
+    overview table or list whose items the headings contain (`| Teacher | …` for `## Teacher tools`).
 
     ## Why is this bad?
     Anthropic's skill authoring guide: for reference files longer than 100 lines, include a table of
@@ -228,7 +365,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # most files: no line index needed
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
-        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines):
+        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) \
+                or read_whole(lines) or few_sections(lines):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

@@ -24,7 +24,8 @@ def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
 
 
 # A description that opens by declaring the skill retired: "Deprecated — forwards to x", "DEPRECATED: use x",
-# "[Deprecated] …", "**Obsolete.** …", "This skill is deprecated; …", "Superseded by x", "Forwards to x".
+# "[Deprecated] …", "**Obsolete.** …", "This skill is deprecated; …", "Superseded by x", "Forwards to x",
+# "Compatibility alias for x" / "Legacy shim …".
 # Anchored at the start (bmad's validator: `^\s*deprecated\b`): a skill that merely mentions deprecation
 # ("Finds deprecated APIs") is routed like any other.
 # Or a short name, then "deprecated shim / alias / wrapper / stub / redirect", ending the description or its
@@ -33,6 +34,7 @@ def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
 DEPRECATED = re.compile(
     r"[\W_]*(?:this\s+skill\s+(?:is|has\s+been)\s+(?:now\s+)?)?(?:deprecated|obsolete|superseded|retired)\b"
     r"|[\W_]*forwards?\s+to\b"
+    r"|[\W_]*(?:compatibility|compat|legacy)\s+(?:alias|shim|wrapper|redirect|stub)\b"
     r"|[\w .-]{1,40}?\s(?:deprecated|obsolete)\s+(?:compat(?:ibility)?\s+)?(?:shim|alias|wrapper|stub|redirect)\b"
     r"(?=\s*(?:[.;:,(—–-]|$))",
     re.I,

@@ -64,7 +64,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
        for …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message contains / mentions / includes …" (the same keyword trigger, said of the
-       text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult before …"
+       text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult / Load before …",
+       a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
+       every / always …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
+       than / alongside …", or "Fires / Surfaces / Kicks in / Engages (only) on / for / when / if …"
        (not "… to read if needed": a reading aid, not a trigger), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Portuguese ("Use (também) quando …"),
        Vietnamese ("Dùng khi …"), Russian ("Используй при / когда …"), Chinese ("…時使用 / 时使用",
@@ -87,14 +90,14 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     tables or fields for checkout", "never for …", "NÃO use quando …", "Не используй …") counts for
     nothing; the next sentence starts afresh, and a negation inside parentheses that close before the
     phrase negates only what they hold ("(never the whole screen), for the parts of a demo video").
-    A sentence opening "Given <a situation>", "After / Before …", "… once after / before …" is a usage
-    context, and so are the purpose clauses "para …" (Portuguese, Spanish) and "…을 / 를 위한" (Korean).
+    A sentence opening "Given <a situation>", and "after / before <a moment>" anywhere ("… before implementing
+    a complex feature", "Runs the tests after each edit") are a usage context, and so are the purpose clauses "para …" (Portuguese, Spanish) and "…을 / 를 위한" (Korean).
 
     Exempt, because the model does not route to them by the description's wording alone: skills with
     `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty `when_to_use` (Claude
     Code appends it to the description: the trigger clause in its own field), and deprecated skills, whose
     description opens by saying so ("Deprecated — forwards to x", "DEPRECATED: use x", "[Deprecated] …",
-    "This skill is deprecated …", "Obsolete / Superseded by …", "Forwards to x", or a short name followed
+    "This skill is deprecated …", "Obsolete / Superseded by …", "Forwards to x", "Compatibility alias / Legacy shim …", or a short name followed
     by "deprecated shim / alias / wrapper / stub / redirect" and nothing more in that clause: "Ecomode
     deprecated shim"): a shim kept so old
     invocations by name keep working should not attract the router, and a "Use when …" clause would pull

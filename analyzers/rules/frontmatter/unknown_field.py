@@ -16,6 +16,9 @@ _SUGGEST_LIMIT = 50
 _LONGEST_FIELD = max(len(k) for k in FIELDS)
 
 
+COMPOUND_EXTRA = 3  # letters around a known key that make another word (`subagent`), not a typo (`agents`)
+
+
 @rule("UNKNOWN_FIELD", family="frontmatter", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
 def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A top-level frontmatter key is not defined for the target (the Agent Skills spec, Claude Code).
@@ -90,6 +93,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         close = []
         if unknown <= _SUGGEST_LIMIT and len(key) <= _LONGEST_FIELD + 4:
             close = difflib.get_close_matches(key.lower(), sorted(known), n=1, cutoff=0.75)
+            if close and close[0] in key.lower() and len(key) - len(close[0]) >= COMPOUND_EXTRA:
+                close = []  # `subagent` holds `agent` whole: a word of its own, not a misspelling
         fix = None
         msg = (f"Unknown frontmatter field `{key}`; custom data belongs under `metadata` (a key your own tools "
                "read: list it in `known-fields`)")

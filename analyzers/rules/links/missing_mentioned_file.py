@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
-from ...measures import resolve
+from ...measures import exists_recorded, resolve
 from ...rule import RuleContext, rule
 from ._mentions import (
     block_names_project_paths,
@@ -61,6 +61,11 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     description says so: `skill-creator`, "Create effective Codex skills …") names the files of the skill
     its reader writes ("Move detailed content to references/: … → `references/patterns.md`"): outside
     commands, its missing paths are not reported.
+    A path a verb right before it makes ("Create or update `references/notes.md`", "Writes
+    `assets/report.html`", "- Updated `references/summary.md`", "Output: `assets/chart.png`") or that the
+    description names (the skill is about that file) is the skill's output, not its input. A path that
+    another skill of the workspace holds at the same place (`scripts/detect_resources.py` of a sibling
+    skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
 
     ## Why is this bad?
     The agent is told to read or run a file that is not there: the step fails, or the agent improvises
@@ -89,6 +94,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     away: frozenset[int] = frozenset()
     guide: bool | None = None
     linked: dict[int, tuple[str, ...]] = {}
+    others: dict[str, bool] = {}
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
@@ -125,6 +131,11 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             guide = authoring_guide(doc)
         if guide:
             continue  # a guide to writing skills names the files of the skill its reader writes
+        if m.where != "command" and (_created_here(doc.lines[ln], m.range.start.character)
+                                     or _in_description(doc, m.rel)):
+            continue  # "Create or update `references/conventions.md`": the file this skill makes
+        if _in_other_skill(doc, ctx, m.rel, others):
+            continue  # `references/dream-core.md` of a sibling skill: whose file it is, the text must say
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")
 
 
@@ -211,6 +222,51 @@ def authoring_guide(doc: SkillDocument) -> bool:
                                            r"(?:creat|develop|author|writ|build)\w*[-_ ]skill", name, re.I):
         return True
     return isinstance(desc, str) and _AUTHORING.search(desc[:2000]) is not None
+
+
+# the path is what a verb right before it makes: "Create or update `references/x.md`", "writes
+# scripts/out.json", "- Updated `references/x.md`", "Output: `assets/report.html`"
+_CREATES = re.compile(
+    r"(?:\b(?:creat|generat|writ|sav|produc|output|updat|maintain|emit|export|overwrit|append)(?:e|es|ed|ing|s)?"
+    r"(?:\s+(?:to|into|in))?(?:\s+(?:the|a|an|its|your|this|that|new|updated|fresh|file))*"
+    r"|\b(?:outputs?|creates?|writes?|produces?|generates?|updates?|artifacts?|deliverables?)\s*:)"
+    r"[\s`'\"*_\[(]*$", re.I)
+CREATES_REACH = 80  # characters before the path that are read (bounded: the pattern is anchored at the end)
+
+
+def _created_here(line: str, col: int) -> bool:
+    before = line[max(0, col - CREATES_REACH):col]
+    return _CREATES.search(before) is not None
+
+
+def _in_description(doc: SkillDocument, rel: str) -> bool:
+    """The description names the path: the skill is about that file ("Create or update
+    references/project-conventions.md"), which it makes in the user's project."""
+    fm = doc.frontmatter
+    desc = fm.data.get("description") if fm.ok and isinstance(fm.data, dict) else None
+    return isinstance(desc, str) and rel in desc
+
+
+OTHER_SKILLS_SCAN = 2000  # skills of the workspace looked in for a missing path (bounded)
+
+
+def _in_other_skill(doc: SkillDocument, ctx: RuleContext, rel: str, memo: dict[str, bool]) -> bool:
+    """Another skill of the workspace holds `rel` at the same place in its folder (skills of one package
+    share names like `references/dream-core.md`, `scripts/detect_resources.py`): the path may name that
+    skill's file, so it is not reported as missing from this one."""
+    hit = memo.get(rel)
+    if hit is None:
+        hit = False
+        ws = ctx.workspace
+        if ws is not None:
+            own = doc.skill_dir
+            for path in sorted(ws.entries)[:OTHER_SKILLS_SCAN]:
+                folder = path.parent
+                if folder != own and exists_recorded(doc, folder / rel):
+                    hit = True
+                    break
+        memo[rel] = hit
+    return hit
 
 
 def _missing(doc: SkillDocument, rel: str) -> bool:
