@@ -307,3 +307,16 @@ def test_a_nested_skills_files_are_reported_once_by_that_skill(tmp_path: Path) -
                    for ln in proc.stdout.splitlines() if "references/guide.md:" in ln or "NESTED_REFERENCE" in ln)
     assert lines == ["parent/child/references/guide.md:3:20 DEAD_LINK",
                      "parent/child/references/guide.md:3:5 INVISIBLE_UNICODE"], proc.stdout
+
+
+def test_link_to_a_lowercase_manifest_resolves(tmp_path: Path) -> None:
+    """the-mill: `models/README.md` links `../skill.md`, the skill's own manifest spelled in lowercase."""
+    skill = tmp_path / "office"
+    (skill / "models").mkdir(parents=True)
+    text = SKILL.replace("name: forms", "name: office").replace("Read [the guide](references/guide.md) and run "
+                                                                "[the filler](scripts/fill.py).", "See [models](models/README.md).")
+    (skill / "skill.md").write_text(text, encoding="utf-8")
+    (skill / "models" / "README.md").write_text("# Models\n\nBack to [the office](../skill.md); [gone](../gone.md).\n",
+                                                encoding="utf-8")
+    rep = analyze(text, skill / "skill.md", config=Config(select=("DEAD_LINK",)), workspace_root=tmp_path)
+    assert [(f.file, f.message) for f in rep.findings] == [("models/README.md", "Link target `../gone.md` does not exist")]

@@ -61,3 +61,13 @@ def test_other_folders_still_mismatch(tmp_path: Path, folder: str, fixable: bool
     (f,) = _findings(path, text)
     assert f.code == "NAME_DIR_MISMATCH" and f"directory name `{folder}`" in f.message
     assert (f.fix is not None) == fixable
+
+
+@pytest.mark.parametrize("folder", ["pkg/assets", "pkg/payload", "pkg/dist/home"])
+def test_container_folder_of_a_package_is_not_a_mismatch(tmp_path: Path, folder: str) -> None:
+    """mobile-best-practices ships `assets/SKILL.md` beside package.json; its installer links the folder as
+    `.claude/skills/<name>`. The same folder without a package root around it is still a mismatch."""
+    path, text = _skill(tmp_path, folder, "mobile-best-practices")
+    assert [f.code for f in _findings(path, text)] == ["NAME_DIR_MISMATCH"]
+    (tmp_path / "pkg" / "package.json").write_text("{}")
+    assert _findings(path, text) == []

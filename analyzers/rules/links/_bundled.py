@@ -38,10 +38,15 @@ def bundled_link_targets(doc: SkillDocument) -> Iterator[BundledTarget]:
 
 
 def resolve_bundled(doc: SkillDocument, t: BundledTarget) -> Resolution:
-    """Resolve from the file's folder; SKILL.md (not among the bundled files) exists."""
-    if t.path == "SKILL.md":
-        return Resolution("SKILL.md", True, True, doc.skill_dir / "SKILL.md" if doc.skill_dir else None)
+    """Resolve from the file's folder; the skill's manifest (not among the bundled files) exists, whether it
+    is spelled `SKILL.md` or, as this skill's own file is, `skill.md`."""
+    if t.path == "SKILL.md" or _manifest(doc, t.path):
+        return Resolution(t.path, True, True, doc.skill_dir / t.path if doc.skill_dir else None)
     return resolve(doc, t.path)
+
+
+def _manifest(doc: SkillDocument, rel: str) -> bool:
+    return doc.path is not None and rel == doc.path.name
 
 
 def from_skill_root(doc: SkillDocument, t: BundledTarget) -> bool:
@@ -53,7 +58,8 @@ def from_skill_root(doc: SkillDocument, t: BundledTarget) -> bool:
     if raw is None:
         return False
     rel = normalize(raw)
-    return bool(rel) and not rel.startswith("..") and (rel == "SKILL.md" or resolve(doc, rel).exists is True)
+    return bool(rel) and not rel.startswith("..") and (
+        rel == "SKILL.md" or _manifest(doc, rel) or resolve(doc, rel).exists is True)
 
 
 def _squash(s: str) -> str:

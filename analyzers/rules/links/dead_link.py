@@ -47,7 +47,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked.
     Links in an example that a nested fence cut open (a ```` ```markdown ```` SKILL.md template holding
-    ```` ```bash ```` blocks, which CommonMark closes early) are `NESTED_FENCE`, not dead links.
+    ```` ```bash ```` blocks, which CommonMark closes early) are `NESTED_FENCE`, not dead links, in
+    SKILL.md and in bundled markdown alike (a skill-writing guide's example skills in `references/`).
     A link without an extension resolves to the page it names, as docs sites (Nextra, Docusaurus,
     VitePress, MkDocs) read it: `../features/lsp` is `lsp.md` or `lsp.mdx` (or a script's `.py`, `.sh`,
     `.js`…).
@@ -99,8 +100,10 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             verdict = dead[t.path] = _is_dead(doc, t.path)
         if verdict:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
+    examples: dict[str, frozenset[int]] = {}  # per bundled file: its example lines (decided on a first hit)
     for bf, link in bad_anchors(doc):
-        yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
+        if link.range.start.line not in _bundled_examples(examples, bf):
+            yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
     templates: dict[str, bool] = {}
     for bt in bundled_link_targets(doc):
         tpl = templates.get(bt.file.rel)
@@ -115,5 +118,16 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # repo-relative cross references
         if case_variant(doc, res.rel) is not None:
             continue  # exists with another case: LINK_CASE_MISMATCH
+        if bt.range.start.line in _bundled_examples(examples, bt.file):
+            continue  # an example skill cut open by a nested fence in a guide (NESTED_FENCE's reading)
         if res.inside_skill or not is_cross_ref(res.rel):
             yield ctx.finding(bt.range, f"Link target `{bt.text}` does not exist", file=bt.file.rel)
+
+
+def _bundled_examples(memo: dict[str, frozenset[int]], bf) -> frozenset[int]:
+    """A bundled markdown file's lines that its author meant as code (see `example_lines`), once per file."""
+    hit = memo.get(bf.rel)
+    if hit is None:
+        md = bf.markdown
+        hit = memo[bf.rel] = example_lines(md) if md is not None else frozenset()
+    return hit

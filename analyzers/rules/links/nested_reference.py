@@ -52,6 +52,15 @@ def _index_of_linked(doc: SkillDocument, target: str, linked: dict[str, object])
     return bool(outs) and all(o in linked for o in outs)
 
 
+# legal and project boilerplate: written for people, not reference material for the agent
+_BOILERPLATE = frozenset({"notice", "license", "licence", "copying", "authors", "credits", "changelog", "changes",
+                          "history", "contributing", "code_of_conduct", "security"})
+
+
+def _boilerplate(rel: str) -> bool:
+    return posixpath.basename(rel).rsplit(".", 1)[0].lower().replace("-", "_") in _BOILERPLATE
+
+
 @rule("NESTED_REFERENCE", family="links", severity=Severity.INFO)
 def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A file SKILL.md links to sends the agent on to further reference files (more than one level deep).
@@ -66,7 +75,9 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     data too; a link back to SKILL.md aside) all lead to files SKILL.md links is not counted either: it
     sends the agent nowhere new. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
     to scripts, images and data, to SKILL.md, back to `a.md` itself, to files outside the skill, and
-    to files that do not exist are not counted (the link rules report those).
+    to files that do not exist are not counted (the link rules report those), and neither are legal and
+    project boilerplate (`NOTICE.md`, `LICENSE.md`, `CREDITS.md`, `CHANGELOG.md`, `CONTRIBUTING.md`,
+    `SECURITY.md`, …), linked or linking: they are written for people, not read as references.
 
     ## Why is this bad?
     Anthropic's skill authoring guide asks to keep references one level deep from SKILL.md. An
@@ -101,7 +112,8 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     folders: dict[str, bool] = {}
     bases: dict[str, int] = {}
     for rel, t in linked.items():
-        if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md" or doc.files.in_nested_skill(rel):
+        if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md" or doc.files.in_nested_skill(rel) \
+                or _boilerplate(rel):
             continue  # (a nested skill's files, its SKILL.md among them, are that skill's business)
         bf = read_bundled(doc, rel)
         if bf is None or not bf.links:
@@ -116,7 +128,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             if (target in (rel, "SKILL.md", "") or target.startswith("../") or target == ".."
                     or suffix(target) not in MARKDOWN_SUFFIXES or target in linked or target in nested):
                 continue
-            if not doc.files.exists(target) or target in doc.text:
+            if _boilerplate(target) or not doc.files.exists(target) or target in doc.text:
                 continue  # missing (a link rule's business), or SKILL.md names it in prose or code
             if _named_by_base(doc, target, bases) or _index_of_linked(doc, target, linked) or _folder_named(
                     doc, posixpath.dirname(target), folders):

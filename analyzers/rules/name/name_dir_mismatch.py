@@ -14,6 +14,10 @@ from .._helpers import NAME_RE, placeholder_name
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
 _SOURCE_PREFIXES = ("_", ".")
 _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
+# a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
+# installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
+_CONTAINERS = frozenset({"assets", "payload", "template", "templates", "skill", "data", "home", "files",
+                         "resources", "content", "static", "share", "src"})
 
 
 @rule("NAME_DIR_MISMATCH", family="name", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
@@ -27,7 +31,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     data of a Python package (its parent or grandparent has `__init__.py`, or it lies in
     a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`. Nor is a
     SKILL.md at a repository or package root (the folder holds `.git`, `package.json` or
-    `pyproject.toml`): that folder is named by whoever clones or installs it. Nor is a template's
+    `pyproject.toml`): that folder is named by whoever clones or installs it, nor a package's generic
+    container folder for its skill (`assets`, `payload`, `templates`, `skill`, `data`, `home`, … right
+    under such a root, or one level below it), which its installer links as `<skills>/<name>/`. Nor is a template's
     placeholder name (`name: "{skill-name}"`).
 
     ## Why is this bad?
@@ -63,6 +69,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or any(
             (doc.skill_dir / m).exists() for m in _ROOT_MARKS):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
+    if dirname.lower() in _CONTAINERS and any(
+            (anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS):
+        return  # `<package>/assets/SKILL.md`: the package's container folder, installed under `name`
     fix = None
     if NAME_RE.match(dirname):
         fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))

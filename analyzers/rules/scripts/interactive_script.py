@@ -152,6 +152,12 @@ _NEEDS = {
 _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 
 
+# an option that answers the prompt ahead: `--yes` / `-y`, `--confirm`, `--force`, `--no-input`, …
+_SKIP_OPTION = re.compile(
+    r"(?<![\w-])--(?:yes|assume-yes|confirm|no-input|no-prompt|non-interactive|noninteractive|"
+    r"auto-approve|skip-confirm(?:ation)?)(?![\w-])|[\"']-y[\"']|^\s*-y\s*[|)]", re.M)
+
+
 # a script that installs the skill itself (`scripts/install.sh`): run by a person setting the skill up
 _INSTALLERS = frozenset({"install", "uninstall", "setup", "bootstrap", "installer"})
 
@@ -201,7 +207,9 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     A script that checks for a terminal (`isatty()`, `[ -t 0 ]`, `process.stdin.isTTY`,
     `[Console]::IsInputRedirected`) is not reported: it is written to run without one; nor is a script
     with an opt-in interactive mode (it names a `--interactive` or `--repl` option), whose default run
-    takes its input as arguments. Reading piped
+    takes its input as arguments, nor one with an option that answers its prompt ahead (`--yes` / `-y`,
+    `--confirm`, `--no-input`, `--non-interactive`, `--auto-approve`: "Are you sure?" with the
+    skip flag this page recommends). Reading piped
     data (`sys.stdin.read()`, `json.load(sys.stdin)`, `rl.on('line')`) is not a prompt and is not
     reported. Names such as `input_file`, `args.input(` or `def input(` are not calls of the builtin.
 
@@ -240,6 +248,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             continue
         if "--interactive" in bf.text or "--repl" in bf.text:
             continue  # prompts behind an opt-in mode: the default run takes its input as arguments
+        if "-" in bf.text and _SKIP_OPTION.search(bf.text):
+            continue  # "Are you sure?" that `--yes` skips: the agent's way through is already there
         hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
         if not hits:
             continue
