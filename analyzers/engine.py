@@ -8,13 +8,16 @@ from functools import lru_cache
 from .config import Config
 from .document import SkillDocument
 from .findings import Finding, Pos, Range, Severity
-from .hosts import other_host
+from .hosts import bundled_in_skill, other_host
 from .registry import ALL_RULES
 from .rule import Rule, RuleContext
 from .targets import CLAUDE_CODE
 from .workspace import Workspace
 
 CLAUDE_CODE_ONLY = frozenset({CLAUDE_CODE})
+# rules about a skill's identity and routing, which a SKILL.md bundled in another skill's folder does not have
+SKILL_IDENTITY = frozenset({"FRONTMATTER_MISSING", "NAME_MISSING", "NAME_DIR_MISMATCH", "NAME_FORMAT",
+                            "DUPLICATE_SKILL_NAME", "EMPTY_DESCRIPTION", "MISSING_TRIGGER", "WEAK_TRIGGER"})
 
 
 def _suppressed(doc: SkillDocument, f: Finding) -> bool:
@@ -50,12 +53,15 @@ def run_rules(
     out: list[Finding] = []
     suppressed = 0
     host = None if config.target_explicit or config.target != CLAUDE_CODE else other_host(doc)
+    bundled = bundled_in_skill(doc)  # a document in a skill's folder, not a skill an agent loads
     path_ignores = bool(path and config.per_path_ignores)
     for r in _selected(config.select, config.ignore, config.target, rules):
         if path_ignores and not config.enabled(r.code, path):
             continue
-        if host is not None and r.targets == CLAUDE_CODE_ONLY:
+        if (host is not None or bundled) and r.targets == CLAUDE_CODE_ONLY:
             continue  # a skill written for another agent: Claude Code's own semantics do not apply
+        if bundled and r.code in SKILL_IDENTITY:
+            continue  # read as a plain document: its name, description and frontmatter route nothing
         if r.workspace and workspace is None:
             continue
         ctx = RuleContext(r, config, workspace)

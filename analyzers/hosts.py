@@ -59,3 +59,41 @@ def _plugin_host(skill_dir: Path) -> str | None:
             return None
         d = parent
     return None
+
+
+# folders of a skill's own material: a SKILL.md in one is a document of that skill
+_BUNDLE_FOLDERS = frozenset({"lib", "src", "docs", "doc", "references", "reference", "scripts", "assets", "examples",
+                             "templates", "tests", "test", "resources", "modules", "vendor"})
+BUNDLED_DEPTH = 3  # folders above a SKILL.md looked in for the skill that bundles it (`lib/webapp/SKILL.md`)
+
+
+def bundled_in_skill(doc: SkillDocument) -> bool:
+    """This SKILL.md is a document bundled in a skill's folder, not a skill an agent loads: it lies deeper
+    than `<name>/SKILL.md` under an agent's skills folder, in a folder of the skill's material
+    (`.claude/skills/top/lib/webapp/SKILL.md`: Claude Code loads only `.claude/skills/<name>/SKILL.md`), or below another skill's SKILL.md without a `skills/`
+    folder between, in a folder of that skill's material or without frontmatter (`top/lib/webapp/SKILL.md`
+    beside `top/SKILL.md`; a sub-skill with its own frontmatter, `top/general/SKILL.md`, stays a skill), or
+    a `skills/SKILL.md` without frontmatter (an index of the guides in that folder). The agent reads it as a plain
+    document: skill semantics (its name, description, frontmatter, argument substitution) never apply."""
+    if doc.path is None:
+        return False
+    parts = doc.path.parent.parts
+    if parts and parts[-1] == "skills" and not doc.frontmatter.present:
+        return True  # `skills/SKILL.md` without frontmatter: an index of the folder's guides
+    for i in range(len(parts) - 3):
+        if parts[i + 1] == "skills" and parts[i].startswith(".") and any(p in _BUNDLE_FOLDERS for p in parts[i + 3:]):
+            return True  # .claude/skills/<name>/lib/<x>/SKILL.md (not a category: .agent/skills/local/<name>/)
+    own = str(doc.path.parent)
+    material = os.path.basename(own) in _BUNDLE_FOLDERS or not doc.frontmatter.present
+    d = os.path.dirname(own)
+    for _ in range(BUNDLED_DEPTH):
+        if os.path.basename(d) in ("skills", ".claude", "") or os.path.exists(os.path.join(d, ".git")):
+            return False
+        if material and os.path.isfile(os.path.join(d, "SKILL.md")):
+            return True
+        material = material or os.path.basename(d) in _BUNDLE_FOLDERS
+        parent = os.path.dirname(d)
+        if parent == d:
+            return False
+        d = parent
+    return False

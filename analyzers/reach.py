@@ -61,6 +61,22 @@ _CONFIG_SUFFIXES = frozenset({".toml", ".yaml", ".yml", ".json"})
 _TOP_KEY = re.compile(r"^(?:\[\[?[ \t]*\"?([\w-]+)|([\w-]+)[ \t]*[=:]|[ \t]{0,4}\"([\w-]+)\"[ \t]*:)", re.M)
 
 
+RUNNER_CONFIG_CHARS = 200_000  # a runner config larger than this is not read
+# a key that holds a command the host runs: `"command": "node …"`, `command = "python …"`, `args:`
+_COMMAND_KEY = re.compile(r"""["']?\b(?:command|commands|cmd|args|exec|run)["']?[ \t]*[:=]""")
+
+
+def _runner_config(rel: str) -> bool:
+    """A config whose commands the host runs: `hooks/hooks.json` (Claude Code hooks), `.mcp.json`, a plugin
+    manifest, or a JSON / TOML / YAML file at the skill's root (`component.toml` with a cron command); read
+    when it has a `command` / `cmd` / `args` / `run` key (a skill's `customize.toml` of prompts has none)."""
+    if rel.startswith("hooks/") and rel.count("/") == 1 and rel.endswith(".json"):
+        return True
+    if rel in (".claude-plugin/plugin.json", ".codex-plugin/plugin.json"):
+        return True
+    return "/" not in rel and rel != "package-lock.json" and rel.endswith((".json", ".toml", ".yaml", ".yml"))
+
+
 @dataclass(slots=True)
 class _Index:
     """The bundle's files and folders, and every path by each of its segment tails."""
@@ -164,6 +180,10 @@ class Reach:
             self._reach(self._scan(self.doc.text, "", prose=True) | self._config_refs(self.doc.text))
             if "package.json" in self.idx.files:
                 self._reach(self._scan(self._npm_commands("package.json"), "", prose=False))
+            for rel in sorted(f for f in self.idx.files if _runner_config(f)):
+                bf = read_bundled(self.doc, rel)  # hooks, MCP servers, schedules: the host runs what they name
+                if bf is not None and len(bf.text) <= RUNNER_CONFIG_CHARS and _COMMAND_KEY.search(bf.text):
+                    self._reach(self._scan(bf.text, "", prose=False))
             return True
         bf = read_bundled(self.doc, rel)
         if bf is None:

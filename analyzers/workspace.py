@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -79,15 +80,30 @@ class SkillEntry:
 class Workspace:
     roots: tuple[Path, ...] = ()
     entries: dict[Path, SkillEntry] = field(default_factory=dict)
+    _folders: list[str] | None = field(default=None, repr=False, compare=False)
 
     def add(self, path: Path, name: str | None, name_range: Range | None = None) -> None:
+        self._folders = None
         if name:
             self.entries[path] = SkillEntry(path, name, name_range or Range(Pos(0, 0), Pos(0, 0)))
         else:
             self.entries.pop(path, None)
 
     def remove(self, path: Path) -> None:
+        self._folders = None
         self.entries.pop(path, None)
+
+    def folders_under(self, prefix: str) -> list[str]:
+        """The folders (each ending in a separator) of the indexed skills whose path starts with `prefix`,
+        sorted; the sorted list of all folders is built once per change of the index."""
+        folders = self._folders
+        if folders is None or len(folders) != len(self.entries):
+            folders = self._folders = sorted(str(p.parent) + os.sep for p in self.entries)
+        lo = bisect.bisect_left(folders, prefix)
+        hi = lo
+        while hi < len(folders) and folders[hi].startswith(prefix):
+            hi += 1
+        return folders[lo:hi]
 
     def skills_named(self, name: str) -> list[SkillEntry]:
         return sorted((e for e in self.entries.values() if e.name == name), key=lambda e: str(e.path))
@@ -124,12 +140,26 @@ def quick_name_at(text: str) -> tuple[str | None, tuple[int, int, int] | None]:
 TEMPLATE_DIRS = frozenset({"assets", "templates"})  # under a skill folder: templates, not skills
 
 
+PACKAGE_MODULES = 2  # modules beside `__init__.py` that make a skill folder a Python package's code
+
+
+def _modules(folder: Path) -> int:
+    try:
+        with os.scandir(folder) as it:
+            return sum(1 for e in it if e.name.endswith(".py") and e.name != "__init__.py" and e.is_file())
+    except OSError:
+        return 0
+
+
 def package_data(skill_dir: Path) -> bool:
     """The skill folder is data of a Python package (its parent or grandparent has `__init__.py`, or it lies
     in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/SKILL.md`, whatever
-    the folder and file are called here. (An `__init__.py` in the skill folder itself only makes its scripts
-    importable.)"""
+    the folder and file are called here. So is a skill folder that is itself the package's code (its own
+    `__init__.py` beside two or more other modules: `cli.py`, `adapters.py`), whose installer copies the
+    SKILL.md out. (An `__init__.py` alone in the skill folder only makes its scripts importable.)"""
     if ".data/data/" in skill_dir.as_posix() + "/":
+        return True
+    if (skill_dir / "__init__.py").is_file() and _modules(skill_dir) >= PACKAGE_MODULES:
         return True
     d = skill_dir.parent
     for _ in range(2):

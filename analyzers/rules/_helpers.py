@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -15,8 +16,16 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\])\s*")
 
 
-def placeholder_name(name: str) -> bool:
-    return _PLACEHOLDER_NAME.fullmatch(name) is not None
+def placeholder_name(name: str, line: str = "") -> bool:
+    """A template's placeholder name: the whole value (`{skill-name}`, `<name>`), or a sample value whose YAML
+    comment on `line` says to replace it (`name: my_skill  # {{PLACEHOLDER: replace with skill name}}`)."""
+    if _PLACEHOLDER_NAME.fullmatch(name) is not None:
+        return True
+    hash_at = line.find(" #")
+    if hash_at < 0:
+        return False
+    comment = line[hash_at:].lower()
+    return "{{" in comment or "placeholder" in comment or "replace" in comment
 
 # Explicit trigger clauses: what routers and the methodology look for.
 _EXPLICIT = re.compile(
@@ -194,24 +203,30 @@ _OTHER_WORDS = _words(
 ENGLISH_SCAN = 4000  # characters of a description looked at (descriptions are short; bounded anyway)
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_ASCII_LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
+
+
+@functools.lru_cache(maxsize=256)  # MISSING_TRIGGER and WEAK_TRIGGER ask about the same description
 def english(text: str) -> bool:
     """The description reads as English (see above); True when it has no letters to tell by."""
     text = text[:ENGLISH_SCAN]
-    letters = other_script = accented = 0
-    for ch in text:
-        if ch.isalpha():
-            letters += 1
-            o = ord(ch)
-            if o >= 0x80:
+    if not text.isascii():
+        raw = text.encode("ascii", "ignore")
+        letters = len(raw) - len(raw.translate(None, _ASCII_LETTERS))
+        other_script = accented = 0
+        for ch in _NON_ASCII.findall(text):
+            if ch.isalpha():
+                letters += 1
+                o = ord(ch)
                 if o <= 0x24F or 0x1E00 <= o <= 0x1EFF:
                     accented += 1
                 else:
                     other_script += 1
-    if other_script * 4 >= letters > 0 or accented * 10 >= letters > 0:
-        return False
+        if other_script * 4 >= letters > 0 or accented * 10 >= letters > 0:
+            return False
     ours = theirs = 0
-    for m in _WORD.finditer(text):
-        w = m.group().lower()
+    for w in _WORD.findall(text.lower()):
         if w in _ENGLISH_WORDS:
             ours += 1
         elif w in _OTHER_WORDS:

@@ -22,7 +22,10 @@ from ...rule import RuleContext, rule
 # `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
 _PLACEHOLDER = re.compile(r"\.\.\.|…|<[^\W\d][\w -]*>|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
 # JSON that lists a value's alternatives, TypeScript-style: `"type": "new" | "variant" | "existing"`
-_ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]")
+# or names a value's type (`"duration_ms": number`, `"tags": string[]`)
+_ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"
+                           r"|\"[ \t]*:[ \t]*(?:number|string|boolean|bool|object|array|integer|int|float|any|date"
+                           r"|datetime)(?:\[\])?[ \t]*[,}\]\n|]")
 # syntax newer than the oldest Python we run on: PEP 695 type parameters and `type` aliases (3.12)
 _NEWER_PYTHON = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]", re.M)
 _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json", "yaml": "yaml",
@@ -140,8 +143,8 @@ def invalid_blocks(doc: SkillDocument) -> Iterator[tuple[CodeBlock, tuple[int, i
         lang = _LANGS.get(b.language)
         if lang is None or not b.content.strip() or _PLACEHOLDER.search(b.content):
             continue
-        if lang == "json" and "|" in b.content and _ALTERNATIVES.search(b.content):
-            continue  # `"type": "new" | "variant"`: a schema of allowed values, not a document
+        if lang == "json" and _ALTERNATIVES.search(b.content):
+            continue  # `"type": "new" | "variant"`, `"n": number`: a schema of allowed values, not a document
         try:
             err = _check(lang, b.content)
         except (RecursionError, MemoryError):  # e.g. tomllib on `a = [[[[…`: too deep to be an example
@@ -158,7 +161,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
     `<placeholder>`, `{{ template }}`, `${var}`, `//` or `/* … */` comments, a JSON value written as its
-    alternatives (`"type": "new" | "variant"`, a schema), and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
+    alternatives or its type (`"type": "new" | "variant"`, `"n": number`: a schema), and interactive
+    sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
     excerpt, checked as the object it belongs in; a request line above its body (`GET /index/_search`,

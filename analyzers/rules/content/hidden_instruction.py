@@ -15,6 +15,7 @@ MAX_COMMENTS = 500  # per file
 MAX_COMMENT_CHARS = 20_000  # of each comment, analysed
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’_-]*|[|:,]")
+_CODE_SPAN = re.compile(r"`[^`\n]{0,200}`")
 # the end of a sentence inside a line: a run of `.!?;` (matched from its first character only, possessively:
 # linear on a run of dots) before a space or the end
 _SENTENCE_END = re.compile(r"(?<![.!?;])[.!?;]++(?=\s|$)")
@@ -251,8 +252,8 @@ def why_hidden(body: str, visible: str = "", template: bool = False) -> str | No
             return "it tells the agent to override its instructions"
         if _hides(w):
             return "it tells the agent to hide something from the user"
-        if _addressed(w):
-            return "it speaks to the agent where the user cannot see it"
+        if _addressed(w) and ("`" not in sentence or _addressed(_words(_CODE_SPAN.sub(" ", sentence)))):
+            return "it speaks to the agent where the user cannot see it"  # (`agent: explorer` is a key, not a name)
         verb = None if markdown else _commands(w, sentence, template)
         if verb is None:
             continue

@@ -20,6 +20,9 @@ from ...measures import exists_recorded, normalize, within
 _MENTION = re.compile(r"(?:\./)?(?:references|scripts|assets)/[\w./-]*")
 _BEFORE = frozenset("./-$}~@:%\\")  # a path that continues a longer path, a URL or a variable
 _PLACEHOLDER_AFTER = frozenset("<{*[$%")  # references/<name>.md, scripts/{tool}.py, assets/*.png
+# names that stand for any file: `references/filename.md` shows how a path is written
+_GENERIC_NAMES = frozenset({"filename", "file_name", "file", "name", "example", "foo", "bar", "xxx", "your_file",
+                            "your_script", "my_file", "my_script", "some_file", "something", "topic", "other"})
 # commands whose first path argument is a file they run or read (in fenced code blocks)
 _RUNNERS = frozenset({
     "python", "python3", "py", "uv", "uvx", "pipx", "poetry", "bash", "sh", "zsh", "source", ".", "node",
@@ -133,6 +136,8 @@ def _add(text: str, s: int, e: int, line: int, where: str, out: list[Mention], o
     dot = last.rfind(".")
     if dot <= 0 or dot == len(last) - 1:
         return  # no file extension: a folder, or a name too vague to check
+    if last[:dot].lower().replace("-", "_") in _GENERIC_NAMES:
+        return  # `references/filename.md`, `scripts/your_script.py`: how paths are written, not a file
     rel = normalize(tok)
     if rel.startswith(".."):
         return

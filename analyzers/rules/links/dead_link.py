@@ -128,6 +128,22 @@ def _bundled_examples(memo: dict[str, frozenset[int]], bf) -> frozenset[int]:
     """A bundled markdown file's lines that its author meant as code (see `example_lines`), once per file."""
     hit = memo.get(bf.rel)
     if hit is None:
-        md = bf.markdown
+        md = bf.markdown if _may_nest(bf.text) else None  # (most files: no fence opens inside a block)
         hit = memo[bf.rel] = example_lines(md) if md is not None else frozenset()
     return hit
+
+
+def _may_nest(text: str) -> bool:
+    """A fence with an info string appears while a block is open (```` ```bash ```` inside ```` ```markdown ````):
+    the only way an example can be cut open. A line scan, no parse."""
+    if "```" not in text and "~~~" not in text:
+        return False
+    inside = False
+    for line in text.splitlines():
+        s = line.lstrip()
+        if s.startswith(("```", "~~~")):
+            info = s.lstrip("`~").strip()
+            if inside and info:
+                return True
+            inside = not inside
+    return False

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
-from ...measures import exists_recorded, resolve
+from ...measures import resolve
 from ...rule import RuleContext, rule
 from ._mentions import (
     block_names_project_paths,
@@ -31,7 +31,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     command runs or reads in a fenced code block (`python scripts/fetch.py`, `bash scripts/x.sh`,
     `cat references/a.md`). Not checked: links (`DEAD_LINK`, `ORPHAN_REFERENCE`), folders
     (`scripts/`), names without an extension, paths with placeholders (`references/<topic>.md`,
-    `scripts/{name}.py`, `assets/*.png`, `...`), paths that continue a longer path or URL
+    `scripts/{name}.py`, `assets/*.png`, `...`, a generic name: `references/filename.md`,
+    `scripts/your_script.py`), paths that continue a longer path or URL
     (`{baseDir}/scripts/x.py`, `https://…/scripts/x.py`), output arguments in inline code
     (`-o assets/out.png`, `> scripts/log.txt`), other lines of code blocks (examples of other
     projects), files a command block creates (the destination of `cp` / `mv` / `ln` / `install`, a
@@ -64,7 +65,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     A path a verb right before it makes ("Create or update `references/notes.md`", "Writes
     `assets/report.html`", "- Updated `references/summary.md`", "Output: `assets/chart.png`") or that the
     description names (the skill is about that file) is the skill's output, not its input. A path that
-    another skill of the workspace holds at the same place (`scripts/detect_resources.py` of a sibling
+    another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling
     skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
 
     ## Why is this bad?
@@ -94,7 +95,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     away: frozenset[int] = frozenset()
     guide: bool | None = None
     linked: dict[int, tuple[str, ...]] = {}
-    others: dict[str, bool] = {}
+    others: dict = {}  # rel -> held by another skill; '\0folders' -> those skills' folders
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
@@ -247,26 +248,42 @@ def _in_description(doc: SkillDocument, rel: str) -> bool:
     return isinstance(desc, str) and rel in desc
 
 
-OTHER_SKILLS_SCAN = 2000  # skills of the workspace looked in for a missing path (bounded)
+OTHER_SKILLS_SCAN = 300  # skills of the same package looked in for a missing path (bounded)
 
 
 def _in_other_skill(doc: SkillDocument, ctx: RuleContext, rel: str, memo: dict[str, bool]) -> bool:
-    """Another skill of the workspace holds `rel` at the same place in its folder (skills of one package
-    share names like `references/dream-core.md`, `scripts/detect_resources.py`): the path may name that
-    skill's file, so it is not reported as missing from this one."""
+    """Another skill of the same `skills/` folder (this skill's parent or grandparent: `skills/<name>/`,
+    `skills/<category>/<name>/`) holds `rel` at the same place in its folder (skills of one package share names like
+    `references/dream-core.md`, `scripts/detect_resources.py`): the path may name that skill's file, so it
+    is not reported as missing from this one."""
     hit = memo.get(rel)
     if hit is None:
-        hit = False
-        ws = ctx.workspace
-        if ws is not None:
-            own = doc.skill_dir
-            for path in sorted(ws.entries)[:OTHER_SKILLS_SCAN]:
-                folder = path.parent
-                if folder != own and exists_recorded(doc, folder / rel):
-                    hit = True
-                    break
-        memo[rel] = hit
+        folders = memo.get("\0folders")
+        if folders is None:
+            folders = memo["\0folders"] = _package_skills(doc, ctx)
+        hit = memo[rel] = any(_exists(doc, folder + rel) for folder in folders)
     return hit
+
+
+def _exists(doc: SkillDocument, path: str) -> bool:
+    """`exists_recorded` for a path already a string (no Path built per sibling skill)."""
+    hit = doc.external.get(path)
+    if hit is None:
+        hit = doc.external[path] = os.path.exists(path)
+    return hit
+
+
+def _package_skills(doc: SkillDocument, ctx: RuleContext) -> tuple:
+    ws = ctx.workspace
+    own = doc.skill_dir
+    if ws is None or own is None:
+        return ()
+    top = next((p for p in own.parents[:2] if p.name == "skills"), None)
+    if top is None:
+        return ()
+    mine = str(own) + os.sep
+    out = [f for f in ws.folders_under(str(top) + os.sep) if f != mine]
+    return tuple(out[:OTHER_SKILLS_SCAN])
 
 
 def _missing(doc: SkillDocument, rel: str) -> bool:

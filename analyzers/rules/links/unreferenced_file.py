@@ -65,7 +65,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     (`{workflow.review_layers}`, filled in by a renderer), and what that file names; a name written
     with another case (`FORMS.md` for `forms.md`, reported by `LINK_CASE_MISMATCH`); the commands and
     entry points of the skill's own `package.json` (`scripts`, `bin`, `main`: npm runs a `postinstall`
-    hook), but not its `files` list (what is published, not what runs).
+    hook), but not its `files` list (what is published, not what runs); and the files named in configs
+    whose commands the host runs: `hooks/*.json` (Claude Code hooks), `.mcp.json`, a plugin manifest, a
+    JSON / TOML / YAML file at the skill's root (`component.toml` with a cron command), each when it has a
+    `command` / `cmd` / `args` / `run` key.
     A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,

@@ -16,7 +16,7 @@ _SOURCE_PREFIXES = ("_", ".")
 _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
 # a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
-_CONTAINERS = frozenset({"assets", "payload", "template", "templates", "skill", "data", "home", "files",
+CONTAINERS = frozenset({"assets", "payload", "template", "templates", "skill", "data", "home", "files",
                          "resources", "content", "static", "share", "src"})
 
 
@@ -34,7 +34,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `pyproject.toml`): that folder is named by whoever clones or installs it, nor a package's generic
     container folder for its skill (`assets`, `payload`, `templates`, `skill`, `data`, `home`, … right
     under such a root, or one level below it), which its installer links as `<skills>/<name>/`. Nor is a template's
-    placeholder name (`name: "{skill-name}"`).
+    placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
+    `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`).
 
     ## Why is this bad?
     The spec requires them to be equal. Claude Code lists the skill under the directory name in some
@@ -64,12 +65,12 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip() or doc.skill_dir is None:
         return
     dirname = doc.skill_dir.name
-    if not dirname or fld.value == dirname or placeholder_name(fld.value):
+    if not dirname or fld.value == dirname or placeholder_name(fld.value, doc.lines[fld.value_range.start.line]):
         return
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or any(
             (doc.skill_dir / m).exists() for m in _ROOT_MARKS):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
-    if dirname.lower() in _CONTAINERS and any(
+    if dirname.lower() in CONTAINERS and any(
             (anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS):
         return  # `<package>/assets/SKILL.md`: the package's container folder, installed under `name`
     fix = None

@@ -8,6 +8,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, placeholder_name, slugify
+from .name_dir_mismatch import CONTAINERS
 
 
 def _why(name: str) -> str:
@@ -53,7 +54,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Sets the name to the skill folder's name when that is a valid name (`name: PDF_Tools` in
+    Sets the name to the skill folder's name when that is a valid name and not a package's generic
+    container (`assets`, `data`, `skill`, …: see `NAME_DIR_MISMATCH`) (`name: PDF_Tools` in
     `pdf-tools/` becomes `pdf-tools`, which the spec asks for anyway), else rewrites the name as a
     slug (`pdf-tools`; the folder must then be renamed to match). Unsafe: renaming a skill changes
     its command.
@@ -63,10 +65,10 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip():
         return
     name = fld.value
-    if NAME_RE.match(name) or placeholder_name(name):
+    if NAME_RE.match(name) or placeholder_name(name, doc.lines[fld.value_range.start.line]):
         return  # (a template's `{skill-name}` is filled in by whoever copies it)
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
-    if NAME_RE.match(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
+    if NAME_RE.match(dirname) and dirname not in CONTAINERS:  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
     else:
         slug = slugify(name)

@@ -96,9 +96,39 @@ def _finditer(pattern: re.Pattern[str], code: str, needles: tuple[str, ...]) -> 
         yield from pattern.finditer(code, a, b)
 
 
+def _fallback(code: str, start: int) -> bool:
+    """The prompt is the fallback of a value given otherwise: `to = to || await question('To: ')`,
+    `name = args.name or input("Name: ")` (asked only when the option is missing)."""
+    before = code[max(0, code.rfind("\n", max(0, start - WINDOW), start)):start].rstrip()
+    if code.startswith(".", start):  # `rl.question(`: the receiver is part of the call
+        i = len(before)
+        while i and (before[i - 1].isalnum() or before[i - 1] in "_.$"):
+            i -= 1
+        before = before[:i].rstrip()
+    if before.endswith("await"):
+        before = before[:-5].rstrip()
+    return before.endswith(("||", "??", " or"))
+
+
+def _definition(code: str, end: int) -> bool:
+    """`async prompt(params: PromptRequest): Promise<R> {`: the method is defined here, not called."""
+    close = code.find(")", end, end + WINDOW)
+    if close < 0:
+        return False
+    rest = code[close + 1:close + 1 + WINDOW].lstrip()
+    if rest.startswith("{"):
+        return True
+    if rest.startswith(":"):
+        brace, semi = rest.find("{"), rest.find(";")
+        return brace >= 0 and (semi < 0 or brace < semi) and "\n" not in rest[:brace]
+    return False
+
+
 def _python(code: str) -> Iterator[tuple[int, int, str]]:
     for m in _finditer(_PY, code, _NEEDS[PY]):
         g = "what" if m.group("what") else "what2"
+        if _fallback(code, m.start(g)):
+            continue
         yield m.start(g), m.end(g), m.group(g) + "()"
 
 
@@ -108,6 +138,8 @@ def _javascript(code: str) -> Iterator[tuple[int, int, str]]:
         what = m.group("what")
         if what == ".question" and not stdin_rl:
             continue  # question() of something that is not a readline interface on stdin
+        if _definition(code, m.end()) or _fallback(code, m.start("what")):
+            continue  # a method named prompt(), or a prompt only for a value the arguments left out
         a = m.start("what") + (1 if what.startswith(".") else 0)
         yield a, m.end("what"), what.lstrip(".") + "()"
 
@@ -154,6 +186,9 @@ _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 
 # an option that answers the prompt ahead: `--yes` / `-y`, `--confirm`, `--force`, `--no-input`, …
 _SKIP_OPTION = re.compile(
+    # `--force` only where the script defines or tests it (`"--force"`, a `--force)` case arm, `!= --force`),
+    # not where it passes it on (`docker system prune --force`)
+    r"[\"']--force[\"']|--force[ \t]*[)|]|[=!]=[ \t]*[\"']?--force\b|"
     r"(?<![\w-])--(?:yes|assume-yes|confirm|no-input|no-prompt|non-interactive|noninteractive|"
     r"auto-approve|skip-confirm(?:ation)?)(?![\w-])|[\"']-y[\"']|^\s*-y\s*[|)]", re.M)
 
@@ -208,8 +243,10 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `[Console]::IsInputRedirected`) is not reported: it is written to run without one; nor is a script
     with an opt-in interactive mode (it names a `--interactive` or `--repl` option), whose default run
     takes its input as arguments, nor one with an option that answers its prompt ahead (`--yes` / `-y`,
-    `--confirm`, `--no-input`, `--non-interactive`, `--auto-approve`: "Are you sure?" with the
-    skip flag this page recommends). Reading piped
+    `--confirm`, `--force`, `--no-input`, `--non-interactive`, `--auto-approve`: "Are you sure?" with
+    the skip flag this page recommends), nor a prompt that only fills in a value the arguments left out
+    (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`), nor a method that is
+    defined, not called (`async prompt(params) {`). Reading piped
     data (`sys.stdin.read()`, `json.load(sys.stdin)`, `rl.on('line')`) is not a prompt and is not
     reported. Names such as `input_file`, `args.input(` or `def input(` are not calls of the builtin.
 

@@ -1,0 +1,5 @@
+class Agent {
+  async prompt(params: string): Promise<string> {
+    return params;
+  }
+}
