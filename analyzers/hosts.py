@@ -74,14 +74,15 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
     folder between, in a folder of that skill's material or without frontmatter (`top/lib/webapp/SKILL.md`
     beside `top/SKILL.md`; a sub-skill with its own frontmatter, `top/general/SKILL.md`, stays a skill), or
     a `skills/SKILL.md` without frontmatter (an index of the guides in that folder). The agent reads it as a plain
-    document: skill semantics (its name, description, frontmatter, argument substitution) never apply."""
+    document: skill semantics (its name, description, frontmatter, argument substitution) never apply.
+    (`skills/<name>/lib/<x>/SKILL.md` in a package's source tree is the same file before it is installed.)"""
     if doc.path is None:
         return False
     parts = doc.path.parent.parts
     if parts and parts[-1] == "skills" and not doc.frontmatter.present:
         return True  # `skills/SKILL.md` without frontmatter: an index of the folder's guides
     for i in range(len(parts) - 3):
-        if parts[i + 1] == "skills" and parts[i].startswith(".") and any(p in _BUNDLE_FOLDERS for p in parts[i + 3:]):
+        if parts[i + 1] == "skills" and any(p in _BUNDLE_FOLDERS for p in parts[i + 3:]):
             return True  # .claude/skills/<name>/lib/<x>/SKILL.md (not a category: .agent/skills/local/<name>/)
     own = str(doc.path.parent)
     material = os.path.basename(own) in _BUNDLE_FOLDERS or not doc.frontmatter.present

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -20,6 +21,26 @@ CONTAINERS = frozenset({"assets", "payload", "template", "templates", "skill", "
                          "resources", "content", "static", "share", "src"})
 
 
+_SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".mjs", ".go", ".rs", ".java", ".kt", ".swift", ".rb", ".cs")
+SOURCE_FILES = 3  # source files beside SKILL.md that make its folder a code module
+
+
+def _source_module(folder) -> bool:
+    """The folder holds SOURCE_FILES or more program sources (not scripts of the skill: those live in
+    `scripts/`): a code module with a runbook, named after the code, not after the skill."""
+    try:
+        with os.scandir(folder) as it:
+            n = 0
+            for e in it:
+                if e.name.endswith(_SOURCE_SUFFIXES) and e.is_file():
+                    n += 1
+                    if n >= SOURCE_FILES:
+                        return True
+    except OSError:
+        pass
+    return False
+
+
 @rule("NAME_DIR_MISMATCH", family="name", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)
 def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """`name` is not the name of the directory that holds SKILL.md.
@@ -33,7 +54,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     SKILL.md at a repository or package root (the folder holds `.git`, `package.json` or
     `pyproject.toml`): that folder is named by whoever clones or installs it, nor a package's generic
     container folder for its skill (`assets`, `payload`, `templates`, `skill`, `data`, `home`, … right
-    under such a root, or one level below it), which its installer links as `<skills>/<name>/`. Nor is a template's
+    under such a root, or one level below it), which its installer links as `<skills>/<name>/`, nor a code
+    module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
+    `src/adapters/claude/SKILL.md`). Nor is a template's
     placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`).
 
@@ -70,6 +93,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or any(
             (doc.skill_dir / m).exists() for m in _ROOT_MARKS):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
+    if _source_module(doc.skill_dir):
+        return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     if dirname.lower() in CONTAINERS and any(
             (anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS):
         return  # `<package>/assets/SKILL.md`: the package's container folder, installed under `name`

@@ -186,9 +186,9 @@ _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 
 # an option that answers the prompt ahead: `--yes` / `-y`, `--confirm`, `--force`, `--no-input`, …
 _SKIP_OPTION = re.compile(
-    # `--force` only where the script defines or tests it (`"--force"`, a `--force)` case arm, `!= --force`),
-    # not where it passes it on (`docker system prune --force`)
-    r"[\"']--force[\"']|--force[ \t]*[)|]|[=!]=[ \t]*[\"']?--force\b|"
+    # `--force` only where its line says it skips the confirmation ("--force  Force shutdown without
+    # confirmation", "# Confirmation prompt (unless --force)"), not another command's (`delete --force`)
+    r"(?i:--force\b[^\n]{0,100}(?:confirm|prompt)|(?:confirm|prompt)[^\n]{0,100}--force\b)|"
     r"(?<![\w-])--(?:yes|assume-yes|confirm|no-input|no-prompt|non-interactive|noninteractive|"
     r"auto-approve|skip-confirm(?:ation)?)(?![\w-])|[\"']-y[\"']|^\s*-y\s*[|)]", re.M)
 
@@ -243,7 +243,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `[Console]::IsInputRedirected`) is not reported: it is written to run without one; nor is a script
     with an opt-in interactive mode (it names a `--interactive` or `--repl` option), whose default run
     takes its input as arguments, nor one with an option that answers its prompt ahead (`--yes` / `-y`,
-    `--confirm`, `--force`, `--no-input`, `--non-interactive`, `--auto-approve`: "Are you sure?" with
+    `--confirm`, `--no-input`, `--non-interactive`, `--auto-approve`, or `--force` on a line that says it
+    skips the confirmation: "Are you sure?" with
     the skip flag this page recommends), nor a prompt that only fills in a value the arguments left out
     (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`), nor a method that is
     defined, not called (`async prompt(params) {`). Reading piped
