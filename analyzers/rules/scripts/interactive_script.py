@@ -110,6 +110,30 @@ def _fallback(code: str, start: int) -> bool:
     return before.endswith(("||", "??", " or"))
 
 
+# `const question = (q) => new Promise(r => rl.question(q, r));`: a wrapper, named on the line of the call
+_WRAPPER = re.compile(r"(?:const|let|var|function)\s+([A-Za-z_$][\w$]{0,60})\s*=?\s*(?:async\s*)?(?:\([^()\n]{0,200}\)|\w+)\s*(?:=>|\{)")
+MAX_WRAPPER_CALLS = 200  # calls of a wrapper looked at
+
+
+def _wrapped_fallbacks(code: str, start: int) -> bool:
+    """The prompt sits in a wrapper (`const question = (q) => …rl.question(q, r)`) whose every call only
+    fills a value the arguments left out (`to = to || await question('To: ')`)."""
+    ls = code.rfind("\n", 0, start) + 1
+    m = _WRAPPER.search(code, ls, start)
+    if m is None:
+        return False
+    name = m.group(1)
+    # its calls: after it, up to the next wrapper of the same name (each function may define its own)
+    again = re.compile(r"(?:const|let|var|function)\s+" + re.escape(name) + r"\b")
+    nxt = again.search(code, start)
+    calls = 0
+    for c in re.compile(r"(?<![\w$.])" + re.escape(name) + r"\s*\(").finditer(code, start, nxt.start() if nxt else len(code)):
+        calls += 1
+        if calls > MAX_WRAPPER_CALLS or not _fallback(code, c.start()):
+            return False
+    return calls > 0
+
+
 def _definition(code: str, end: int) -> bool:
     """`async prompt(params: PromptRequest): Promise<R> {`: the method is defined here, not called."""
     close = code.find(")", end, end + WINDOW)
@@ -138,7 +162,7 @@ def _javascript(code: str) -> Iterator[tuple[int, int, str]]:
         what = m.group("what")
         if what == ".question" and not stdin_rl:
             continue  # question() of something that is not a readline interface on stdin
-        if _definition(code, m.end()) or _fallback(code, m.start("what")):
+        if _definition(code, m.end()) or _fallback(code, m.start("what")) or _wrapped_fallbacks(code, m.start()):
             continue  # a method named prompt(), or a prompt only for a value the arguments left out
         a = m.start("what") + (1 if what.startswith(".") else 0)
         yield a, m.end("what"), what.lstrip(".") + "()"
@@ -246,7 +270,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `--confirm`, `--no-input`, `--non-interactive`, `--auto-approve`, or `--force` on a line that says it
     skips the confirmation: "Are you sure?" with
     the skip flag this page recommends), nor a prompt that only fills in a value the arguments left out
-    (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`), nor a method that is
+    (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, or a wrapper
+    `const ask = (q) => … rl.question(q, …)` whose every call is such a fallback), nor a method that is
     defined, not called (`async prompt(params) {`). Reading piped
     data (`sys.stdin.read()`, `json.load(sys.stdin)`, `rl.on('line')`) is not a prompt and is not
     reported. Names such as `input_file`, `args.input(` or `def input(` are not calls of the builtin.
