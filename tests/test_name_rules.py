@@ -57,17 +57,25 @@ def test_source_folder_is_not_a_mismatch(tmp_path: Path, folder: str) -> None:
 
 @pytest.mark.parametrize("folder,fixable", [("context_doctor", False), ("skill", True), ("init", True)])
 def test_other_folders_still_mismatch(tmp_path: Path, folder: str, fixable: bool) -> None:
-    path, text = _skill(tmp_path, f"pkg/{folder}", "init-skill")
+    path, text = _skill(tmp_path, f"pkg/skills/{folder}", "init-skill")
     (f,) = _findings(path, text)
     assert f.code == "NAME_DIR_MISMATCH" and f"directory name `{folder}`" in f.message
     assert (f.fix is not None) == fixable
 
 
-@pytest.mark.parametrize("folder", ["pkg/assets", "pkg/payload", "pkg/dist/home"])
+@pytest.mark.parametrize("folder", ["pkg/skills/assets", "pkg/skills/payload", "pkg/skills/home"])
 def test_container_folder_of_a_package_is_not_a_mismatch(tmp_path: Path, folder: str) -> None:
     """mobile-best-practices ships `assets/SKILL.md` beside package.json; its installer links the folder as
     `.claude/skills/<name>`. The same folder without a package root around it is still a mismatch."""
     path, text = _skill(tmp_path, folder, "mobile-best-practices")
     assert [f.code for f in _findings(path, text)] == ["NAME_DIR_MISMATCH"]
-    (tmp_path / "pkg" / "package.json").write_text("{}")
+    (tmp_path / "pkg" / "skills" / "package.json").write_text("{}")
     assert _findings(path, text) == []
+
+
+@pytest.mark.parametrize("folder", ["pkg/payload", "pkg/examples/mood", "repo/src/adapters/claude"])
+def test_outside_a_skill_tree_is_no_mismatch(tmp_path: Path, folder: str) -> None:
+    """Set 10: `examples/mood/SKILL.md`, `src/adapters/claude/SKILL.md`: folders installers rename, not a
+    skills folder whose entries are named after their skills."""
+    path, text = _skill(tmp_path, folder, "mood-tracker")
+    assert [f.code for f in _findings(path, text)] == []

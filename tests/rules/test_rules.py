@@ -7,7 +7,8 @@ Layout::
     tests/rules/<CODE>/fail-*/expected.txt   `LINE:COL CODE [message substring]`, 1-based, this code only
                                              (`references/x.md:LINE:COL CODE …` for a bundled file's finding)
     tests/rules/<CODE>/<case>/case.toml      optional: `filler_chars = N` (append N filler characters),
-                                             `workspace_files = [...]` (files created at the workspace
+                                             `skills_folder = true` (the case's folder lies in a
+                                             `skills/` folder), `workspace_files = [...]` (files created at the workspace
                                              root; a SKILL.md among them is also indexed), `[config]` (skillgrade settings for this case)
 
 Each case runs with only its rule enabled (`Config(select=(CODE,))`), on a copy of the code's folder in a
@@ -76,9 +77,12 @@ def _options(case: Path) -> dict:
 
 
 def workspace_copy(src_case: Path, tmp_path: Path) -> Path:
-    """Copy the case's code folder to tmp_path/ws/<CODE>/ and return the copied case folder."""
+    """Copy the case's code folder to tmp_path/ws/<CODE>/ (tmp_path/ws/skills/<CODE>/ with `skills_folder =
+    true`: the case sits in a skills folder) and return the copied case folder."""
     ws = tmp_path / "ws"
     code_dir = ws / src_case.parent.name
+    if _options(src_case).get("skills_folder"):
+        code_dir = ws / "skills" / src_case.parent.name
     shutil.copytree(src_case.parent, code_dir, symlinks=True)
     for rel in _options(src_case).get("workspace_files", []):
         p = ws / rel

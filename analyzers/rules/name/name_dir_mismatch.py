@@ -46,7 +46,11 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     """`name` is not the name of the directory that holds SKILL.md.
 
     ## What it does
-    Compares `name` with the skill directory's name. A directory whose name starts with `_` or `.` is
+    Compares `name` with the skill directory's name, where that name is the skill's identity: in a
+    skills folder (the parent or grandparent folder's name contains `skills`: `skills/<name>/`,
+    `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`). Elsewhere (a
+    package's `payload/`, `examples/`, a source tree, a repository root) the folder is a layout that
+    installers copy to `<skills>/<name>/`, and nothing is reported. A directory whose name starts with `_` or `.` is
     skipped: it is a package's source layout (`mypkg/_skill/SKILL.md`), which an installer copies to
     a folder named after `name`, not a folder an agent loads skills from. So is a skill folder that is
     data of a Python package (its parent or grandparent has `__init__.py`, or it lies in
@@ -93,6 +97,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or any(
             (doc.skill_dir / m).exists() for m in _ROOT_MARKS):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
+    if not any("skills" in p.name.lower() for p in doc.skill_dir.parents[:2]):
+        return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     if dirname.lower() in CONTAINERS and any(
