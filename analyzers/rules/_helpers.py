@@ -200,7 +200,7 @@ _OTHER_WORDS = _words(
     "het een van voor wanneer gebruik deze "
     "yang dan untuk dengan ini itu saat ketika gunakan atau dari "
     "ve bir için ile bu się jest dla oraz att och för som när")
-ENGLISH_SCAN = 4000  # characters of a description looked at (descriptions are short; bounded anyway)
+ENGLISH_SCAN = 1000  # characters of a description looked at: enough to tell the language, and bounded
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")

@@ -208,13 +208,35 @@ _NEEDS = {
 _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 
 
-# an option that answers the prompt ahead: `--yes` / `-y`, `--confirm`, `--force`, `--no-input`, …
-_SKIP_OPTION = re.compile(
-    # `--force` only where its line says it skips the confirmation ("--force  Force shutdown without
-    # confirmation", "# Confirmation prompt (unless --force)"), not another command's (`delete --force`)
-    r"(?i:--force\b[^\n]{0,100}(?:confirm|prompt)|(?:confirm|prompt)[^\n]{0,100}--force\b)|"
-    r"(?<![\w-])--(?:yes|assume-yes|confirm|no-input|no-prompt|non-interactive|noninteractive|"
-    r"auto-approve|skip-confirm(?:ation)?)(?![\w-])|[\"']-y[\"']|^\s*-y\s*[|)]", re.M)
+# an option that answers the prompt ahead: `--yes` / `-y`, `--confirm`, `--no-input`, …; `--force` only where its
+# line says it skips the confirmation ("--force  Force shutdown without confirmation", "# Confirmation prompt
+# (unless --force)"), not another command's (`delete --force`). Found with substring searches: a regex whose
+# alternatives start differently is tried at every character of a large script.
+_SKIP_OPTIONS = ("--yes", "--assume-yes", "--confirm", "--no-input", "--no-prompt", "--non-interactive",
+                 "--noninteractive", "--auto-approve", "--skip-confirm")
+_CASE_ARM_Y = re.compile(r"^[ \t]*-y[ \t]*[|)]", re.M)
+
+
+def _skip_option(text: str) -> bool:
+    for opt in _SKIP_OPTIONS:
+        i = text.find(opt)
+        while i >= 0:
+            j = i + len(opt)
+            if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_-")) and (
+                    j == len(text) or not (text[j].isalnum() or text[j] == "_") or text.startswith("ation", j)):
+                return True
+            i = text.find(opt, j)
+    if "'-y'" in text or '"-y"' in text or ("-y" in text and _CASE_ARM_Y.search(text)):
+        return True
+    i = text.find("--force")
+    while i >= 0:
+        ls = text.rfind("\n", 0, i) + 1
+        le = text.find("\n", i)
+        line = text[max(ls, i - 100):(le if le >= 0 else len(text))][:220].lower()
+        if "confirm" in line or "prompt" in line:
+            return True
+        i = text.find("--force", i + 7)
+    return False
 
 
 # a script that installs the skill itself (`scripts/install.sh`): run by a person setting the skill up
@@ -311,7 +333,7 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             continue
         if "--interactive" in bf.text or "--repl" in bf.text:
             continue  # prompts behind an opt-in mode: the default run takes its input as arguments
-        if "-" in bf.text and _SKIP_OPTION.search(bf.text):
+        if "-" in bf.text and _skip_option(bf.text):
             continue  # "Are you sure?" that `--yes` skips: the agent's way through is already there
         hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
         if not hits:
