@@ -94,11 +94,11 @@ class Workspace:
         self.entries.pop(path, None)
 
     def folders_under(self, prefix: str) -> list[str]:
-        """The folders (each ending in a separator) of the indexed skills whose path starts with `prefix`,
+        """The absolute folders (each ending in a separator) of the indexed skills under the absolute `prefix`,
         sorted; the sorted list of all folders is built once per change of the index."""
         folders = self._folders
         if folders is None or len(folders) != len(self.entries):
-            folders = self._folders = sorted(str(p.parent) + os.sep for p in self.entries)
+            folders = self._folders = sorted(os.path.abspath(p.parent) + os.sep for p in self.entries)
         lo = bisect.bisect_left(folders, prefix)
         hi = lo
         while hi < len(folders) and folders[hi].startswith(prefix):

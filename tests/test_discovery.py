@@ -213,14 +213,14 @@ def test_name_dir_mismatch_is_silent_on_python_package_data(tmp_path: Path) -> N
     import sys
 
     head = "---\nname: {n}\ndescription: Does {n}. Use when asked to {n}.\n---\n# T\n"
-    for rel, n in {"pypkg/skills/memory": "dummyindex-remember", "plain/jira-admin": "jira-administration"}.items():
+    for rel, n in {"pypkg/skills/memory": "dummyindex-remember", "plain/skills/jira-admin": "jira-administration"}.items():
         d = tmp_path / rel
         d.mkdir(parents=True)
         (d / "SKILL.md").write_text(head.format(n=n), encoding="utf-8")
     (tmp_path / "pypkg" / "skills" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / "plain" / "jira-admin" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "plain" / "skills" / "jira-admin" / "__init__.py").write_text("", encoding="utf-8")
     (tmp_path / ".git").mkdir()
     proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", ".", "--no-cache", "--select",
                            "NAME_DIR_MISMATCH"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     hits = [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if "NAME_DIR_MISMATCH" in ln]
-    assert hits == ["plain/jira-admin/SKILL.md"], proc.stdout
+    assert hits == ["plain/skills/jira-admin/SKILL.md"], proc.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
@@ -278,6 +279,7 @@ def _package_skills(doc: SkillDocument, ctx: RuleContext) -> tuple:
     own = doc.skill_dir
     if ws is None or own is None:
         return ()
+    own = Path(os.path.abspath(own))
     top = next((p for p in own.parents[:2] if p.name == "skills"), None)
     if top is None:
         return ()
