@@ -71,6 +71,7 @@ BOOL_FIELDS = frozenset(k for k, f in FIELDS.items() if f.kind == "bool")
 # in Clawdbot's docs/tools/skills.md).
 OPENCLAW = "openclaw"
 OPENCLAW_NAMESPACES: tuple[str, ...] = ("openclaw", "clawdbot", "clawdis", "moltbot")
+HERMES = "hermes"  # NousResearch Hermes Agent: `metadata.hermes` (tags, related skills, category, …)
 DIALECT_FIELDS: dict[str, dict[str, FieldSpec]] = {
     OPENCLAW: {
         f.key: f
@@ -85,6 +86,20 @@ DIALECT_FIELDS: dict[str, dict[str, FieldSpec]] = {
             FieldSpec("command-tool", "string", OPENCLAW, "OpenClaw: the tool `command-dispatch: tool` calls."),
             FieldSpec("command-arg-mode", "string", OPENCLAW,
                       "OpenClaw: `raw` (the default) passes the raw argument string to the dispatched tool."),
+        )
+    },
+    # NousResearch Hermes Agent ("Creating Skills", website/docs/developer-guide/creating-skills.md): a skill
+    # carrying `metadata.hermes` is written for Hermes, which defines these top-level keys (`platforms`
+    # hides the skill on other operating systems: moving it under `metadata` would drop that filter)
+    HERMES: {
+        f.key: f
+        for f in (
+            FieldSpec("author", "any", HERMES, "Hermes Agent: the skill's author."),
+            FieldSpec("platforms", "any", HERMES, "Hermes Agent: the operating systems the skill is offered on."),
+            FieldSpec("required_environment_variables", "any", HERMES,
+                      "Hermes Agent: environment variables the skill needs."),
+            FieldSpec("required_credential_files", "any", HERMES, "Hermes Agent: credential files the skill needs."),
+            FieldSpec("prerequisites", "any", HERMES, "Hermes Agent (legacy): what the skill needs first."),
         )
     },
 }
@@ -131,5 +146,19 @@ def _openclaw_shaped(value: object) -> bool:
 
 
 def dialect_of(metadata: object) -> str | None:
-    """The agent dialect a skill is written in, from its `metadata` value: OPENCLAW or None."""
-    return OPENCLAW if metadata_namespace(metadata) is not None else None
+    """The agent dialect a skill is written in, from its `metadata` value: OPENCLAW, HERMES or None."""
+    if metadata_namespace(metadata) is not None:
+        return OPENCLAW
+    return HERMES if isinstance(metadata, dict) and isinstance(metadata.get(HERMES), dict) else None
+
+
+def agent_namespaces(metadata: object) -> frozenset[str]:
+    """Every agent's namespace `metadata` holds (OpenClaw's under any of its names, Hermes's): nested mappings
+    those agents read, not text values."""
+    out = set()
+    ns = metadata_namespace(metadata)
+    if ns is not None:
+        out.add(ns)
+    if isinstance(metadata, dict) and isinstance(metadata.get(HERMES), dict):
+        out.add(HERMES)
+    return frozenset(out)

@@ -33,8 +33,9 @@ def other_host(doc: SkillDocument) -> str | None:
     """The agent other than Claude Code this skill shows it is written for, or None (no such evidence)."""
     fm = doc.frontmatter
     meta = fm.data.get("metadata") if fm.ok and isinstance(fm.data, dict) else None
-    if dialect_of(meta) is not None:  # metadata.openclaw, as a mapping or as its JSON text
-        return "openclaw"
+    dialect = dialect_of(meta)  # metadata.openclaw (a mapping or its JSON text), metadata.hermes
+    if dialect is not None:
+        return dialect
     if doc.path is None:
         return None
     parts = Path(os.path.abspath(doc.path.parent)).parts  # (a relative path names no folder above it)[:-1]  # the folders above the skill's own
@@ -81,6 +82,8 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
     parts = Path(os.path.abspath(doc.path.parent)).parts  # (a relative path names no folder above it)
     if parts and parts[-1] == "skills" and not doc.frontmatter.present:
         return True  # `skills/SKILL.md` without frontmatter: an index of the folder's guides
+    if not doc.frontmatter.present and _loaded_by_sibling(doc):
+        return True  # a guide that the folder's `command.md` reads by path ("Read `skills/add-tool/SKILL.md`")
     for i in range(len(parts) - 3):
         if parts[i + 1] == "skills" and any(p in _BUNDLE_FOLDERS for p in parts[i + 3:]):
             return True  # .claude/skills/<name>/lib/<x>/SKILL.md (not a category: .agent/skills/local/<name>/)
@@ -98,3 +101,27 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
             return False
         d = parent
     return False
+
+
+SIBLINGS_READ = 5  # markdown files beside SKILL.md looked at for a mention of it
+
+
+def _loaded_by_sibling(doc: SkillDocument) -> bool:
+    """A slash command's `command.md` sits beside this SKILL.md, or a markdown file beside it names it by
+    path: the command is what Claude Code loads, and this file is its guide."""
+    from .bundle import read_bundled  # (the bundle module parses markdown: imported only when needed)
+
+    if doc.files.exists("command.md"):
+        return True  # a slash command's folder: the command is what is loaded, this file its guide
+    seen = 0
+    for rel in doc.files.files:
+        if "/" in rel or not rel.lower().endswith(".md") or rel.lower() == "skill.md":
+            continue
+        seen += 1
+        if seen > SIBLINGS_READ:
+            break
+        bf = read_bundled(doc, rel)
+        if bf is not None and "SKILL.md" in bf.text:
+            return True
+    return False
+

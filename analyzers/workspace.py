@@ -171,6 +171,26 @@ def package_data(skill_dir: Path) -> bool:
     return False
 
 
+_PLUGIN_CODE = frozenset({"skill.py", "skill.js", "skill.ts", "skill.mjs"})
+PROMPT_PEERS = 3  # markdown files in a folder (skill.md included) above which it is a folder of prompts
+
+
+def _variant_is_skill(folder: str, name: str, entries: list) -> bool:
+    """A `skill.md` (a case variant of SKILL.md) counts as a skill's file unless a `skill.py` / `skill.js` sits
+    beside it (a runtime's plugin, loaded by that runtime's own code, not by an agent's skill loader) or it
+    has no frontmatter in a folder of markdown prompts (`agent.md`, `rule.md`, `skill.md`: a fragment)."""
+    if any(e.name.lower() in _PLUGIN_CODE for e in entries):
+        return False
+    if sum(1 for e in entries if e.name.lower().endswith(".md")) <= PROMPT_PEERS:
+        return True  # `templates/skills/panel/skill.md` (+ skill.json): a skill, frontmatter or not
+    try:
+        with open(os.path.join(folder, name), "rb") as f:
+            head = f.read(8)
+    except OSError:
+        return False
+    return head.lstrip(b"\xef\xbb\xbf").startswith(b"---")
+
+
 def is_manifest_name(name: str) -> bool:
     """`SKILL.md` or a case variant of it (`skill.md`): the file a skill folder is scored by. A variant
     is found only where the folder has no `SKILL.md`; Claude Code itself loads only the exact name."""
@@ -247,13 +267,15 @@ def find_skill_files(paths: Iterable[Path]) -> Iterator[Path]:
                 if name == "SKILL.md":
                     has_skill = e.is_file()
                 elif name.lower() == "skill.md" and e.is_file() and (variant is None or name < variant):
-                    variant = name
+                    variant = name  # (kept below only if it reads as a skill's file)
                 elif name == "pyvenv.cfg" and not is_top:
                     break  # a virtualenv: nothing of ours lives there
                 elif (name not in SKIP_DIRS or name in _SKILL_NAMED and os.path.isfile(os.path.join(e.path, "SKILL.md"))) \
                         and e.is_dir(follow_symlinks=False):
                     subdirs.append(name)  # (a skill called `build`: skills/build/SKILL.md is a skill, not output)
             else:
+                if variant is not None and not has_skill and not _variant_is_skill(d, variant, entries):
+                    variant = None
                 if has_skill or variant is not None:
                     f = Path(d, "SKILL.md" if has_skill else variant)
                     rp = os.path.abspath(f)

@@ -224,3 +224,25 @@ def test_name_dir_mismatch_is_silent_on_python_package_data(tmp_path: Path) -> N
                            "NAME_DIR_MISMATCH"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     hits = [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if "NAME_DIR_MISMATCH" in ln]
     assert hits == ["plain/skills/jira-admin/SKILL.md"], proc.stdout
+
+
+def test_case_variant_counts_only_when_it_reads_as_a_skill(tmp_path: Path) -> None:
+    """Set 11: oh-my-pi's `prompts/internal-urls/skill.md` is a one-line prompt among `agent.md`, `rule.md`;
+    agent-code's `skills/browser/skill.md` is the metadata of a Python plugin beside `skill.py`. Neither is a
+    skill; a `skill.md` with frontmatter, or alone in its folder (a starter pack's `templates/skills/panel/`),
+    and no plugin code beside it still is (SKILL_FILE_NAME and FRONTMATTER_MISSING report it)."""
+    from skillgrade.analyzers.workspace import find_skill_files
+
+    head = "---\nname: x\ndescription: Use when x.\n---\n"
+    files = {"prompts/internal-urls/skill.md": "Read the skill at skill://name.\n",
+             "prompts/internal-urls/agent.md": "Agent prompt.\n", "prompts/internal-urls/rule.md": "Rule.\n",
+             "prompts/internal-urls/docs.md": "Docs.\n",
+             "templates/skills/panel/skill.md": "# Panel\n\nLaunch the panel.\n",
+             "templates/skills/panel/skill.json": "{}\n",
+             "plugins/browser/skill.md": head, "plugins/browser/skill.py": "print(1)\n",
+             "skills/lower/skill.md": head}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    found = sorted(p.relative_to(tmp_path).as_posix() for p in find_skill_files([tmp_path]))
+    assert found == ["skills/lower/skill.md", "templates/skills/panel/skill.md"]

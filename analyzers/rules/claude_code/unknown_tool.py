@@ -14,6 +14,7 @@ from ...targets import CLAUDE_CODE
 from ._fields import tool_entries
 
 MCP = re.compile(r"^mcp__[A-Za-z0-9_.*-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # `read_file`: no Claude Code tool is written so
 
 
 @rule("UNKNOWN_TOOL", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES,
@@ -26,7 +27,9 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the part before any `(…)`, against Claude Code's tool names (`Read`, `Grep`, `Bash`, `WebFetch`,
     `Agent`, `Skill`, … and the older names it still accepts, such as `Task` and `LS`). MCP tools
     (`mcp__server`, `mcp__server__tool`) are accepted as written. The list lives in
-    `analyzers/data/claude_code.json`, with the page and date it comes from.
+    `analyzers/data/claude_code.json`, with the page and date it comes from. A list of two or more
+    entries that are all snake_case names (`read_file, run_code, make_directory`) names another agent's
+    own tools (Claude Code writes none so): the skill is written for that agent, and nothing is reported.
 
     ## Why is this bad?
     Tool names are exact, case-sensitive strings. An entry such as `List`, `bash` or `WebSearchTool`
@@ -65,7 +68,10 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     d = data()
     names = sorted(d.tools)
     by_lower = {n.lower(): n for n in names}
-    for entry, rng in tool_entries(doc, fld):
+    entries = list(tool_entries(doc, fld))
+    if len(entries) >= 2 and all(_SNAKE.fullmatch(e.name) for e, _ in entries):
+        return  # `read_file, run_code, make_directory`: another agent's own tools (zeer), not Claude Code typos
+    for entry, rng in entries:
         name = entry.name
         if name in d.tools or MCP.match(name) or not name:
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...fields import FIELDS, dialect_of, metadata_namespace
+from ...fields import FIELDS, agent_namespaces, dialect_of, metadata_namespace
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
@@ -53,7 +53,9 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `otto`); such a key is known by its shape: a mapping of OpenClaw's keys only (`requires`, `install`,
     `emoji`, `os`, `primaryEnv`, `skillKey`, `always`, `homepage`) holding `requires`, `install` or
     `emoji`. Turning it into text would remove the skill's gating and install specs; Claude Code does not
-    read `metadata`. Other nested `metadata` keys are still reported.
+    read `metadata`. NousResearch Hermes Agent reads its own nested `metadata.hermes` (tags, category,
+    related skills): not reported either, beside OpenClaw's or alone. Other nested `metadata` keys are
+    still reported.
 
     ## Why is this bad?
     Tools read these fields as text; a list `description` crashes the reference evaluator and is
@@ -91,6 +93,7 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return
     meta = doc.frontmatter.fields.get("metadata")
     namespace = metadata_namespace(meta.value) if meta is not None else None
+    namespaces = agent_namespaces(meta.value) if meta is not None else frozenset()
     known = known_fields(ctx.config.target, dialect_of(meta.value) if meta is not None else None)
     for key, fld in doc.frontmatter.fields.items():
         spec = FIELDS.get(key)
@@ -116,7 +119,7 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             if node.__class__.__name__ != "MappingNode":
                 continue
             for k_node, v_node in node.value:
-                if v_node.__class__.__name__ != "ScalarNode" and k_node.value != namespace:
+                if v_node.__class__.__name__ != "ScalarNode" and k_node.value not in namespaces:
                     inner = v.get(k_node.value)
 
                     rng = doc.node_range(k_node)

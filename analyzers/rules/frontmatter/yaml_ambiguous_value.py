@@ -48,7 +48,9 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     `~` or an empty value (null). Also flags `yes`/`no`/`on`/`off` in boolean fields, which YAML 1.2
     readers take as strings. A `version` or `metadata` whole number that reads back as written
     (`version: 2`, `tier: 2`) is not reported: every reader agrees on it and its text is unchanged (a package's own tools may require the
-    number); `1.10`, `1.0` (JavaScript readers print `1`), `007`, `1e3` are.
+    number); `1.10`, `1.0` (JavaScript readers print `1`), `007`, `1e3` are. Nor is a `metadata` flag
+    written `true` / `false` (`metadata: {"always_inject": true}`), which every YAML and JSON reader reads
+    alike.
 
     ## Why is this bad?
     Different YAML readers give different answers: PyYAML reads `description: yes` as `True`, a
@@ -104,6 +106,8 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
                 continue  # an empty value is reported by the field's own rule
             if type(value) is int and (where.startswith("metadata.") or where == "version") and str(value) == raw:
                 continue  # `tier: 2`: every reader gets 2, its text "2" (`1.10`, `007`, `1.0` read back otherwise)
+            if type(value) is bool and where.startswith("metadata.") and raw in ("true", "false"):
+                continue  # `always_inject: true`: a flag every YAML and JSON reader agrees on (not yes/no/on/off)
             rng = doc.node_range(node)
             src = doc.source(rng)
             yield ctx.finding(

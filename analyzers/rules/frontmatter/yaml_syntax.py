@@ -17,6 +17,9 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Reports the YAML error at its line and column: unclosed brackets or quotes, bad indentation,
     tab characters used for indentation, a `: ` inside an unquoted value, values nested too deeply.
 
+    A value that is wholly a template placeholder (`name: {{tool}}`, filled in by an installer before the
+    skill is used) is not reported.
+
     ## Why is this bad?
     A frontmatter that does not parse is read as empty by Claude Code: the skill loses its name and
     description without any visible error. Other linters silently treat it as `{}`.
@@ -42,5 +45,16 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     brackets and quotes.
     """
     for p in doc.frontmatter.problems:
-        if p.kind == "syntax":
+        if p.kind == "syntax" and not _template_value(doc, p.range.start.line):
             yield ctx.finding(p.range, p.message)
+
+
+def _template_value(doc: SkillDocument, line: int) -> bool:
+    """The line's value is wholly a `{{placeholder}}` (`name: {{tool}}`): a template an installer fills in
+    before the skill is used, not broken YAML."""
+    if not 0 <= line < len(doc.lines):
+        return False
+    text = doc.lines[line]
+    colon = text.find(":")
+    value = text[colon + 1:].strip() if colon >= 0 else ""
+    return value.startswith("{{") and value.endswith("}}") and value.count("{{") == 1

@@ -65,7 +65,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     commands, its missing paths are not reported.
     A path a verb right before it makes ("Create or update `references/notes.md`", "Writes
     `assets/report.html`", "- Updated `references/summary.md`", "Output: `assets/chart.png`") or that the
-    description names (the skill is about that file) is the skill's output, not its input. A path that
+    description names (the skill is about that file) is the skill's output, not its input (also in
+    Chinese: "创建 `scripts/x.py`"); so is a path followed by "if it exists", "(if present)", "(optional)",
+    and one after "<name> Skill 的" (that skill's file). A path that
     another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling
     skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
 
@@ -134,7 +136,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         if guide:
             continue  # a guide to writing skills names the files of the skill its reader writes
         if m.where != "command" and (_created_here(doc.lines[ln], m.range.start.character)
-                                     or _in_description(doc, m.rel)):
+                                     or _in_description(doc, m.rel)
+                                     or _qualified(doc.lines[ln], m.range.start.character, m.range.end.character)):
             continue  # "Create or update `references/conventions.md`": the file this skill makes
         if _in_other_skill(doc, ctx, m.rel, others):
             continue  # `references/dream-core.md` of a sibling skill: whose file it is, the text must say
@@ -236,9 +239,28 @@ _CREATES = re.compile(
 CREATES_REACH = 80  # characters before the path that are read (bounded: the pattern is anchored at the end)
 
 
+# the same in Chinese: 创建 / 生成 / 新建 / 写入 / 输出 / 保存 right before the path ("创建 `scripts/x.py`")
+_CREATES_ZH = ("创建", "生成", "新建", "写入", "输出", "保存", "产出")
+
+
 def _created_here(line: str, col: int) -> bool:
     before = line[max(0, col - CREATES_REACH):col]
-    return _CREATES.search(before) is not None
+    if _CREATES.search(before) is not None:
+        return True
+    tail = before.rstrip(" `'\"*_[(（「")
+    return tail.endswith(_CREATES_ZH)
+
+
+# after the path, in its sentence: ", if it exists", "(if present)", "(optional)", "if available"
+_OPTIONAL_AFTER = re.compile(r"[\s`'\"*_]*[,(（]?\s*(?:if\s+(?:it\s+)?(?:exists|present|available)|optional)\b", re.I)
+# "X Skill 的 `scripts/x.py`" (Chinese possessive after a skill's name): that skill's file
+_OTHER_SKILL_ZH = re.compile(r"skill\s*的\s*[`'\"]?$", re.I)
+
+
+def _qualified(line: str, start: int, end: int) -> bool:
+    """The path is said to be optional right after it, or is another skill's by a Chinese possessive."""
+    return _OPTIONAL_AFTER.match(line, end, end + 60) is not None or \
+        _OTHER_SKILL_ZH.search(line[max(0, start - 40):start]) is not None
 
 
 def _in_description(doc: SkillDocument, rel: str) -> bool:

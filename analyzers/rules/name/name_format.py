@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -23,6 +24,9 @@ def _why(name: str) -> str:
     return "may contain only lowercase letters, digits and hyphens"
 
 
+_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # a runtime's skill id: `momentum-trading`, `data_fetcher`
+
+
 @rule("NAME_FORMAT", family="name", severity=Severity.ERROR, fix=FixAvailability.SOMETIMES)
 def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """`name` is not in the spec's format (lowercase letters, digits, single hyphens).
@@ -31,6 +35,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Checks `name` against `^[a-z0-9]+(-[a-z0-9]+)*$`: lowercase ASCII letters and digits separated
     by single hyphens, no leading or trailing hyphen.
 
+    A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`) uses `name`
+    as its display label (`name: Momentum Trading`): not reported.
     A template's placeholder (`name: "{skill-name}"`, `<skill-name>`) is not reported: whoever copies
     the template fills it in.
 
@@ -67,6 +73,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     name = fld.value
     if NAME_RE.match(name) or placeholder_name(name, doc.lines[fld.value_range.start.line]):
         return  # (a template's `{skill-name}` is filled in by whoever copies it)
+    ident = fm.data.get("id") if isinstance(fm.data, dict) else None
+    if isinstance(ident, str) and _ID.fullmatch(ident):
+        return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
     if NAME_RE.match(dirname) and dirname not in CONTAINERS:  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
