@@ -145,3 +145,20 @@ def test_overview_checks_fast_on_a_hostile_top(name: str) -> None:
     reference_no_toc.read_whole(lines)
     reference_no_toc.few_sections(lines)
     assert time.perf_counter() - t0 < 0.5
+
+
+def test_fence_step_follows_commonmark_runs() -> None:
+    """A block opened by four backticks closes only at four or more with nothing after them; an inner
+    ```` ```python ```` line is a line of the example (set 11: a template's nested fences)."""
+    from skillgrade.analyzers.rules._helpers import fence_step
+
+    fence, inside = "", []
+    for line in ["````markdown", "```python", "x = 1", "```", "## Usage", "````", "## Real", "~~~", "```", "~~~~", "y"]:
+        fence, is_fence = fence_step(fence, line)
+        inside.append((line, bool(fence) and not is_fence))
+    assert [ln for ln, code in inside if code] == ["x = 1", "## Usage"]
+    assert fence == ""
+    t0 = time.perf_counter()
+    fence_step("", "`" * 100_000)
+    fence_step("```", "`" * 100_000 + "x")
+    assert time.perf_counter() - t0 < 0.5

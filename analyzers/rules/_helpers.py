@@ -279,6 +279,24 @@ _CODE_SPAN = re.compile(r"`[^`\n]*`")
 MIN_FIELDS = 3
 
 
+def fence_step(fence: str, line: str) -> tuple[str, bool]:
+    """CommonMark fences, line by line: (the open fence's marker run, or "" outside code; whether the line is
+    a fence). A block opened by ```` ```` ```` closes only at a run of at least as many of the same character
+    with nothing after it: ```` ```python ```` inside a ```` ````markdown ```` example stays inside."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or not stripped.startswith(("```", "~~~")):
+        return fence, False
+    ch = stripped[0]
+    run = len(stripped) - len(stripped.lstrip(ch))
+    if not fence:
+        if ch == "`" and "`" in stripped[run:]:
+            return fence, False  # ``` followed by a backtick is an inline span, not a fence
+        return stripped[:run], True
+    if ch == fence[0] and run >= len(fence) and not stripped[run:].strip():
+        return "", True
+    return fence, True
+
+
 def fill_in_template(rel: str, lines: list[str]) -> bool:
     """A document template (under assets/ or templates/, or a file named `*template*`, such as
     `references/design-template.md`): three or more `[placeholder]`, `{placeholder}` or `{{PLACEHOLDER}}`
@@ -293,10 +311,8 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
     fields = 0
     fence = ""
     for line in lines:
-        stripped = line.lstrip()
-        if stripped.startswith(("```", "~~~")):
-            mark = stripped[:3]
-            fence = "" if fence == mark else (fence or mark)
+        fence, is_fence = fence_step(fence, line)
+        if is_fence:
             continue
         if not fence and ("[" in line or "{" in line):
             if "`" in line:

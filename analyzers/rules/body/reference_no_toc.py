@@ -9,7 +9,7 @@ from ...bundle import bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
-from .._helpers import fill_in_template
+from .._helpers import fence_step, fill_in_template
 
 MIN_LINES = 100  # longer files need a table of contents (Anthropic's skill authoring guide)
 TOP_LINES = 30  # where the table of contents must start
@@ -159,12 +159,8 @@ def _names_headings(lines: list[str]) -> bool:
     items: list[str] = []
     fence = ""
     for line in lines[:TOP_LINES]:
-        stripped = line.lstrip()
-        if stripped.startswith(("```", "~~~")):
-            mark = stripped[:3]
-            fence = "" if fence == mark else (fence or mark)
-            continue
-        if fence or stripped.startswith("#"):
+        fence, is_fence = fence_step(fence, line[:OVERVIEW_CHARS])
+        if is_fence or fence or line.lstrip().startswith("#"):
             continue
         line = line[:OVERVIEW_CHARS]
         parts.append(_plain(line))
@@ -280,11 +276,8 @@ def few_sections(lines: list[str]) -> bool:
     heads = 0
     fence = ""
     for line in lines:
-        stripped = line.lstrip()
-        if stripped.startswith(("```", "~~~")):
-            mark = stripped[:3]
-            fence = "" if fence == mark else (fence or mark)
-        elif not fence and _ATX.match(line):
+        fence, is_fence = fence_step(fence, line)
+        if not is_fence and not fence and _ATX.match(line):
             heads += 1
             if heads > MIN_SECTIONS:
                 return False
