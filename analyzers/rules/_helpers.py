@@ -181,7 +181,11 @@ def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
 # vote of function words (more, and at least two, of Portuguese / Spanish / French / German / Italian /
 # Dutch / Indonesian / Turkish / Polish / Swedish than of English). Words both languages use ("in", "a",
 # "use", "per", "mit" = MIT) are in neither list.
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+# the words are found by splitting at blanks and punctuation (C passes, several times faster than a word
+# pattern: this runs for every description)
+_PUNCT = "!\"#$%&()*+,./:;<=>?@[\\]^_`{|}~0123456789«»“”‘’—–…·•、，。：；！？（）"
+_ASCII_PUNCT = bytes(c for c in _PUNCT.encode() if c < 0x80)
+_ASCII_PUNCT_TO_SPACE = bytes.maketrans(_ASCII_PUNCT, b" " * len(_ASCII_PUNCT))
 
 
 def _words(text: str) -> frozenset[str]:
@@ -225,13 +229,13 @@ def english(text: str) -> bool:
                     other_script += 1
         if other_script * 4 >= letters > 0 or accented * 10 >= letters > 0:
             return False
-    ours = theirs = 0
-    for w in _WORD.findall(text.lower()):
-        if w in _ENGLISH_WORDS:
-            ours += 1
-        elif w in _OTHER_WORDS:
-            theirs += 1
-    return not (theirs >= 2 and theirs > ours)
+    lower = text.lower()
+    if text.isascii():
+        words = lower.encode().translate(_ASCII_PUNCT_TO_SPACE).decode().split()
+    else:
+        words = [w.strip(_PUNCT) for w in lower.split()]
+    theirs = sum(map(_OTHER_WORDS.__contains__, words))  # (counted in C: this runs for every description)
+    return theirs < 2 or theirs <= sum(map(_ENGLISH_WORDS.__contains__, words))
 
 
 def explicit_trigger(text: str) -> re.Match | None:
