@@ -238,11 +238,13 @@ def english(text: str) -> bool:
     return theirs < 2 or theirs <= sum(map(_ENGLISH_WORDS.__contains__, words))
 
 
+@functools.lru_cache(maxsize=256)  # the static score and two rules ask about the same description
 def explicit_trigger(text: str) -> re.Match | None:
     """An explicit, non-negated trigger clause ("Use when…", "This skill should be used when…")."""
     return _positive(_EXPLICIT, text)
 
 
+@functools.lru_cache(maxsize=256)
 def usage_context(text: str) -> re.Match | None:
     """An explicit trigger or a weaker usage context ("when building…", "for testing…")."""
     return explicit_trigger(text) or _positive(_CONTEXT, text)
