@@ -72,6 +72,7 @@ BOOL_FIELDS = frozenset(k for k, f in FIELDS.items() if f.kind == "bool")
 OPENCLAW = "openclaw"
 OPENCLAW_NAMESPACES: tuple[str, ...] = ("openclaw", "clawdbot", "clawdis", "moltbot")
 HERMES = "hermes"  # NousResearch Hermes Agent: `metadata.hermes` (tags, related skills, category, …)
+CODEX = "codex"  # OpenAI Codex: `metadata.short-description` (no top-level keys of its own)
 DIALECT_FIELDS: dict[str, dict[str, FieldSpec]] = {
     OPENCLAW: {
         f.key: f
@@ -162,3 +163,26 @@ def agent_namespaces(metadata: object) -> frozenset[str]:
     if isinstance(metadata, dict) and isinstance(metadata.get(HERMES), dict):
         out.add(HERMES)
     return frozenset(out)
+
+
+# keys only Hermes Agent documents: a skill carrying one is written for Hermes even without `metadata.hermes`
+HERMES_KEYS = ("required_environment_variables", "required_credential_files")
+
+
+def frontmatter_dialect(data: object) -> str | None:
+    """The agent dialect of a whole frontmatter mapping: its `metadata` (dialect_of), or Hermes's own keys
+    (`required_environment_variables`), Codex's `metadata.short-description`, or a `compatibility` naming
+    Hermes Agent."""
+    if not isinstance(data, dict):
+        return None
+    found = dialect_of(data.get("metadata"))
+    if found is not None:
+        return found
+    if any(k in data for k in HERMES_KEYS):
+        return HERMES
+    meta = data.get("metadata")
+    if isinstance(meta, dict) and "short-description" in meta:
+        return CODEX  # Codex shows `metadata.short-description` in its skill list
+    compat = data.get("compatibility")
+    return HERMES if isinstance(compat, str) and "hermes" in compat.lower() else None
+

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .fields import dialect_of
+from .fields import frontmatter_dialect
 
 if TYPE_CHECKING:
     from .document import SkillDocument
@@ -32,8 +32,8 @@ OTHER_AGENT_DIRS = frozenset({".opencode", ".codex", ".agents", ".agent", ".gemi
 def other_host(doc: SkillDocument) -> str | None:
     """The agent other than Claude Code this skill shows it is written for, or None (no such evidence)."""
     fm = doc.frontmatter
-    meta = fm.data.get("metadata") if fm.ok and isinstance(fm.data, dict) else None
-    dialect = dialect_of(meta)  # metadata.openclaw (a mapping or its JSON text), metadata.hermes
+    # metadata.openclaw (a mapping or its JSON text), metadata.hermes, Hermes's own keys
+    dialect = frontmatter_dialect(fm.data) if fm.ok else None
     if dialect is not None:
         return dialect
     if doc.path is None:
@@ -104,15 +104,20 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
 
 
 SIBLINGS_READ = 5  # markdown files beside SKILL.md looked at for a mention of it
+# the entry point a runtime runs for its plugin (arka-agent: `run.py` + `skill.json` beside a readme SKILL.md)
+_PLUGIN_ENTRIES = ("run.py", "main.py", "__main__.py", "skill.py", "plugin.py")
 
 
 def _loaded_by_sibling(doc: SkillDocument) -> bool:
-    """A slash command's `command.md` sits beside this SKILL.md, or a markdown file beside it names it by
-    path: the command is what Claude Code loads, and this file is its guide."""
+    """A slash command's `command.md` or a runtime plugin's entry point (`run.py`, `skill.py`, …) sits beside
+    this SKILL.md, or a markdown file beside it names it by path: the command or the plugin is what runs,
+    and this file is its guide."""
     from .bundle import read_bundled  # (the bundle module parses markdown: imported only when needed)
 
     if doc.files.exists("command.md"):
         return True  # a slash command's folder: the command is what is loaded, this file its guide
+    if any(doc.files.exists(f) for f in _PLUGIN_ENTRIES):
+        return True  # a runtime's plugin (`run.py` beside it): this file is the plugin's readme
     seen = 0
     for rel in doc.files.files:
         if "/" in rel or not rel.lower().endswith(".md") or rel.lower() == "skill.md":

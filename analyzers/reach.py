@@ -44,15 +44,15 @@ from .measures import COMPLETIONS
 MAX_READ = 400  # reached text files read per skill; past that, reachability is uncertain
 
 # a path-like token: one character class, so the scan is linear on any input
-_TOKEN = re.compile(r"[\w.$~%{}/-]+")
+_TOKEN = re.compile(r"[\w.$~%{}<>/-]+")
 # a token with a `/` or `.` (what _TOKEN finds, bare words left out), tried only at a token's start: the
 # atomic group reads the token up to its first `/` or `.` once, so a long bare word costs linear time
 # `-m` at the text's start or after a space or tab, then spaces or tabs: a module name follows (`python -m tool`)
 _DASH_M = re.compile(r"(?:^|(?<=[ \t]))-m[ \t]+")
-_PATH_TOKEN = re.compile(r"(?<![\w.$~%{}/-])(?>[\w$~%{}-]*)[./][\w.$~%{}/-]*")
+_PATH_TOKEN = re.compile(r"(?<![\w.$~%{}<>/-])(?>[\w$~%{}<>-]*)[./][\w.$~%{}<>/-]*")
 _ANGLE_LINK = re.compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_DYNAMIC = frozenset("${}%~")
+_DYNAMIC = frozenset("${}%~<>")  # `{lang}`, `<lang>`, `$VAR`, `%s`, `~`: a segment filled in at run time
 _PROSE_SUFFIXES = MARKDOWN_SUFFIXES | {".txt", ".rst"}
 _QUOTES = frozenset("\"'`")
 # `{workflow.review_layers}`: a value a renderer fills in from the skill's own config file

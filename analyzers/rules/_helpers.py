@@ -39,12 +39,16 @@ _EXPLICIT = re.compile(
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
     r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+(?:first\s+)?"
-    r"(?:when|whenever|before|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
+    r"(?:when|whenever|before|after|during|at|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
     # "Use as the first half of /deep-audit when you want …" (a short role between use and when)
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
     r"|(?:read|consult|load)\s+(?:first\s+)?(?:before|prior\s+to)\s+\w"
+    # "Read when designing …, when …" at a sentence's start (not "files to read when needed" mid-sentence)
+    r"|(?:^|(?<=[.;!?]\s))(?:read|consult|load)\s+(?:when|whenever)\s+(?!needed\b|necessary\b|required\b)\w"
+    # a description that opens with its situation: "When the user reports a bug …", "When there is a failing test …"
+    r"|^\W{0,3}when(?:ever)?\s+(?:the\s+|a\s+|an\s+|there\s+|you\s+|users?\s+)\w"
     # at a sentence's start, a routing verb and the moment or occasion: "Use at the start of a session",
     # "Invoke at …", "Activates EVERY session", "Mandatory at seed generation", "Use on …"; a rival it
     # replaces: "Use instead of Chrome for …"; how other skills load it: "Fires only for …", "Surfaces on …"
@@ -57,7 +61,8 @@ _EXPLICIT = re.compile(
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?\s*(?:—|-|:|–)"
-    r"|when\s+(?:the\s+)?user(?:s)?\s+(?:asks?|wants?|needs?|mentions?|requests?|says?|types?)\b"
+    r"|when\s+(?:the\s+)?user(?:s)?\s+(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
+    r"|provides?|shares?|pastes?|gives?)\b"
     # the same keyword trigger said of the text: "When a prompt / the request contains | mentions X"
     r"|when(?:ever)?\s+(?:a|an|the|any)\s+(?:user\s+)?(?:prompts?|messages?|requests?|inputs?|quer(?:y|ies)|questions?)"
     r"\s+(?:contains?|includes?|mentions?|says?|asks?|references?|matches|uses?)\b"

@@ -33,6 +33,20 @@ _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json
 
 
 @functools.lru_cache(maxsize=2048)
+def _decorator_excerpt(code: str) -> bool:
+    """The block is a decorator (or several) without the function it decorates: it parses once a stub
+    function follows it."""
+    if not code.lstrip().startswith("@"):
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(code.rstrip() + "\ndef _decorated():\n    pass\n")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 def _check(lang: str, code: str) -> tuple[int, int, str] | None:
     """(line, column, message) of the first error (0-based, relative to the block), or None."""
     if lang == "python":
@@ -45,6 +59,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         except SyntaxError as e:
             if sys.version_info < (3, 12) and _NEWER_PYTHON.search(code):
                 return None  # `class Box[T]:`, `type Alias = …` (3.12+): valid for a newer Python than ours
+            if _decorator_excerpt(code):
+                return None  # `@tool(name=…, schema=…)` alone: the decorator's form, shown without its function
             return ((e.lineno or 1) - 1, max(0, (e.offset or 1) - 1), e.msg)
         except (ValueError, RecursionError, MemoryError) as e:
             return (0, 0, str(e))
@@ -161,8 +177,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
     `<placeholder>`, `{{ template }}`, `${var}`, `//` or `/* … */` comments, a JSON value written as its
-    alternatives or its type (`"type": "new" | "variant"`, `"n": number`: a schema), and interactive
-    sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
+    alternatives or its type (`"type": "new" | "variant"`, `"n": number`: a schema), a Python decorator
+    shown without its function (`@tool(name=…)`), and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
     excerpt, checked as the object it belongs in; a request line above its body (`GET /index/_search`,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...fields import FIELDS, agent_namespaces, dialect_of, metadata_namespace
+from ...fields import FIELDS, agent_namespaces, frontmatter_dialect, metadata_namespace
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
@@ -94,7 +94,7 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     meta = doc.frontmatter.fields.get("metadata")
     namespace = metadata_namespace(meta.value) if meta is not None else None
     namespaces = agent_namespaces(meta.value) if meta is not None else frozenset()
-    known = known_fields(ctx.config.target, dialect_of(meta.value) if meta is not None else None)
+    known = known_fields(ctx.config.target, frontmatter_dialect(doc.frontmatter.data))
     for key, fld in doc.frontmatter.fields.items():
         spec = FIELDS.get(key)
         if spec is None or key not in known:  # another target's field: UNKNOWN_FIELD reports it

@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...fields import FIELDS, OTHER_AGENT_FIELDS, dialect_of
+from ...fields import FIELDS, OTHER_AGENT_FIELDS, frontmatter_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
@@ -74,8 +74,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     unknown = 0
     extra = ctx.config.known_fields
     fields = doc.frontmatter.fields
-    meta = fields.get("metadata")
-    known = known_fields(ctx.config.target, dialect_of(meta.value) if meta is not None else None)
+    known = known_fields(ctx.config.target, frontmatter_dialect(doc.frontmatter.data))
     for key, fld in fields.items():
         if key in known or key in extra:
             continue

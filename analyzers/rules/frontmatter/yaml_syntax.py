@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -17,8 +18,8 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Reports the YAML error at its line and column: unclosed brackets or quotes, bad indentation,
     tab characters used for indentation, a `: ` inside an unquoted value, values nested too deeply.
 
-    A value that is wholly a template placeholder (`name: {{tool}}`, filled in by an installer before the
-    skill is used) is not reported.
+    A value holding a template placeholder (`name: {{tool}}`, `name: {{REPO}}-refactor`, filled in by an
+    installer before the skill is used) is not reported.
 
     ## Why is this bad?
     A frontmatter that does not parse is read as empty by Claude Code: the skill loses its name and
@@ -49,12 +50,15 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(p.range, p.message)
 
 
+_PLACEHOLDER_SLOT = re.compile(r"\{\{\s?[A-Za-z_][\w.-]{0,60}\s?\}\}")
+
+
 def _template_value(doc: SkillDocument, line: int) -> bool:
-    """The line's value is wholly a `{{placeholder}}` (`name: {{tool}}`): a template an installer fills in
-    before the skill is used, not broken YAML."""
+    """The line's value holds a `{{placeholder}}` (`name: {{tool}}`, `name: {{REPO}}-refactor`): a template an
+    installer fills in before the skill is used, not broken YAML."""
     if not 0 <= line < len(doc.lines):
         return False
     text = doc.lines[line]
     colon = text.find(":")
     value = text[colon + 1:].strip() if colon >= 0 else ""
-    return value.startswith("{{") and value.endswith("}}") and value.count("{{") == 1
+    return _PLACEHOLDER_SLOT.search(value) is not None

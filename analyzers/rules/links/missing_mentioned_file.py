@@ -67,6 +67,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     `assets/report.html`", "- Updated `references/summary.md`", "Output: `assets/chart.png`") or that the
     description names (the skill is about that file) is the skill's output, not its input (also in
     Chinese: "创建 `scripts/x.py`"); so is a path followed by "if it exists", "(if present)", "(optional)",
+    a path in "If `references/x.md` exists …",
     and one after "<name> Skill 的" (that skill's file). A path that
     another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling
     skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
@@ -259,8 +260,10 @@ _OTHER_SKILL_ZH = re.compile(r"skill\s*的\s*[`'\"]?$", re.I)
 
 def _qualified(line: str, start: int, end: int) -> bool:
     """The path is said to be optional right after it, or is another skill's by a Chinese possessive."""
-    return _OPTIONAL_AFTER.match(line, end, end + 60) is not None or \
-        _OTHER_SKILL_ZH.search(line[max(0, start - 40):start]) is not None
+    before = line[max(0, start - 40):start]
+    if before.rstrip(" `'\"*_").lower().endswith("if") and "exist" in line[end:end + 60].lower():
+        return True  # "If `references/backends.md` exists in the vault, load it"
+    return _OPTIONAL_AFTER.match(line, end, end + 60) is not None or _OTHER_SKILL_ZH.search(before) is not None
 
 
 def _in_description(doc: SkillDocument, rel: str) -> bool:
