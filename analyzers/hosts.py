@@ -69,14 +69,19 @@ BUNDLED_DEPTH = 3  # folders above a SKILL.md looked in for the skill that bundl
 
 
 def bundled_in_skill(doc: SkillDocument) -> bool:
-    """This SKILL.md is a document bundled in a skill's folder, not a skill an agent loads: it lies deeper
-    than `<name>/SKILL.md` under an agent's skills folder, in a folder of the skill's material
-    (`.claude/skills/top/lib/webapp/SKILL.md`: Claude Code loads only `.claude/skills/<name>/SKILL.md`), or below another skill's SKILL.md without a `skills/`
-    folder between, in a folder of that skill's material or without frontmatter (`top/lib/webapp/SKILL.md`
-    beside `top/SKILL.md`; a sub-skill with its own frontmatter, `top/general/SKILL.md`, stays a skill), or
-    a `skills/SKILL.md` without frontmatter (an index of the guides in that folder). The agent reads it as a plain
-    document: skill semantics (its name, description, frontmatter, argument substitution) never apply.
-    (`skills/<name>/lib/<x>/SKILL.md` in a package's source tree is the same file before it is installed.)"""
+    """This SKILL.md is a document, not a skill an agent loads; the agent reads it as a plain file, so skill
+    semantics (its name, description, frontmatter, argument substitution) never apply. It is one when:
+
+    - it lies under `skills/<name>/` in a folder of the skill's material (`.claude/skills/top/lib/webapp/
+      SKILL.md`: Claude Code loads only `<skills>/<name>/SKILL.md`; not a category folder such as
+      `.agent/skills/local/<name>/`);
+    - it lies below another skill's SKILL.md (within BUNDLED_DEPTH folders, no `skills/` folder between) in a
+      material folder or without frontmatter (`top/lib/webapp/SKILL.md` beside `top/SKILL.md`; a sub-skill
+      with its own frontmatter, `top/general/SKILL.md`, stays a skill);
+    - it is a `skills/SKILL.md` without frontmatter (an index of the guides in that folder);
+    - it has no frontmatter and a slash command's `command.md`, a runtime plugin's entry point (`run.py`), or a
+      markdown file naming it by path sits beside it (_loaded_by_sibling).
+    """
     if doc.path is None:
         return False
     parts = Path(os.path.abspath(doc.path.parent)).parts  # (a relative path names no folder above it)
