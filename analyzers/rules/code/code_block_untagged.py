@@ -34,6 +34,29 @@ def guess_language(block: CodeBlock) -> str:
     return "text"
 
 
+def _untagged_outer_closers(doc: SkillDocument) -> set[int]:
+    """Openers that are the author's closing fence of an untagged outer block: the block before them is
+    untagged and holds a tagged fence line (```` ``` ```` … ```` ```bash ```` … ```` ``` ```` … ```` ``` ````: CommonMark
+    ends the outer block at the inner closer, and the outer closer then opens a new block)."""
+    out: set[int] = set()
+    prev = None
+    for b in doc.code_blocks:
+        if not b.fenced:
+            continue
+        if prev is not None and not prev.info and not b.info and _holds_tagged_fence(prev.content):
+            out.add(b.start_line)
+        prev = b
+    return out
+
+
+def _holds_tagged_fence(content: str) -> bool:
+    for line in content.splitlines():
+        s = line.lstrip()
+        if s.startswith(("```", "~~~")) and s.lstrip("`~").strip():
+            return True
+    return False
+
+
 @rule("CODE_BLOCK_UNTAGGED", family="code", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
 def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A fenced code block has no language tag.
@@ -44,7 +67,9 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
 
     Not flagged either: a fence that is never closed (`UNCLOSED_FENCE` reports it: tagging it would
     lock the bug in), and a fence that CommonMark reads as an opener but that closes an earlier fence
-    in reading order, as happens after a fence swallowed by an HTML block (`FENCE_IN_HTML_BLOCK`).
+    in reading order, as happens after a fence swallowed by an HTML block (`FENCE_IN_HTML_BLOCK`), or after
+    an untagged outer block holding a tagged one (```` ``` ```` … ```` ```bash ```` … ```` ``` ```` … ```` ``` ````:
+    the inner closer ends the outer block, and the outer closer opens a new one).
     A tag on such a line would stop it from ever closing anything.
 
     ## Why is this bad?
@@ -77,6 +102,7 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     from .nested_fence import nested_fences
 
     strays = {stray for _b, _inner, stray in nested_fences(doc)}
+    strays |= _untagged_outer_closers(doc)
     for b in untagged:
         if b.start_line in closers or b.start_line in strays:
             continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)
