@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -60,7 +61,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     links to other skills or agents are not checked. Links in a fill-in template (a markdown file under
     `assets/` or `templates/` with three or more `[Field]` or `{FIELD}` placeholders outside code, such
     as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
-    folder the filled-in copy goes to (`screenshots/issue-001.png`). Nor are markdown files in a hidden
+    folder the filled-in copy goes to (`screenshots/issue-001.png`), nor the markdown pages a sample
+    document links (`references/example-adr.md`, `sample-decision-log.md`: the made-up siblings a real
+    one would have). Nor are markdown files in a hidden
     folder or a test folder (`tests/.skill_backups/other-skill.md`, `tests/fixtures/broken.md`) unless
     SKILL.md names their path: backups and fixtures are not written for the agent, and their links point
     where the original lived. These findings do not change the score.
@@ -111,6 +114,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             tpl = templates[bt.file.rel] = fill_in_template(bt.file.rel, bt.file.lines)
         if tpl:
             continue  # a fill-in template: its links point into the folder it is copied to
+        if _sample_doc(bt.file.rel) and bt.path.lower().endswith((".md", ".mdx")):
+            continue  # a sample document's "References": the made-up pages a real one would link
         res = resolve_bundled(doc, bt)
         if res.exists is not False or completion(doc, res.rel) is not None or from_skill_root(doc, bt):
             continue
@@ -147,3 +152,17 @@ def _may_nest(text: str) -> bool:
                 return True
             inside = not inside
     return False
+
+
+_SAMPLE_WORDS = ("example", "sample")
+
+
+def _sample_doc(rel: str) -> bool:
+    """A sample of the documents the skill writes (`references/example-adr.md`, `sample-decision-log.md`):
+    its "References" list links the made-up siblings a real one would have."""
+    base = rel.rsplit("/", 1)[-1].lower()
+    if not base.endswith((".md", ".mdx")):
+        return False
+    words = re.split(r"[-_. ]+", base.rsplit(".", 1)[0])
+    return len(words) >= 2 and any(w in _SAMPLE_WORDS for w in words)  # not `examples.md`, a collection
+
