@@ -38,7 +38,7 @@ def other_host(doc: SkillDocument) -> str | None:
         return dialect
     if doc.path is None:
         return None
-    parts = Path(os.path.abspath(doc.path.parent)).parts  # (a relative path names no folder above it)[:-1]  # the folders above the skill's own
+    parts = doc.path.parent.parts[:-1]  # the folders above the skill's own
     if ".claude" in parts:
         return None
     for part in reversed(parts):
@@ -84,7 +84,8 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
     """
     if doc.path is None:
         return False
-    parts = Path(os.path.abspath(doc.path.parent)).parts  # (a relative path names no folder above it)
+    own = os.path.abspath(doc.path.parent)  # (a relative path names no folder above it)
+    parts = Path(own).parts
     if parts and parts[-1] == "skills" and not doc.frontmatter.present:
         return True  # `skills/SKILL.md` without frontmatter: an index of the folder's guides
     if not doc.frontmatter.present and _loaded_by_sibling(doc):
@@ -92,7 +93,6 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
     for i in range(len(parts) - 3):
         if parts[i + 1] == "skills" and any(p in _BUNDLE_FOLDERS for p in parts[i + 3:]):
             return True  # .claude/skills/<name>/lib/<x>/SKILL.md (not a category: .agent/skills/local/<name>/)
-    own = os.path.abspath(doc.path.parent)
     material = os.path.basename(own) in _BUNDLE_FOLDERS or not doc.frontmatter.present
     d = os.path.dirname(own)
     for _ in range(BUNDLED_DEPTH):

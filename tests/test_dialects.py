@@ -89,3 +89,15 @@ def test_hostile_metadata_text_is_fast() -> None:
     for text in ("{" + "[" * 99_000, "{" * 99_999, '{"a":' * 20_000):
         assert metadata_namespace(text) is None
     assert time.perf_counter() - t0 < 2
+
+
+def test_other_host_reads_the_folders_above_the_skill_not_its_own() -> None:
+    """A skill folder named like an agent's folder (`skills/.codex/`) is not that agent's project folder."""
+    from pathlib import Path
+
+    from skillgrade.analyzers.hosts import other_host
+    from skillgrade.analyzers.parse import parse
+
+    text = "---\nname: x\ndescription: Use when x.\n---\n"
+    assert other_host(parse(text, Path("proj/.codex/skills/x/SKILL.md"))) == "codex"
+    assert other_host(parse(text, Path("proj/skills/.codex/SKILL.md"))) is None
