@@ -177,13 +177,22 @@ def test_a_skill_named_build_is_found(tmp_path: Path) -> None:
     assert list(find_skill_files([tmp_path])) == [build, deploy]
 
 
+def _cli_hits(root: Path, code: str) -> tuple[list[str], str]:
+    """`skillgrade score . --select CODE` in `root` (made a repository root): the files it reports, and its
+    output."""
+    import subprocess
+    import sys
+
+    (root / ".git").mkdir()
+    proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", ".", "--no-cache", "--select",
+                           code], cwd=root, capture_output=True, text=True, timeout=120)
+    return [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if code in ln], proc.stdout
+
+
 def test_skill_file_name_is_silent_on_installer_sources(tmp_path: Path) -> None:
     """A lowercase skill.md that a package's installer copies to SKILL.md (wheel data under *.data/data/,
     a folder of a Python package) or a folder holding other skills is not a skill Claude Code loads
     (held-out set 8); a skill.md in a plain skill folder still gets SKILL_FILE_NAME."""
-    import subprocess
-    import sys
-
     head = "---\nname: {n}\ndescription: Does {n}. Use when asked to {n}.\n---\n# T\n"
     cases = {
         "pkg-1.0.data/data/share/pkg/docs/protocol/skill.md": "desk",
@@ -197,11 +206,8 @@ def test_skill_file_name_is_silent_on_installer_sources(tmp_path: Path) -> None:
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(head.format(n=n), encoding="utf-8")
     (tmp_path / "pypkg" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / ".git").mkdir()
-    proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", ".", "--no-cache", "--select",
-                           "SKILL_FILE_NAME"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    hits = [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if "SKILL_FILE_NAME" in ln]
-    assert hits == ["plain/release-notes/skill.md"], proc.stdout
+    hits, out = _cli_hits(tmp_path, "SKILL_FILE_NAME")
+    assert hits == ["plain/release-notes/skill.md"], out
 
 
 def test_name_dir_mismatch_is_silent_on_python_package_data(tmp_path: Path) -> None:
@@ -209,9 +215,6 @@ def test_name_dir_mismatch_is_silent_on_python_package_data(tmp_path: Path) -> N
     package's installer deploys as <skills>/<name>/ (held-out set 8: dummyindex installs skills/memory as
     dummyindex-remember); an `__init__.py` in the skill folder itself only makes its scripts importable,
     so a mismatch there is still reported (held-out set 7: jira-assistant-skills)."""
-    import subprocess
-    import sys
-
     head = "---\nname: {n}\ndescription: Does {n}. Use when asked to {n}.\n---\n# T\n"
     for rel, n in {"pypkg/skills/memory": "dummyindex-remember", "plain/skills/jira-admin": "jira-administration"}.items():
         d = tmp_path / rel
@@ -219,11 +222,8 @@ def test_name_dir_mismatch_is_silent_on_python_package_data(tmp_path: Path) -> N
         (d / "SKILL.md").write_text(head.format(n=n), encoding="utf-8")
     (tmp_path / "pypkg" / "skills" / "__init__.py").write_text("", encoding="utf-8")
     (tmp_path / "plain" / "skills" / "jira-admin" / "__init__.py").write_text("", encoding="utf-8")
-    (tmp_path / ".git").mkdir()
-    proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", ".", "--no-cache", "--select",
-                           "NAME_DIR_MISMATCH"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    hits = [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if "NAME_DIR_MISMATCH" in ln]
-    assert hits == ["plain/skills/jira-admin/SKILL.md"], proc.stdout
+    hits, out = _cli_hits(tmp_path, "NAME_DIR_MISMATCH")
+    assert hits == ["plain/skills/jira-admin/SKILL.md"], out
 
 
 def test_case_variant_counts_only_when_it_reads_as_a_skill(tmp_path: Path) -> None:
