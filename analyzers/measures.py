@@ -132,16 +132,13 @@ def completion(doc: SkillDocument, rel: str) -> str | None:
     return None
 
 
-def exists_recorded(doc: SkillDocument, path: Path) -> bool:
-    """Path.exists, remembered on the document (the result cache re-checks these paths)."""
-    key = str(path)
+def exists_recorded(doc: SkillDocument, path: Path | str) -> bool:
+    """Whether the path exists, remembered on the document (the result cache re-checks these paths). A path
+    already a string is not made a Path (callers that test many joined paths pass strings)."""
+    key = os.fspath(path)
     hit = doc.external.get(key)
     if hit is None:
-        try:
-            hit = path.exists()
-        except OSError:
-            hit = False
-        doc.external[key] = hit
+        hit = doc.external[key] = os.path.exists(key)  # (False on any OSError, as Path.exists was caught)
     return hit
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
-from ...measures import resolve
+from ...measures import exists_recorded, resolve
 from ...rule import RuleContext, rule
 from ._mentions import (
     block_names_project_paths,
@@ -287,15 +287,7 @@ def _in_other_skill(doc: SkillDocument, ctx: RuleContext, rel: str, memo: dict[s
         folders = memo.get("\0folders")
         if folders is None:
             folders = memo["\0folders"] = _package_skills(doc, ctx)
-        hit = memo[rel] = any(_exists(doc, folder + rel) for folder in folders)
-    return hit
-
-
-def _exists(doc: SkillDocument, path: str) -> bool:
-    """`exists_recorded` for a path already a string (no Path built per sibling skill)."""
-    hit = doc.external.get(path)
-    if hit is None:
-        hit = doc.external[path] = os.path.exists(path)
+        hit = memo[rel] = any(exists_recorded(doc, folder + rel) for folder in folders)
     return hit
 
 
