@@ -217,15 +217,21 @@ _SKIP_OPTIONS = ("--yes", "--assume-yes", "--confirm", "--no-input", "--no-promp
 _CASE_ARM_Y = re.compile(r"^[ \t]*-y[ \t]*[|)]", re.M)
 
 
+def _word_char(text: str, k: int) -> bool:
+    """text[k] continues an option name (a letter, digit, `_` or `-`); False outside the text."""
+    return 0 <= k < len(text) and (text[k].isalnum() or text[k] in "_-")
+
+
 def _skip_option(text: str) -> bool:
     for opt in _SKIP_OPTIONS:
         i = text.find(opt)
         while i >= 0:
             j = i + len(opt)
-            if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_-")) and (
-                    j == len(text) or not (text[j].isalnum() or text[j] == "_") or text.startswith("ation", j)):
+            if opt == "--skip-confirm" and text.startswith("ation", j):
+                j += 5  # `--skip-confirmation`
+            if not _word_char(text, i - 1) and not _word_char(text, j):
                 return True
-            i = text.find(opt, j)
+            i = text.find(opt, i + len(opt))
     if "'-y'" in text or '"-y"' in text or ("-y" in text and _CASE_ARM_Y.search(text)):
         return True
     i = text.find("--force")
