@@ -150,7 +150,12 @@ def dialect_of(metadata: object) -> str | None:
     """The agent dialect a skill is written in, from its `metadata` value: OPENCLAW, HERMES or None."""
     if metadata_namespace(metadata) is not None:
         return OPENCLAW
-    return HERMES if isinstance(metadata, dict) and isinstance(metadata.get(HERMES), dict) else None
+    return HERMES if _hermes(metadata) else None
+
+
+def _hermes(metadata: object) -> bool:
+    """`metadata` holds Hermes Agent's nested `hermes` mapping."""
+    return isinstance(metadata, dict) and isinstance(metadata.get(HERMES), dict)
 
 
 def agent_namespaces(metadata: object) -> frozenset[str]:
@@ -160,7 +165,7 @@ def agent_namespaces(metadata: object) -> frozenset[str]:
     ns = metadata_namespace(metadata)
     if ns is not None:
         out.add(ns)
-    if isinstance(metadata, dict) and isinstance(metadata.get(HERMES), dict):
+    if _hermes(metadata):
         out.add(HERMES)
     return frozenset(out)
 
@@ -175,12 +180,12 @@ def frontmatter_dialect(data: object) -> str | None:
     Hermes Agent."""
     if not isinstance(data, dict):
         return None
-    found = dialect_of(data.get("metadata"))
+    meta = data.get("metadata")
+    found = dialect_of(meta)
     if found is not None:
         return found
     if any(k in data for k in HERMES_KEYS):
         return HERMES
-    meta = data.get("metadata")
     if isinstance(meta, dict) and "short-description" in meta:
         return CODEX  # Codex shows `metadata.short-description` in its skill list
     compat = data.get("compatibility")

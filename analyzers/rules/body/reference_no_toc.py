@@ -159,10 +159,10 @@ def _names_headings(lines: list[str]) -> bool:
     items: list[str] = []
     fence = ""
     for line in lines[:TOP_LINES]:
-        fence, is_fence = fence_step(fence, line[:OVERVIEW_CHARS])
+        line = line[:OVERVIEW_CHARS]
+        fence, is_fence = fence_step(fence, line)
         if is_fence or fence or line.lstrip().startswith("#"):
             continue
-        line = line[:OVERVIEW_CHARS]
         parts.append(_plain(line))
         m = _ITEM_TEXT.match(line) or _TABLE_CELL.match(line)
         if m is not None:

@@ -9,7 +9,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...measures import completion, resolve
 from ...rule import RuleContext, rule
-from .._helpers import fill_in_template
+from .._helpers import fence_step, fill_in_template
 from ..code.nested_fence import example_lines
 from ._bundled import (
     anchor_missing,
@@ -140,17 +140,15 @@ def _bundled_examples(memo: dict[str, frozenset[int]], bf) -> frozenset[int]:
 
 def _may_nest(text: str) -> bool:
     """A fence with an info string appears while a block is open (```` ```bash ```` inside ```` ```markdown ````):
-    the only way an example can be cut open. A line scan, no parse."""
+    the only way an example can be cut open. A line scan (`fence_step`), no parse."""
     if "```" not in text and "~~~" not in text:
         return False
-    inside = False
+    fence = ""
     for line in text.splitlines():
-        s = line.lstrip()
-        if s.startswith(("```", "~~~")):
-            info = s.lstrip("`~").strip()
-            if inside and info:
-                return True
-            inside = not inside
+        after, is_fence = fence_step(fence, line)
+        if is_fence and fence and after == fence and line.lstrip(" ").lstrip(fence[0]).strip():
+            return True
+        fence = after
     return False
 
 
