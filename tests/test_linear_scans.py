@@ -162,3 +162,18 @@ def test_fence_step_follows_commonmark_runs() -> None:
     fence_step("", "`" * 100_000)
     fence_step("```", "`" * 100_000 + "x")
     assert time.perf_counter() - t0 < 0.5
+
+
+@pytest.mark.parametrize(("text", "skips"), [
+    ("p.add_argument('--yes')", True), ("--skip-confirmation", True), ('"-y"', True), ("case $1 in\n  -y) Y=1;;", True),
+    ("## --force  Force shutdown without confirmation", True), ("delete <uid> [--force]", False),
+    ("--yesterday", False), ("--yes-all", False), ("--confirmation", False), ("a--yes", False),
+])
+def test_skip_option_boundaries(text: str, skips: bool) -> None:
+    """INTERACTIVE_SCRIPT's skip options, found by substring search with the regex's word boundaries."""
+    from skillgrade.analyzers.rules.scripts.interactive_script import _skip_option
+
+    assert _skip_option(text) is skips
+    t0 = time.perf_counter()
+    _skip_option("--yess" * 20_000 + "--force " * 100_000)  # (no match: every occurrence is looked at)
+    assert time.perf_counter() - t0 < 0.5

@@ -236,9 +236,9 @@ def _skip_option(text: str) -> bool:
         return True
     i = text.find("--force")
     while i >= 0:
-        ls = text.rfind("\n", 0, i) + 1
-        le = text.find("\n", i)
-        line = text[max(ls, i - 100):(le if le >= 0 else len(text))][:220].lower()
+        ls = text.rfind("\n", max(0, i - 100), i) + 1  # the line around it, at most 100 before and 120 after
+        le = text.find("\n", i, i + 120)
+        line = text[max(ls, i - 100):le if le >= 0 else i + 120].lower()
         if "confirm" in line or "prompt" in line:
             return True
         i = text.find("--force", i + 7)
