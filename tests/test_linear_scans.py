@@ -177,3 +177,20 @@ def test_skip_option_boundaries(text: str, skips: bool) -> None:
     t0 = time.perf_counter()
     _skip_option("--yess" * 20_000 + "--force " * 100_000)  # (no match: every occurrence is looked at)
     assert time.perf_counter() - t0 < 0.5
+
+
+_RL = "const rl = require('readline').createInterface({ input: process.stdin });\n"
+
+
+@pytest.mark.parametrize("body", [
+    "x = x || rl.question(1); " * 20_000,  # fallbacks on one line: each looked back a whole line's length
+    "const q = (a) => rl.question(a); " * 20_000,
+    "".join(f"const q{i} = (a) => rl.question(a); " for i in range(20_000)),  # 20,000 wrappers of their own
+])
+def test_interactive_prompt_checks_fast_on_one_long_line(body: str) -> None:
+    from skillgrade.analyzers.rules.scripts.interactive_script import _javascript, _python
+
+    t0 = time.perf_counter()
+    list(_javascript(_RL + body))
+    list(_python("name = args.name or input(1); " * 20_000))
+    assert time.perf_counter() - t0 < 1.0

@@ -99,7 +99,7 @@ def _finditer(pattern: re.Pattern[str], code: str, needles: tuple[str, ...]) -> 
 def _fallback(code: str, start: int) -> bool:
     """The prompt is the fallback of a value given otherwise: `to = to || await question('To: ')`,
     `name = args.name or input("Name: ")` (asked only when the option is missing)."""
-    before = code[max(0, code.rfind("\n", max(0, start - WINDOW), start)):start].rstrip()
+    before = code[max(start - WINDOW, code.rfind("\n", max(0, start - WINDOW), start) + 1, 0):start].rstrip()
     if code.startswith(".", start):  # `rl.question(`: the receiver is part of the call
         i = len(before)
         while i and (before[i - 1].isalnum() or before[i - 1] in "_.$"):
@@ -113,21 +113,24 @@ def _fallback(code: str, start: int) -> bool:
 # `const question = (q) => new Promise(r => rl.question(q, r));`: a wrapper, named on the line of the call
 _WRAPPER = re.compile(r"(?:const|let|var|function)\s+([A-Za-z_$][\w$]{0,60})\s*=?\s*(?:async\s*)?(?:\([^()\n]{0,200}\)|\w+)\s*(?:=>|\{)")
 MAX_WRAPPER_CALLS = 200  # calls of a wrapper looked at
+MAX_WRAPPERS = 50  # prompts per file whose wrapper is looked into
+WRAPPER_SCOPE = 50_000  # characters after a wrapper searched for its calls (its function's body)
 
 
 def _wrapped_fallbacks(code: str, start: int) -> bool:
     """The prompt sits in a wrapper (`const question = (q) => …rl.question(q, r)`) whose every call only
     fills a value the arguments left out (`to = to || await question('To: ')`)."""
-    ls = code.rfind("\n", 0, start) + 1
+    ls = max(code.rfind("\n", max(0, start - WINDOW), start) + 1, start - WINDOW)  # (bounded: a line is short)
     m = _WRAPPER.search(code, ls, start)
     if m is None:
         return False
     name = m.group(1)
     # its calls: after it, up to the next wrapper of the same name (each function may define its own)
     again = re.compile(r"(?:const|let|var|function)\s+" + re.escape(name) + r"\b")
-    nxt = again.search(code, start)
+    scope = min(len(code), start + WRAPPER_SCOPE)
+    nxt = again.search(code, start, scope)
     calls = 0
-    for c in re.compile(r"(?<![\w$.])" + re.escape(name) + r"\s*\(").finditer(code, start, nxt.start() if nxt else len(code)):
+    for c in re.compile(r"(?<![\w$.])" + re.escape(name) + r"\s*\(").finditer(code, start, nxt.start() if nxt else scope):
         calls += 1
         if calls > MAX_WRAPPER_CALLS or not _fallback(code, c.start()):
             return False
@@ -158,12 +161,16 @@ def _python(code: str) -> Iterator[tuple[int, int, str]]:
 
 def _javascript(code: str) -> Iterator[tuple[int, int, str]]:
     stdin_rl = _JS_STDIN_RL.search(code) is not None
+    wrappers = 0
     for m in _finditer(_JS, code, _NEEDS[JS]):
         what = m.group("what")
         if what == ".question" and not stdin_rl:
             continue  # question() of something that is not a readline interface on stdin
-        if _definition(code, m.end()) or _fallback(code, m.start("what")) or _wrapped_fallbacks(code, m.start()):
+        if _definition(code, m.end()) or _fallback(code, m.start("what")):
             continue  # a method named prompt(), or a prompt only for a value the arguments left out
+        wrappers += 1
+        if wrappers <= MAX_WRAPPERS and _wrapped_fallbacks(code, m.start()):
+            continue  # (a hostile file's thousands of wrappers: the first MAX_WRAPPERS are looked into)
         a = m.start("what") + (1 if what.startswith(".") else 0)
         yield a, m.end("what"), what.lstrip(".") + "()"
 
@@ -299,7 +306,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     skips the confirmation: "Are you sure?" with
     the skip flag this page recommends), nor a prompt that only fills in a value the arguments left out
     (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, or a wrapper
-    `const ask = (q) => … rl.question(q, …)` whose every call is such a fallback), nor a method that is
+    `const ask = (q) => … rl.question(q, …)` whose every call within 50,000 characters is such a fallback;
+    the wrappers of a file's first 50 prompts are looked into), nor a method that is
     defined, not called (`async prompt(params) {`). Reading piped
     data (`sys.stdin.read()`, `json.load(sys.stdin)`, `rl.on('line')`) is not a prompt and is not
     reported. Names such as `input_file`, `args.input(` or `def input(` are not calls of the builtin.
