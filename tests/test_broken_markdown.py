@@ -244,3 +244,47 @@ def test_a_nesting_reported_once_its_knock_on_blocks_are_not_reported_again() ->
             "### Keyboards", "", "```python", "## Keyboards", "```javascript", "b()", "```", "```", "", "## End"]
     found = _findings(HEAD + "\n".join(body) + "\n", ("NESTED_FENCE", "UNCLOSED_FENCE"))
     assert [f.code for f in found] == ["NESTED_FENCE"], [(f.code, f.message) for f in found]
+
+
+def _untagged_lines(body: list[str]) -> list[int]:
+    found = _findings(HEAD + "\n".join(body) + "\n", ("CODE_BLOCK_UNTAGGED",))
+    return [f.range.start.line - HEAD.count("\n") + 1 for f in found]  # 1-based lines of `body`
+
+
+def test_knock_on_closers_after_a_nested_example_are_not_tagged() -> None:
+    """A ```markdown example nests ```python, so its closer opens a block that swallows the next template's
+    ```python opener and that template's own inner ```python pair: the author still has a block open, so the
+    following bare fences are closers, not untagged blocks (held-out 10: curriculum-designer 837, 849)."""
+    body = ["```markdown", "# Lesson", "```python", "x = 1", "```", "Closing words", "```", "",
+            "#### Notebook", "", "```python", "cell = 1", "```python", "solution = 2", "```", "more = 3", "```", "",
+            "#### Tree", "", "```", "course/", "```", "",
+            "#### Canvas", "", "```", "canvas/", "```", ""]
+    # author: 1-7 markdown (2 nested), 11-17 python (nested 13-15), 21-23 tree, 27-29 canvas; the stray 7 opens
+    # CommonMark's block to 15, 17 opens (a closer), 21 closes it, 23 opens (a closer), 27 closes it, 29 opens
+    assert _untagged_lines(body) == []
+
+
+def test_an_untagged_block_after_a_longer_outer_fence_is_still_reported() -> None:
+    """A ```` outer fence holds a ```typescript pair legitimately (a longer fence nests): the untagged block
+    after it is a real one (held-out 7: malamute learning)."""
+    body = ["````", "Template:", "```typescript", "let a = 1", "```", "````", "", "Then:", "", "```", "plain", "```"]
+    assert _untagged_lines(body) == [1, 10]
+
+
+def test_a_fence_ended_by_its_list_item_does_not_stop_the_walk() -> None:
+    """A fence that ends with its list item (no closing fence) does not end the walk: the untagged block after
+    it (not reported: in reading order it closes the list's fence) holds ```markdown, so the next block opens
+    at its author's closer and swallows ```bash up to that block's closer; the plain block after is reported."""
+    body = ["1. Step", "   ```", "   open in a list", "", "Text", "", "```", "With header:", "```markdown",
+            "---", "```", "The agent writes it.", "```", "", "## Output", "", "```bash", "make", "```", "",
+            "```", "[report]", "```"]
+    assert _untagged_lines(body) == [21]
+
+
+def test_an_indented_inner_pair_does_not_end_the_outer_block() -> None:
+    """Fences indented four spaces inside a block are content to CommonMark: the outer block does not close
+    at the inner closer, so no NESTED_FENCE (held-out 7: bitranox)."""
+    body = ["```text", "ALGORITHM:", "  1. Check:", "     ```bash", "     make test", "     ```", "  2. Done", "```",
+            "", "```", "after", "```"]
+    found = _findings(HEAD + "\n".join(body) + "\n", ("NESTED_FENCE",))
+    assert found == [], [(f.code, f.message) for f in found]

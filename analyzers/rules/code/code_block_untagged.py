@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import document_pairing
+from ._helpers import FenceLine, document_pairing, fence_line
 
 
 def guess_language(block: CodeBlock) -> str:
@@ -34,27 +34,67 @@ def guess_language(block: CodeBlock) -> str:
     return "text"
 
 
-def _untagged_outer_closers(doc: SkillDocument) -> set[int]:
-    """Openers that are the author's closing fence of an untagged outer block: the block before them is
-    untagged and holds a tagged fence line (```` ``` ```` … ```` ```bash ```` … ```` ``` ```` … ```` ``` ````: CommonMark
-    ends the outer block at the inner closer, and the outer closer then opens a new block)."""
+def _shifted_closers(doc: SkillDocument, strays: set[int]) -> set[int]:
+    """Openers that are the author's closing fences once CommonMark's pairing has slipped behind the
+    author's, from a stray closer another rule names (`strays`) or from the block right after an untagged
+    block that holds a tagged fence of its own kind (```` ``` ```` … ```` ```bash ```` … ```` ``` ```` … ````
+    ``` ````: the inner closer ends the outer block, and the outer closer opens a new one).
+
+    From there the author's reading nests (a tagged fence opens a block inside the open one, a bare fence
+    closes the innermost): while the author has blocks open between CommonMark's blocks, each untagged
+    block CommonMark opens starts at an author's closer. Such a holder may itself be a stray closer of an
+    earlier slip, so a walk that starts after one counts only when the two readings agree again (a block
+    swallows the author's next tagged opener and ends at its closer) before a block ends with its
+    container or the file; otherwise only the block right after the holder is taken. Linear: each block's
+    lines are read once."""
+    lines = doc.lines
     out: set[int] = set()
-    prev = None
+    pending: list[int] = []  # closers found by a walk on trial, kept once it comes back in step
+    trial = False  # the walk started after a holder (which may itself be a stray closer)
+    depth = 0  # blocks the author has open where CommonMark has none (0: the two readings agree)
+    after_holder = False
     for b in doc.code_blocks:
         if not b.fenced:
             continue
-        if prev is not None and not prev.info and not b.info and _holds_tagged_fence(prev.content):
-            out.add(b.start_line)
-        prev = b
+        if not b.closed:  # it runs to the end of its container (a list item, a quote) or of the file
+            out.update(pending[:1])
+            depth, after_holder, trial, pending = 0, False, False, []
+            continue
+        opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
+        inside = _tagged_inside(b, lines, opener)
+        if b.start_line in strays:  # named by another rule: the walk is certain from here
+            out.update(pending)
+            trial, pending = False, []
+        elif depth == 0:
+            if b.info or not after_holder:
+                after_holder = not b.info and inside > 0
+                continue
+            trial = True  # the holder's author closer: the walk starts here, on trial
+        after_holder = False
+        if b.info:
+            depth += inside  # a tagged opener opens a block for both readings; its inner ones stay open
+            continue
+        (pending.append if trial else out.add)(b.start_line)
+        depth = max(depth, 1) - 1 + inside  # the opener closes the author's innermost block
+        depth = depth - 1 if depth else 1  # CommonMark's closer closes the next one, or opens one
+        if depth == 0:
+            out.update(pending)  # back in step: the walk on trial was the author's reading
+            trial, pending = False, []
+    out.update(pending[:1])
     return out
 
 
-def _holds_tagged_fence(content: str) -> bool:
-    for line in content.splitlines():
-        s = line.lstrip()
-        if s.startswith(("```", "~~~")) and s.lstrip("`~").strip():
-            return True
-    return False
+def _tagged_inside(b: CodeBlock, lines: list[str], opener: FenceLine | None) -> int:
+    """How many blocks an author has open inside `b` at its end: content lines that are fences of its kind
+    with an info string open one, bare ones CommonMark kept as content (indented) close one."""
+    if opener is None:
+        return 0
+    n = 0
+    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
+        f = fence_line(lines[ln]) if opener.marker in lines[ln] else None
+        if f is not None and f.marker == opener.marker and f.run >= opener.run:
+            n = n + 1 if f.info else max(n - 1, 0)
+    return n
 
 
 @rule("CODE_BLOCK_UNTAGGED", family="code", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
@@ -69,7 +109,11 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     lock the bug in), and a fence that CommonMark reads as an opener but that closes an earlier fence
     in reading order, as happens after a fence swallowed by an HTML block (`FENCE_IN_HTML_BLOCK`), or after
     an untagged outer block holding a tagged one (```` ``` ```` … ```` ```bash ```` … ```` ``` ```` … ```` ``` ````:
-    the inner closer ends the outer block, and the outer closer opens a new one).
+    the inner closer ends the outer block, and the outer closer opens a new one). Once the pairing has
+    slipped like that after a stray closer `NESTED_FENCE` names, each later block CommonMark opens starts
+    at one of the author's closers until the two readings agree again: none of those is flagged. The
+    author's reading there nests: a tagged fence opens a block inside the open one (a block that swallows
+    two tagged openers leaves one of them open), a bare fence closes the innermost.
     A tag on such a line would stop it from ever closing anything.
 
     ## Why is this bad?
@@ -102,7 +146,7 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     from .nested_fence import nested_fences
 
     strays = {stray for _b, _inner, stray in nested_fences(doc)}
-    strays |= _untagged_outer_closers(doc)
+    strays |= _shifted_closers(doc, strays)
     for b in untagged:
         if b.start_line in closers or b.start_line in strays:
             continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)

@@ -103,14 +103,21 @@ def _wrapper(blocks: list[CodeBlock], k: int, lines: list[str]) -> CodeBlock | N
 
 def _inner_opener(b: CodeBlock, lines: list[str], opener: FenceLine | None) -> int | None:
     """The first content line of `b` (opened by the fence `opener`) that opens a nested block: same fence
-    character, at least as long, with an info string (CommonMark reads it as content)."""
+    character, at least as long, with an info string (CommonMark reads it as content), after the last bare
+    fence line of the content. A bare fence inside the content is one CommonMark did not take for a closer
+    (indented four spaces or more): the inner block before it closed there, not at `b`'s closer."""
     if opener is None:
         return None
+    found = None
     for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
         f = fence_line(lines[ln])
-        if f is not None and f.marker == opener.marker and f.run >= opener.run and f.info:
-            return ln
-    return None
+        if f is None or f.marker != opener.marker or f.run < opener.run:
+            continue
+        if f.info:
+            found = ln if found is None else found
+        else:
+            found = None  # a bare fence CommonMark kept as content (indented): the inner block before it closed there
+    return found
 
 
 def _example_closer(blocks: list[CodeBlock], j: int, lines: list[str], marker: str) -> CodeBlock | None:
