@@ -158,15 +158,22 @@ def _hermes(metadata: object) -> bool:
     return isinstance(metadata, dict) and isinstance(metadata.get(HERMES), dict)
 
 
+NAMESPACE_KEYS = 5  # a mapping under `metadata` with this many keys is a tool's configuration block
+
+
 def agent_namespaces(metadata: object) -> frozenset[str]:
-    """Every agent's namespace `metadata` holds (OpenClaw's under any of its names, Hermes's): nested mappings
-    those agents read, not text values."""
+    """Every agent's namespace `metadata` holds (OpenClaw's under any of its names, Hermes's, and any mapping of
+    NAMESPACE_KEYS or more keys: a runtime's configuration block such as `metadata.helixforge` with its engine,
+    tier and limits): nested mappings those agents read, not text values."""
     out = set()
     ns = metadata_namespace(metadata)
     if ns is not None:
         out.add(ns)
     if _hermes(metadata):
         out.add(HERMES)
+    if isinstance(metadata, dict):
+        out.update(k for k, v in metadata.items() if isinstance(k, str) and isinstance(v, dict)
+                   and len(v) >= NAMESPACE_KEYS)
     return frozenset(out)
 
 

@@ -37,6 +37,9 @@ _EXPLICIT = re.compile(
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load)\s+"
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if)\b"
+    r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
+    # "… produce a plan when planning is requested": the request said in the passive
+    r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
     r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+(?:first\s+)?"
     r"(?:when|whenever|before|after|during|at|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
@@ -48,12 +51,12 @@ _EXPLICIT = re.compile(
     # "Read when designing …, when …" at a sentence's start (not "files to read when needed" mid-sentence)
     r"|(?:^|(?<=[.;!?]\s))(?:read|consult|load)\s+(?:when|whenever)\s+(?!needed\b|necessary\b|required\b)\w"
     # a description that opens with its situation: "When the user reports a bug …", "When there is a failing test …"
-    r"|^\W{0,3}when(?:ever)?\s+(?:the\s+|a\s+|an\s+|there\s+|you\s+|users?\s+)\w"
+    r"|^(?:[a-z]{2,12}\s{0,3}[—–:-]\s{0,3})?\W{0,3}when(?:ever)?\s+(?:the\s+|a\s+|an\s+|there\s+|you\s+|users?\s+)\w"
     # at a sentence's start, a routing verb and the moment or occasion: "Use at the start of a session",
     # "Invoke at …", "Activates EVERY session", "Mandatory at seed generation", "Use on …"; a rival it
     # replaces: "Use instead of Chrome for …"; how other skills load it: "Fires only for …", "Surfaces on …"
-    r"|(?:^|(?<=[.;!?]\s))(?:use|invoke|load|run|activates?|mandatory|required)\s+(?:this\s+(?:skill\s+)?|it\s+)?"
-    r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside)\b"
+    r"|(?:^|(?<=[.;!?]\s))(?:always\s+)?(?:use|invoke|load|run|activates?|mandatory|required)\s+"
+    r"(?:this\s+(?:skill\s+)?|it\s+)?(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every)\b"
     r"|(?:^|(?<=[.;!?]\s))(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...bundle import bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Severity
+from ...reach import reach
 from ...rule import RuleContext, rule
 from .._helpers import fence_step, fill_in_template
 
@@ -52,19 +53,32 @@ _NOT_REFERENCES = ("readme", "changelog", "license", "licence", "contributing", 
 
 # "This file covers setup, multi-surface patterns, and streaming." : a scope sentence listing what the file
 # covers (three or more items: two commas on its line) is the table of contents in prose
-_SCOPE = re.compile(r"\b(?:this|the)\s+(?:file|document|guide|reference|page)\s+"
-                    r"(?:covers|contains|describes|documents|explains|includes)\b", re.I)
+_SCOPE = re.compile(
+    r"\b(?:(?:this|the)\s+(?:file|document|doc|guide|reference|page|topic|article|section|chapter|example|"
+    r"walkthrough|tutorial)\s+(?:covers|contains|describes|documents|explains|includes|shows|demonstrates|"
+    r"lists|outlines|walks\s+through)|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b|本(?:文件|文档|参考|指南|文|页)(?:介绍|包含|涵盖|说明|描述|适用于)", re.I)
 SCOPE_LINES = 10
 
 
 def _lists_scope(line: str) -> bool:
-    """The scope sentence itself lists three or more things (two commas before its end): "This file covers
-    the basics. For examples, see `python/`, `typescript/`." lists folders, not what the file covers."""
+    """The scope sentence itself lists three or more things (two commas, `、` or `，` before its end), or two
+    after a colon ("This topic describes two methods: exact search and approximate search"): "This file
+    covers the basics. For examples, see `python/`, `typescript/`." lists folders, not what the file covers."""
     m = _SCOPE.search(line)
     if m is None:
         return False
-    end = line.find(". ", m.end())
-    return line.count(",", m.end(), end if end >= 0 else len(line)) >= 2
+    end = min((i for i in (line.find(". ", m.end()), line.find("。", m.end())) if i >= 0), default=len(line))
+    said = line[m.end():end]
+    colon = said.find(":")
+    return _commas(said) >= 2 or (colon >= 0 and " and " in said[colon:])
+
+
+def _scope_text(lines: list[str], i: int) -> str:
+    """Line `i` and, when its sentence runs on, the next line (quote markers and indentation removed)."""
+    line = lines[i]
+    if i + 1 < len(lines) and not line.rstrip().endswith((".", "。", ":")) and lines[i + 1].strip():
+        return line + " " + lines[i + 1].lstrip(" >")
+    return line
 
 
 # "**Contents:** [Setup](#setup) · [API](#api)": the label and its links on one line
@@ -236,7 +250,7 @@ def has_toc(lines: list[str]) -> bool:
     for i, line in enumerate(lines[:TOP_LINES]):
         if _toc_heading(line) or _toc_label(line) or _TOC_MARKER.search(line) or _toc_label_links(line):
             return True
-        if i < SCOPE_LINES and line.count(",") >= 2 and _lists_scope(line):
+        if i < SCOPE_LINES and _lists_scope(_scope_text(lines, i)):
             return True
         if _anchor_item(line):
             anchors += 1
@@ -288,11 +302,17 @@ _ATX = re.compile(r" {0,3}#{1,6}(?:\s|$)")
 
 
 def _reference(rel: str, doc: SkillDocument) -> bool:
-    """A file the agent reads as a reference: under references/ (or reference/, docs/), or named in SKILL.md."""
+    """A file the agent reads as a reference: under references/ (or reference/), named in SKILL.md, or under
+    docs/ unless SKILL.md surely never reaches it (a maintainers' page: "the AI does not need to read this")."""
     base = rel.rsplit("/", 1)[-1].lower()
     if base.startswith(_NOT_REFERENCES):
         return False
-    return rel.startswith(("references/", "reference/", "docs/")) or rel in doc.text
+    if rel.startswith(("references/", "reference/")) or rel in doc.text:
+        return True
+    if not rel.startswith("docs/"):
+        return False
+    r = reach(doc)
+    return not (r.complete and not doc.files.truncated and r.unreached([rel]))
 
 
 @rule("REFERENCE_NO_TOC", family="body", severity=Severity.INFO)
@@ -301,7 +321,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## What it does
     Looks at every bundled markdown file that the agent reads as a reference: files under
-    `references/` (also `reference/`, `docs/`) and any markdown file whose path SKILL.md names, but
+    `references/` (also `reference/`, and `docs/` unless SKILL.md surely never reaches the file, directly or
+    through the files it reaches) and any markdown file whose path SKILL.md names, but
     not READMEs, changelogs, licences and contributing guides (written for people), nor fill-in
     document templates under `assets/` or `templates/` or named `*template*` (three or more
     `[Client name]`-, `{client}`- or `{{CLIENT_NAME}}`-style fields outside code: copied whole into the
@@ -316,8 +337,13 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     link to the file's own headings (`- [Setup](#setup)`), a `Contents:` label followed by such links on
     its line, or three plain list items naming the file's own headings; or, in its first 10 lines, a sentence
     saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
-    streaming.": "this / the file / document / guide / reference / page covers / contains / describes /
-    documents / explains / includes", the sentence going on to list three or more things), or a
+    streaming.": "this / the file / document / doc / guide / reference / page / topic / article / section /
+    chapter / example / walkthrough / tutorial" then "covers / contains / describes / documents / explains /
+    includes / shows / demonstrates / lists / outlines / walks through", "it covers / demonstrates / outlines
+    / walks through", or Chinese `本文档介绍`…;
+    the sentence, which may run on to the next line, going on to list three or more things (commas, `、` and
+    `，` count), or two after a colon: "This topic describes two methods: exact search and approximate
+    search"), or a
     frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any
     form: an outline (`**Lifecycle:** A → B → C` above `## Step 1: A` …), a numbered list of the steps, an

@@ -15,6 +15,7 @@ from ._fields import tool_entries
 
 MCP = re.compile(r"^mcp__[A-Za-z0-9_.*-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # `read_file`: no Claude Code tool is written so
+_LOWER = re.compile(r"[a-z][a-z0-9_]*")  # `bash` beside `read_file`: the same agent's one-word tool
 
 
 @rule("UNKNOWN_TOOL", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES,
@@ -28,8 +29,9 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `Agent`, `Skill`, … and the older names it still accepts, such as `Task` and `LS`). MCP tools
     (`mcp__server`, `mcp__server__tool`) are accepted as written. The list lives in
     `analyzers/data/claude_code.json`, with the page and date it comes from. A list of two or more
-    entries that are all snake_case names (`read_file, run_code, make_directory`) names another agent's
-    own tools (Claude Code writes none so): the skill is written for that agent, and nothing is reported.
+    entries, all in lower case and at least one snake_case (`read_file, bash, make_directory`), names another
+    agent's own tools (Claude Code writes none so): the skill is written for that agent, and nothing is
+    reported.
 
     ## Why is this bad?
     Tool names are exact, case-sensitive strings. An entry such as `List`, `bash` or `WebSearchTool`
@@ -69,8 +71,9 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     names = sorted(d.tools)
     by_lower = {n.lower(): n for n in names}
     entries = list(tool_entries(doc, fld))
-    if len(entries) >= 2 and all(_SNAKE.fullmatch(e.name) for e, _ in entries):
-        return  # `read_file, run_code, make_directory`: another agent's own tools (zeer), not Claude Code typos
+    if len(entries) >= 2 and all(_LOWER.fullmatch(e.name) for e, _ in entries) \
+            and any(_SNAKE.fullmatch(e.name) for e, _ in entries):
+        return  # `read_file, bash, make_directory`: another agent's own tools (zeer), not Claude Code typos
     for entry, rng in entries:
         name = entry.name
         if name in d.tools or MCP.match(name) or not name:

@@ -48,6 +48,44 @@ def deprecated(doc: SkillDocument) -> bool:
     return isinstance(text, str) and DEPRECATED.match(text) is not None
 
 
+# A description that says the skill is not routed to by itself: another skill or a stage loads it.
+_NOT_ROUTED = re.compile(
+    r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
+    r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
+    r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded)\s+directly\b",
+    re.I,
+)
+
+
+def not_routed(doc: SkillDocument) -> bool:
+    """The description says the skill is not routed to on its own ("DO NOT USE directly — consumed by …",
+    "not as an independent trigger"), or the frontmatter sets `allow_implicit_invocation: false` (at the top or
+    one level down in `metadata`: Codex's policy key)."""
+    data = doc.frontmatter.data
+    if data.get("allow_implicit_invocation") is False:
+        return True
+    meta = data.get("metadata")
+    if isinstance(meta, dict) and (meta.get("allow_implicit_invocation") is False or any(
+            isinstance(v, dict) and v.get("allow_implicit_invocation") is False for v in meta.values())):
+        return True
+    text = description(doc)[1]
+    return isinstance(text, str) and _NOT_ROUTED.search(text) is not None
+
+
+def own_name_as_this_skill(text: str, name: object) -> str:
+    """`text` with "Use <the skill's own name> to" (`library-skills` written `Library Skills`, or `the siyuan-cli
+    tool`) put as "Use this skill to": the same clause."""
+    if not isinstance(name, str) or len(name) < 3 or len(name) > 64:
+        return text
+    words = [w for w in re.split(r"[-_\s]+", name.strip()) if w]
+    if not words:
+        return text
+    spelled = r"[-_\s]+".join(re.escape(w) for w in words)
+    pattern = re.compile(r"\b(use\s+)(?:the\s+)?" + spelled + r"(?:\s+(?:tool|skill|cli|command|plugin))?(?=\s+to\b)",
+                         re.I)
+    return pattern.sub(lambda m: m.group(1) + "this skill", text)
+
+
 _SENTENCE_END = frozenset(".!?。！？…")
 
 

@@ -8,16 +8,17 @@ from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, usage_context
-from ._text import append_sentence, deprecated, description
+from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
 from .empty_description import MIN_CHARS
 
 
 def exempt(doc: SkillDocument) -> bool:
     """Skills the model never routes to by description alone: slash-only, path-triggered, with a
     non-empty `when_to_use` (Claude Code appends it to the description in the skill listing: it is the
-    trigger clause, kept in its own field), or deprecated (reached by name only)."""
+    trigger clause, kept in its own field), deprecated (reached by name only), or said not to be routed to
+    on their own (another skill loads them; `allow_implicit_invocation: false`)."""
     data = doc.frontmatter.data
-    if data.get("disable-model-invocation") is True or deprecated(doc):
+    if data.get("disable-model-invocation") is True or deprecated(doc) or not_routed(doc):
         return True
     wtu = data.get("when_to_use")
     if (isinstance(wtu, str) and wtu.strip()) or (isinstance(wtu, list) and any(
@@ -44,7 +45,7 @@ def routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
         return None  # EMPTY_DESCRIPTION / FIELD_TYPE
     if not english(text):
         return None
-    return fld, text
+    return fld, own_name_as_this_skill(text, doc.frontmatter.data.get("name"))
 
 
 @rule("MISSING_TRIGGER", family="description", severity=Severity.WARNING, anti_pattern=True,
@@ -67,8 +68,12 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
        every / always …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
-       than / alongside …", or "Fires / Surfaces / Kicks in / Engages (only) on / for / when / if …"
-       (not "… to read if needed": a reading aid, not a trigger), and the same
+       than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
+       "Fires / Surfaces / Kicks in / Engages (only) on / for / when / if …"
+       (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) when / whenever /
+       if …" (not "apply for"), "when <up to three words> is / are requested / asked for" ("… when planning
+       is requested"), a description opening with its situation ("When the user …", "When there is …"),
+       also after a one-word label ("WHAT — When the repo has no template …"), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Portuguese ("Use (também) quando …"),
        Vietnamese ("Dùng khi …"), Russian ("Используй при / когда …"), Chinese ("…時使用 / 时使用",
        "當使用者 / 当用户 …", the labels "使用场景：" / "适用场景：" / "触发短语：" / "触发词："),
@@ -102,7 +107,13 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     deprecated shim"): a shim kept so old
     invocations by name keep working should not attract the router, and a "Use when …" clause would pull
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
-    other skill. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
+    other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
+    directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
+    invoked directly"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
+    `metadata` namespace: Codex's policy key). Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
+
+    The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
+    and "Use the siyuan-cli tool to create …" read as "Use this skill to …".
 
     Only descriptions written in English get either finding. The cues above in other languages are what
     the static triggering score reads, but their phrasing is open-ended (every language and every package

@@ -54,8 +54,10 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `emoji`, `os`, `primaryEnv`, `skillKey`, `always`, `homepage`) holding `requires`, `install` or
     `emoji`. Turning it into text would remove the skill's gating and install specs; Claude Code does not
     read `metadata`. NousResearch Hermes Agent reads its own nested `metadata.hermes` (tags, category,
-    related skills): not reported either, beside OpenClaw's or alone. Other nested `metadata` keys are
-    still reported.
+    related skills): not reported either, beside OpenClaw's or alone. Nor is a mapping of five or more keys
+    under any other name (`metadata.helixforge` with its engine, tier, limits and workflow): a runtime's
+    configuration block, read by that runtime. Other nested `metadata` keys (`metadata.requires: {bins: …}`)
+    are still reported.
 
     ## Why is this bad?
     Tools read these fields as text; a list `description` crashes the reference evaluator and is

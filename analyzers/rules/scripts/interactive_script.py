@@ -151,10 +151,28 @@ def _definition(code: str, end: int) -> bool:
     return False
 
 
+_ARGUMENT_TESTS = ("args.", "argv", "options.", "opts.", "params.")
+
+
+def _else_of_argument(code: str, start: int) -> bool:
+    """The prompt is in the `else:` branch of a test of an argument within WINDOW characters before it
+    (`if args.code: code = args.code` / `else: code = input(...)`): asked only when the option is missing."""
+    win = code[max(0, start - WINDOW):start]
+    e = win.rfind("else:")
+    if e < 0:
+        return False
+    i = win.rfind("if ", 0, e)
+    if i < 0:
+        return False
+    end = win.find("\n", i, e)
+    cond = win[i:end if end >= 0 else e]
+    return any(k in cond for k in _ARGUMENT_TESTS)
+
+
 def _python(code: str) -> Iterator[tuple[int, int, str]]:
     for m in _finditer(_PY, code, _NEEDS[PY]):
         g = "what" if m.group("what") else "what2"
-        if _fallback(code, m.start(g)):
+        if _fallback(code, m.start(g)) or _else_of_argument(code, m.start(g)):
             continue
         yield m.start(g), m.end(g), m.group(g) + "()"
 
@@ -253,16 +271,21 @@ def _skip_option(text: str) -> bool:
 
 
 # a script that installs the skill itself (`scripts/install.sh`): run by a person setting the skill up
-_INSTALLERS = frozenset({"install", "uninstall", "setup", "bootstrap", "installer"})
+_INSTALLERS = frozenset({"install", "uninstall", "setup", "bootstrap", "installer", "wizard", "onboard",
+                         "onboarding"})
 
 
 def _for_people(doc: SkillDocument, rel: str) -> bool:
-    """Analysed only when reached: a script outside `scripts/`, or an installer of the skill whose name
-    SKILL.md never uses ("Run the setup script" sends the agent to `scripts/setup.sh`)."""
+    """Analysed only when reached: a script outside `scripts/`, or an installer of the skill (a name that is or
+    holds an installer word: `setup.sh`, `install_extension.py`, `setup-cron.sh`) that SKILL.md never names
+    ("Run the setup script" sends the agent to `scripts/setup.sh`)."""
     if not rel.startswith("scripts/"):
         return True
     stem = rel.rsplit("/", 1)[-1].split(".", 1)[0].lower()
-    return stem in _INSTALLERS and stem not in doc.text.lower()
+    if stem in _INSTALLERS:
+        return stem not in doc.text.lower()
+    words = stem.replace("-", "_").split("_")
+    return any(w in _INSTALLERS for w in words) and stem not in doc.text.lower()
 
 
 def _unreached(doc: SkillDocument) -> set[str]:
@@ -294,8 +317,9 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     A script outside `scripts/` that SKILL.md never reaches, directly or through the files it reaches
     (UNREFERENCED_FILE's reach: a presenter's `demo/run-demo.sh`), is not analysed: the agent is never
     sent to it; so is an installer of the skill itself under `scripts/` (`install.sh`, `setup.py`,
-    `uninstall.sh`, `bootstrap.sh`) that SKILL.md never reaches and whose name it never uses (not even
-    "run the setup script"): a person runs it to set the skill up.
+    `uninstall.sh`, `bootstrap.sh`, or a name holding such a word: `install_extension.py`, `setup-cron.sh`,
+    `wizard.py`) that SKILL.md never reaches and whose name it never uses (not even "run the setup
+    script"): a person runs it to set the skill up.
     Everything else under `scripts/` is: those are the skill's tools, mentioned or not.
     A generated or minified file with more than 50,000 strings and comments is not analysed.
     A script that checks for a terminal (`isatty()`, `[ -t 0 ]`, `process.stdin.isTTY`,
@@ -305,7 +329,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `--confirm`, `--no-input`, `--non-interactive`, `--auto-approve`, or `--force` on a line that says it
     skips the confirmation: "Are you sure?" with
     the skip flag this page recommends), nor a prompt that only fills in a value the arguments left out
-    (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, or a wrapper
+    (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, Python's `else:` branch of
+    an `if args.code:` within 300 characters before the prompt, or a wrapper
     `const ask = (q) => … rl.question(q, …)` whose every call within 50,000 characters is such a fallback;
     the wrappers of a file's first 50 prompts are looked into), nor a method that is
     defined, not called (`async prompt(params) {`). Reading piped

@@ -1,0 +1,4 @@
+import getpass
+
+token = getpass.getpass("Extension token: ")
+print(len(token))
