@@ -69,7 +69,12 @@ def _target_path(target: str) -> str | None:
     p = unquote(p)
     if not p or p.startswith("/") or "{" in p or "<" in p or "$" in p:
         return None  # absolute or templated paths cannot be checked
+    if p.lower() in _PLACEHOLDER_TARGETS:
+        return None  # `[Source Title](URL)`: a placeholder for the link the reader fills in
     return p
+
+
+_PLACEHOLDER_TARGETS = frozenset({"url", "uri", "link", "href", "todo", "tbd", "xxx", "..."})
 
 
 def normalize(rel: str, base: str = "") -> str:

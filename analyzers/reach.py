@@ -113,6 +113,41 @@ def _index(doc: SkillDocument) -> _Index:
                   {k: tuple(sorted(set(v))) for k, v in folded.items()})
 
 
+MAX_STEMS = 200  # reference files looked for by their stem
+MIN_STEM = 8  # characters: `bulk-reader-brief`, `callback_signatures`, not `api`
+
+
+def _reference_stems(files: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """(stem, path) of markdown files under references/ (or reference/, docs/) whose stem is distinctive: a
+    compound word of MIN_STEM characters or more (`llm-agent-nodes`). A CLI that serves references by name
+    (`{cli} doc window/bulk-reader-brief`, `load_skill_resource("x", "<resource>.md")` beside a table of
+    stems) names them without folder or extension."""
+    out = []
+    for f in sorted(files):
+        if not f.startswith(("references/", "reference/", "docs/")) or not f.endswith(".md"):
+            continue
+        stem = f.rsplit("/", 1)[-1][:-3]
+        if len(stem) >= MIN_STEM and ("-" in stem or "_" in stem):
+            out.append((stem, f))
+            if len(out) >= MAX_STEMS:
+                break
+    return tuple(out)
+
+
+def _names_stem(text: str, stem: str) -> bool:
+    """`stem` occurs in `text` as a whole name: not inside a longer word or path segment name."""
+    i = text.find(stem)
+    tries = 0
+    while i >= 0 and tries < 50:
+        before = text[i - 1] if i else " "
+        after = text[i + len(stem)] if i + len(stem) < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return True
+        i = text.find(stem, i + 1)
+        tries += 1
+    return False
+
+
 @dataclass(slots=True)
 class Reach:
     """Reachability state for one document; grows lazily (see `unreached`)."""
@@ -125,6 +160,7 @@ class Reach:
     read: int = 0
     complete: bool = True  # False: the read budget ran out before the worklist did
     spaced: tuple[str, ...] = ()  # bundled paths with a space (tokens cannot hold them)
+    stems: tuple[tuple[str, str], ...] | None = None  # (stem, path) of references named by a distinctive stem
     via: dict[str, str] = field(default_factory=dict)  # reached path -> the file that reached it ("" SKILL.md)
     memo: dict[tuple[str, str, bool], tuple[str, ...]] = field(default_factory=dict)  # (token, folder, quoted)
     _current: str = ""
@@ -249,6 +285,12 @@ class Reach:
         for p in self.spaced:
             if p.rsplit("/", 1)[-1] in text:
                 out.add(p)
+        if prose:
+            if self.stems is None:
+                self.stems = _reference_stems(self.idx.files)
+            for stem, p in self.stems:
+                if stem in text and _names_stem(text, stem):
+                    out.add(p)
         return out
 
     def _config_refs(self, text: str) -> set[str]:

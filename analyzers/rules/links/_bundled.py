@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from ...bundle import BundledFile, bundled_markdown_files
 from ...document import Link, SkillDocument
@@ -82,8 +83,8 @@ def anchor_slugs(headings, text: str) -> set[str]:
 
 def anchor_missing(target: str, slugs: set[str]) -> bool:
     """`#target` matches none of `slugs` (a trailing `-N` is left alone: GitHub's numbering of repeated
-    headings)."""
-    anchor = _squash(target[1:])
+    headings; `%20`-style escapes are decoded first, as browsers do)."""
+    anchor = _squash(unquote(target[1:]) if "%" in target else target[1:])
     return bool(anchor) and anchor not in slugs and not re.search(r"-\d+$", target)
 
 

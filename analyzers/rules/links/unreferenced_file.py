@@ -57,7 +57,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `{baseDir}/…`, `${CLAUDE_PLUGIN_ROOT}/…`, `$SKILL_DIR/…` or from a plugin or repository root
     (a path that ends in the file's path); a bare file name (`fields.json`); a mention of a folder
     (`scripts/`, `scripts/validators`, `schemas/{name}.json`), which covers every file under it;
-    `python -m scripts.tool`; in a reached script, Python imports (`import x`, `from pkg import y`,
+    `python -m scripts.tool`; a markdown file under `references/` (or `reference/`, `docs/`) named by its
+    stem alone in SKILL.md or a reached markdown file, when the stem is a compound word of eight or more
+    characters (`{cli} doc window/bulk-reader-brief`, a table row `llm-agent-nodes` beside
+    `load_skill_resource("<resource>.md")`); in a reached script, Python imports (`import x`, `from pkg import y`,
     `from .mod import z`; a package covers its folder), JS `require('./z')` and `import … from './z'`,
     shell `source lib.sh`, and any quoted name of a bundled file or folder (`open("templates/x.html")`,
     `Path(__file__).parent / "schemas"`); the skill's own config file at its root (`customize.toml`,
