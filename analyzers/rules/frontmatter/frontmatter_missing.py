@@ -37,11 +37,30 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     # PDF tools
     ```
 
+    When a frontmatter block comes a little later, after blank lines or HTML comments only (`<!-- mirrored
+    from … -->` above `---`), the finding says where it starts instead.
+
     ## Fix
     Inserts a frontmatter block with `name` (from the directory) and a `description` placeholder.
-    The placeholder must be replaced, so the fix is a suggestion (display only).
+    The placeholder must be replaced, so the fix is a suggestion (display only). For a block that starts
+    late, the fix moves the lines above it below its closing `---` (unsafe: check that the block is the
+    skill's frontmatter).
     """
     if doc.frontmatter.present or doc.binary:
+        return
+    late = _late_block(doc.lines)
+    if late is not None:
+        start, end = late  # the `---` lines that open and close the block
+        lines = doc.lines
+        lead = "".join(line + "\n" for line in lines[:start])
+        yield ctx.finding(
+            Range(Pos(0, 0), Pos(0, len(lines[0]))),
+            f"The frontmatter block starts at line {start + 1}, after other lines: SKILL.md must start with its "
+            "`---` line, so agents read no frontmatter here",
+            Fix.unsafe("Move the lines above the frontmatter below it",
+                       Edit(Range(Pos(0, 0), Pos(start, 0)), ""),
+                       Edit(Range(Pos(end + 1, 0), Pos(end + 1, 0)), lead)),
+        )
         return
     name = doc.skill_dir.name if doc.skill_dir is not None else "my-skill"
     if not NAME_RE.match(name):
@@ -53,3 +72,33 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         "No YAML frontmatter: SKILL.md must start with a `---` line",
         Fix.suggestion("Insert a frontmatter block", Edit(Range(Pos(0, 0), Pos(0, 0)), block)),
     )
+
+
+LATE_LINES = 20  # lines above a frontmatter block that starts late
+MAX_BLOCK = 200  # lines a late block may span
+
+
+def _late_block(lines: list[str]) -> tuple[int, int] | None:
+    """(opening, closing) line of a `---` block that follows only blank lines and HTML comments, holding a
+    `name:` or `description:` key, or None."""
+    in_comment = False
+    for i, line in enumerate(lines[:LATE_LINES]):
+        s = line.strip()
+        if in_comment:
+            in_comment = "-->" not in s
+            continue
+        if not s:
+            continue
+        if s.startswith("<!--"):
+            in_comment = "-->" not in s[4:]
+            continue
+        if s != "---" or i == 0:
+            return None
+        for j in range(i + 1, min(len(lines), i + MAX_BLOCK)):
+            if lines[j].rstrip() in ("---", "..."):
+                keys = lines[i + 1:j]
+                if any(k.startswith(("name:", "description:")) for k in keys):
+                    return i, j
+                return None
+        return None
+    return None
