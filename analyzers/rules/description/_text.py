@@ -72,18 +72,25 @@ def not_routed(doc: SkillDocument) -> bool:
     return isinstance(text, str) and _NOT_ROUTED.search(text) is not None
 
 
+# "Use <a name of up to eight words> [tool|skill|cli|command|plugin] to": words are letters and digits only,
+# so a name splits one way (linear; one pattern for every skill)
+_USE_NAMED = re.compile(
+    r"\b(use\s+)(?:the\s+)?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)(?:\s+(?:tool|skill|cli|command|plugin))?(?=\s+to\b)",
+    re.I)
+_SEPARATORS = re.compile(r"[-_\s]+")
+
+
 def own_name_as_this_skill(text: str, name: object) -> str:
     """`text` with "Use <the skill's own name> to" (`library-skills` written `Library Skills`, or `the siyuan-cli
     tool`) put as "Use this skill to": the same clause."""
-    if not isinstance(name, str) or len(name) < 3 or len(name) > 64:
+    if not isinstance(name, str) or not 3 <= len(name) <= 64 or "use" not in text.lower():
         return text
-    words = [w for w in re.split(r"[-_\s]+", name.strip()) if w]
-    if not words:
-        return text
-    spelled = r"[-_\s]+".join(re.escape(w) for w in words)
-    pattern = re.compile(r"\b(use\s+)(?:the\s+)?" + spelled + r"(?:\s+(?:tool|skill|cli|command|plugin))?(?=\s+to\b)",
-                         re.I)
-    return pattern.sub(lambda m: m.group(1) + "this skill", text)
+    words = _SEPARATORS.split(name.strip().lower())
+
+    def put(m: re.Match[str]) -> str:
+        return m.group(1) + "this skill" if _SEPARATORS.split(m.group(2).lower()) == words else m.group(0)
+
+    return _USE_NAMED.sub(put, text)
 
 
 _SENTENCE_END = frozenset(".!?。！？…")
