@@ -16,7 +16,15 @@ def exempt(doc: SkillDocument) -> bool:
     """Skills the model never routes to by description alone: slash-only, path-triggered, with a
     non-empty `when_to_use` (Claude Code appends it to the description in the skill listing: it is the
     trigger clause, kept in its own field), deprecated (reached by name only), or said not to be routed to
-    on their own (another skill loads them; `allow_implicit_invocation: false`)."""
+    on their own (another skill loads them; `allow_implicit_invocation: false`). Memoised per document."""
+    memo = doc._resolved  # the document's memo (tuple keys never meet resolve()'s string keys)
+    key = ("trigger_exempt",)
+    if key not in memo:
+        memo[key] = _exempt(doc)
+    return memo[key]
+
+
+def _exempt(doc: SkillDocument) -> bool:
     data = doc.frontmatter.data
     if data.get("disable-model-invocation") is True or deprecated(doc) or not_routed(doc):
         return True
@@ -36,7 +44,15 @@ PLACEHOLDER = "Use when <the situations this skill is for>."
 def routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     """The description the model routes on, when trigger rules apply to it: a readable mapping, a
     skill that is not exempt, text long enough that EMPTY_DESCRIPTION does not already fire, written in
-    English (the phrasing the rules read)."""
+    English (the phrasing the rules read). Memoised per document (both trigger rules ask)."""
+    memo = doc._resolved
+    key = ("routed_description",)
+    if key not in memo:
+        memo[key] = _routed_description(doc)
+    return memo[key]
+
+
+def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fm = doc.frontmatter
     if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
         return None
