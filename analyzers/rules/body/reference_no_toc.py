@@ -250,8 +250,10 @@ def has_toc(lines: list[str]) -> bool:
     for i, line in enumerate(lines[:TOP_LINES]):
         if _toc_heading(line) or _toc_label(line) or _TOC_MARKER.search(line) or _toc_label_links(line):
             return True
-        if i < SCOPE_LINES and _lists_scope(_scope_text(lines, i)):
-            return True
+        if i < SCOPE_LINES:
+            said = _scope_text(lines, i)
+            if (":" in said or _commas(said) >= 2) and _lists_scope(said):  # (no list, no scope sentence)
+                return True
         if _anchor_item(line):
             anchors += 1
             if anchors >= 2:

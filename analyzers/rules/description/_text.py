@@ -69,7 +69,12 @@ def not_routed(doc: SkillDocument) -> bool:
             isinstance(v, dict) and v.get("allow_implicit_invocation") is False for v in meta.values())):
         return True
     text = description(doc)[1]
-    return isinstance(text, str) and _NOT_ROUTED.search(text) is not None
+    if not isinstance(text, str):
+        return False
+    low = text.lower()  # every alternative holds one of these words: most descriptions skip the pattern
+    if "direct" not in low and "independent" not in low and "standalone" not in low and "separate" not in low:
+        return False
+    return _NOT_ROUTED.search(text) is not None
 
 
 # "Use <a name of up to eight words> [tool|skill|cli|command|plugin] to": words are letters and digits only,
@@ -83,9 +88,12 @@ _SEPARATORS = re.compile(r"[-_\s]+")
 def own_name_as_this_skill(text: str, name: object) -> str:
     """`text` with "Use <the skill's own name> to" (`library-skills` written `Library Skills`, or `the siyuan-cli
     tool`) put as "Use this skill to": the same clause."""
-    if not isinstance(name, str) or not 3 <= len(name) <= 64 or "use" not in text.lower():
+    if not isinstance(name, str) or not 3 <= len(name) <= 64:
         return text
     words = _SEPARATORS.split(name.strip().lower())
+    low = text.lower()
+    if "use" not in low or words[0] not in low:
+        return text  # no "use", or the name's first word is nowhere: nothing to put (most descriptions)
 
     def put(m: re.Match[str]) -> str:
         return m.group(1) + "this skill" if _SEPARATORS.split(m.group(2).lower()) == words else m.group(0)
