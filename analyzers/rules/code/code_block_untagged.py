@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import FenceLine, document_pairing, fence_line
+from ._helpers import document_pairing, fence_line
 
 
 def guess_language(block: CodeBlock) -> str:
@@ -60,16 +60,15 @@ def _shifted_closers(doc: SkillDocument, strays: set[int]) -> set[int]:
             out.update(pending[:1])
             depth, after_holder, trial, pending = 0, False, False, []
             continue
-        opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
-        inside = _tagged_inside(b, lines, opener)
         if b.start_line in strays:  # named by another rule: the walk is certain from here
             out.update(pending)
             trial, pending = False, []
         elif depth == 0:
             if b.info or not after_holder:
-                after_holder = not b.info and inside > 0
+                after_holder = not b.info and _tagged_inside(b, lines) > 0  # (a tagged block: no need to look)
                 continue
             trial = True  # the holder's author closer: the walk starts here, on trial
+        inside = _tagged_inside(b, lines)
         after_holder = False
         if b.info:
             depth += inside  # a tagged opener opens a block for both readings; its inner ones stay open
@@ -84,14 +83,16 @@ def _shifted_closers(doc: SkillDocument, strays: set[int]) -> set[int]:
     return out
 
 
-def _tagged_inside(b: CodeBlock, lines: list[str], opener: FenceLine | None) -> int:
+def _tagged_inside(b: CodeBlock, lines: list[str]) -> int:
     """How many blocks an author has open inside `b` at its end: content lines that are fences of its kind
     with an info string open one, bare ones CommonMark kept as content (indented) close one."""
+    opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
     if opener is None:
         return 0
+    mark = opener.marker * 3
     n = 0
     for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
-        f = fence_line(lines[ln]) if opener.marker in lines[ln] else None
+        f = fence_line(lines[ln]) if mark in lines[ln] else None
         if f is not None and f.marker == opener.marker and f.run >= opener.run:
             n = n + 1 if f.info else max(n - 1, 0)
     return n
