@@ -79,8 +79,9 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
       material folder or without frontmatter (`top/lib/webapp/SKILL.md` beside `top/SKILL.md`; a sub-skill
       with its own frontmatter, `top/general/SKILL.md`, stays a skill);
     - it is a `skills/SKILL.md` without frontmatter (an index of the guides in that folder);
-    - it has no frontmatter and a slash command's `command.md`, a runtime plugin's entry point (`run.py`), or a
-      markdown file naming it by path sits beside it (_loaded_by_sibling).
+    - it has no frontmatter and a slash command's `command.md`, a runtime plugin's entry point (`run.py`), a
+      runtime's manifest (`skill.toml`, `skill.yaml`), or a markdown file naming it by path sits beside it
+      (_loaded_by_sibling).
     """
     if doc.path is None:
         return False
@@ -111,6 +112,9 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
 SIBLINGS_READ = 5  # markdown files beside SKILL.md looked at for a mention of it
 # the entry point a runtime runs for its plugin (arka-agent: `run.py` + `skill.json` beside a readme SKILL.md)
 _PLUGIN_ENTRIES = ("run.py", "main.py", "__main__.py", "skill.py", "plugin.py")
+# a runtime's own manifest beside a frontmatter-less SKILL.md (agentic-workbench: `skill.toml` with `id`,
+# `description`, `required_tools`): that runtime reads the skill's metadata from it
+_RUNTIME_MANIFESTS = ("skill.toml", "skill.yaml", "skill.yml")
 
 
 def _loaded_by_sibling(doc: SkillDocument) -> bool:
@@ -123,6 +127,8 @@ def _loaded_by_sibling(doc: SkillDocument) -> bool:
         return True  # a slash command's folder: the command is what is loaded, this file its guide
     if any(doc.files.exists(f) for f in _PLUGIN_ENTRIES):
         return True  # a runtime's plugin (`run.py` beside it): this file is the plugin's readme
+    if any(doc.files.exists(f) for f in _RUNTIME_MANIFESTS):
+        return True  # a runtime's manifest holds the skill's id and description; this file is its instructions
     seen = 0
     for rel in doc.files.files:
         if "/" in rel or not rel.lower().endswith(".md") or rel.lower() == "skill.md":

@@ -524,7 +524,50 @@ def reach(doc: SkillDocument) -> Reach:
         idx = _index(doc)
         r = doc._reach = Reach(doc, idx, spaced=tuple(f for f in sorted(idx.files) if " " in f))
         r.queue.append("")
+        for entry in _console_entries(doc, idx.files):
+            r._reach_file(entry)  # (via SKILL.md: it runs the command)
     return r
+
+
+_ENTRY_MODULES = ("cli.py", "__main__.py", "main.py")
+
+
+def _console_entries(doc: SkillDocument, files: frozenset[str]) -> list[str]:
+    """The entry module of the skill's own command: when the skill folder (or its `scripts/`) is an importable
+    Python package (`__init__.py`) holding `cli.py`, `__main__.py` or `main.py`, and SKILL.md runs a command
+    named like the skill (`uvx schliff score`, `pipx run schliff …`, a line `schliff score …`), the package's
+    console script runs that module (the wheel's entry point, which the skill folder does not hold)."""
+    names = set()
+    fm_name = doc.frontmatter.data.get("name") if doc.frontmatter.ok else None
+    if isinstance(fm_name, str) and 2 < len(fm_name) <= 64:
+        names.add(fm_name.lower())
+    if doc.skill_dir is not None:
+        names.add(doc.skill_dir.name.lower())
+    out: list[str] = []
+    for pkg in ("", "scripts/"):
+        if pkg + "__init__.py" not in files:
+            continue
+        entries = [pkg + m for m in _ENTRY_MODULES if pkg + m in files]
+        if entries and any(_runs_command(doc.text, n) for n in names if n):
+            out.extend(entries)
+    return out
+
+
+def _runs_command(text: str, name: str) -> bool:
+    """`name` is run as a command in `text`: after `uvx ` / `pipx run ` / `$ `, or at a line's start, followed by
+    a space and an argument."""
+    low = text.lower()
+    i = low.find(name)
+    tries = 0
+    while i >= 0 and tries < 200:
+        after = low[i + len(name):i + len(name) + 2]
+        if len(after) == 2 and after[0] == " " and (after[1].isalnum() or after[1] == "-"):
+            before = low[max(0, i - 9):i]
+            if before.endswith(("uvx ", "pipx run ", "$ ", "\n", "`")) or i == 0:
+                return True
+        i = low.find(name, i + 1)
+        tries += 1
+    return False
 
 
 def reached_paths(doc: SkillDocument) -> set[str]:

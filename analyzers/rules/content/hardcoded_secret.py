@@ -67,7 +67,22 @@ def _candidate_offsets(text: str) -> Iterator[int]:
 
 def _placeholder(secret: str) -> bool:
     """A placeholder, or a run far longer than any credential format (a blob, not a key)."""
-    return "PRIVATE KEY" not in secret and (len(secret) > MAX_SECRET or bool(_PLACEHOLDER.search(secret)))
+    return "PRIVATE KEY" not in secret and (len(secret) > MAX_SECRET or bool(_PLACEHOLDER.search(secret))
+                                            or _made_up(secret))
+
+
+SEQUENCE_RUN = 6  # consecutive ascending characters (`ABCDEF`, `TUVWXY`, `345678`) in a key: typed, not generated
+
+
+def _made_up(secret: str) -> bool:
+    """The key holds SEQUENCE_RUN characters in alphabet or digit order (`AKIA0000TUVWXY3BCDEF`): a made-up
+    example. A random key of 100 letters and digits has such a run about once in 500,000 keys."""
+    run = 1
+    for a, b in zip(secret, secret[1:], strict=False):
+        run = run + 1 if a.isalnum() and ord(b) == ord(a) + 1 and b.isalnum() else 1
+        if run >= SEQUENCE_RUN:
+            return True
+    return False
 
 
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}")
@@ -142,7 +157,7 @@ def hardcoded_secret(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     configs; a finding in a bundled file is reported on that file), code blocks included, for
     credentials with a distinctive format: Anthropic, OpenAI, GitHub, Slack, Google and Stripe keys, AWS access key ids and PEM private
     keys (a private key only with a base64 body: a header over `...` shows the format). Placeholders (`sk-ant-api03-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, values with `your`, `example`,
-    `test`, `...`) are not reported.
+    `test`, `...`, six characters in alphabet or digit order: `AKIA0000TUVWXY3BCDEF`) are not reported.
 
     ## Why is this bad?
     Skills are shared: copied between repositories, published in marketplaces, uploaded to Claude.

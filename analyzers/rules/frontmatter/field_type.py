@@ -56,7 +56,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     read `metadata`. NousResearch Hermes Agent reads its own nested `metadata.hermes` (tags, category,
     related skills): not reported either, beside OpenClaw's or alone. Nor is a mapping of five or more keys
     under any other name (`metadata.helixforge` with its engine, tier, limits and workflow): a runtime's
-    configuration block, read by that runtime. Other nested `metadata` keys (`metadata.requires: {bins: …}`)
+    configuration block, read by that runtime; nor a mapping named after a folder above the skill
+    (`metadata.ts_agents` in `ts_agents/resources/skills/…`): the shipping package's own block. Other nested `metadata` keys (`metadata.requires: {bins: …}`)
     are still reported.
 
     ## Why is this bad?
@@ -96,6 +97,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     meta = doc.frontmatter.fields.get("metadata")
     namespace = metadata_namespace(meta.value) if meta is not None else None
     namespaces = agent_namespaces(meta.value) if meta is not None else frozenset()
+    if meta is not None and isinstance(meta.value, dict) and doc.skill_dir is not None:
+        namespaces = namespaces | _package_namespaces(meta.value, doc.skill_dir)
     known = known_fields(ctx.config.target, frontmatter_dialect(doc.frontmatter.data))
     for key, fld in doc.frontmatter.fields.items():
         spec = FIELDS.get(key)
@@ -132,3 +135,20 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 yield ctx.finding(fld.value_range, f"`{key}` must be text or a list of text, not {_type_name(v)}")
         elif spec.kind == "mapping" and not isinstance(v, dict):
             yield ctx.finding(fld.value_range, f"`{key}` must be a mapping, not {_type_name(v)}")
+
+
+PACKAGE_LEVELS = 6  # folders above the skill whose names may be the shipping package's
+
+
+def _package_namespaces(metadata: dict, skill_dir) -> frozenset[str]:
+    """Mapping keys of `metadata` named after a folder above the skill (`metadata.ts_agents` in
+    `ts_agents/resources/skills/x/`): the package that ships the skill, reading its own block."""
+    keys = {k.lower().replace("-", "_"): k for k, v in metadata.items() if isinstance(k, str) and isinstance(v, dict)}
+    if not keys:
+        return frozenset()
+    out = set()
+    for folder in list(skill_dir.parents)[:PACKAGE_LEVELS]:
+        norm = folder.name.lower().replace("-", "_")
+        if norm in keys:
+            out.add(keys[norm])
+    return frozenset(out)

@@ -97,7 +97,22 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         fix = None
         msg = (f"Unknown frontmatter field `{key}`; custom data belongs under `metadata` (a key your own tools "
                "read: list it in `known-fields`)")
+        if close and close[0] in FIELDS and not _fits(fld.value, FIELDS[close[0]].kind):
+            close = []  # `agents: [planner, developer]` is no misspelt `agent` (text): a list of its own
         if close and close[0] not in fields:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
         yield ctx.finding(fld.key_range, msg, fix)
+
+
+def _fits(value: object, kind: str) -> bool:
+    """The value has the type the suggested field takes (a rename must not trade one finding for another)."""
+    if kind == "string":
+        return isinstance(value, str | int | float) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "string-or-list":
+        return isinstance(value, str | list)
+    if kind in ("string-map", "mapping"):
+        return isinstance(value, dict)
+    return True

@@ -22,6 +22,15 @@ CONTAINERS = frozenset({"assets", "payload", "template", "templates", "skill", "
                          "resources", "content", "static", "share", "src"})
 
 
+def is_container(dirname: str) -> bool:
+    """A generic container's name: one of CONTAINERS, or words of them and `skills` (`skill-assets`)."""
+    low = dirname.lower()
+    if low in CONTAINERS:
+        return True
+    words = low.replace("_", "-").split("-")
+    return len(words) > 1 and all(w in CONTAINERS or w == "skills" for w in words)
+
+
 _SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".mjs", ".go", ".rs", ".java", ".kt", ".swift", ".rb", ".cs")
 SOURCE_FILES = 3  # source files beside SKILL.md that make its folder a code module
 
@@ -58,8 +67,10 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`. Nor is a
     SKILL.md at a repository or package root (the folder holds `.git`, `package.json` or
     `pyproject.toml`): that folder is named by whoever clones or installs it, nor a package's generic
-    container folder for its skill (`assets`, `payload`, `templates`, `skill`, `data`, `home`, … right
-    under such a root, or one level below it), which its installer links as `<skills>/<name>/`, nor a code
+    container folder for its skill (`assets`, `payload`, `templates`, `skill`, `data`, `home`, …, or such
+    words joined: `skill-assets`) right under such a root, one level below it, or inside a folder that
+    has the skill's name (`orchestra/skill-assets/SKILL.md`), which its installer links as
+    `<skills>/<name>/`, nor a code
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`). Nor is a template's
     placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
@@ -102,9 +113,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
-    if dirname.lower() in CONTAINERS and any(
-            (anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS):
-        return  # `<package>/assets/SKILL.md`: the package's container folder, installed under `name`
+    if is_container(dirname) and (doc.skill_dir.parent.name == fld.value or any(
+            (anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS)):
+        return  # `<package>/assets/SKILL.md`, `orchestra/skill-assets/SKILL.md`: a container, installed under `name`
     fix = None
     if NAME_RE.match(dirname):
         fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))

@@ -9,7 +9,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, placeholder_name, slugify
-from .name_dir_mismatch import CONTAINERS
+from .name_dir_mismatch import is_container
 
 
 def _why(name: str) -> str:
@@ -77,7 +77,7 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if isinstance(ident, str) and _ID.fullmatch(ident):
         return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
-    if NAME_RE.match(dirname) and dirname not in CONTAINERS:  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
+    if NAME_RE.match(dirname) and not is_container(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
     else:
         slug = slugify(name)

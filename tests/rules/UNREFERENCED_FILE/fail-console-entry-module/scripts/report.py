@@ -1,0 +1,2 @@
+def run() -> None:
+    print("report")

@@ -1,0 +1,5 @@
+from . import report
+
+
+def main() -> None:
+    report.run()
