@@ -533,8 +533,8 @@ _ENTRY_MODULES = ("cli.py", "__main__.py", "main.py")
 
 
 def _console_entries(doc: SkillDocument, files: frozenset[str]) -> list[str]:
-    """The entry module of the skill's own command: when the skill folder (or its `scripts/`) is an importable
-    Python package (`__init__.py`) holding `cli.py`, `__main__.py` or `main.py`, and SKILL.md runs a command
+    """The entry module of the skill's own command: when the skill's `scripts/` is an importable Python package
+    (`__init__.py`) holding `cli.py`, `__main__.py` or `main.py`, and SKILL.md runs a command
     named like the skill (`uvx schliff score`, `pipx run schliff …`, a line `schliff score …`), the package's
     console script runs that module (the wheel's entry point, which the skill folder does not hold)."""
     names = set()
@@ -543,14 +543,12 @@ def _console_entries(doc: SkillDocument, files: frozenset[str]) -> list[str]:
         names.add(fm_name.lower())
     if doc.skill_dir is not None:
         names.add(doc.skill_dir.name.lower())
-    out: list[str] = []
-    for pkg in ("", "scripts/"):
-        if pkg + "__init__.py" not in files:
-            continue
-        entries = [pkg + m for m in _ENTRY_MODULES if pkg + m in files]
-        if entries and any(_runs_command(doc.text, n) for n in names if n):
-            out.extend(entries)
-    return out
+    if "scripts/__init__.py" not in files:
+        return []
+    entries = ["scripts/" + m for m in _ENTRY_MODULES if "scripts/" + m in files]
+    if entries and any(_runs_command(doc.text, n) for n in names if n):
+        return entries
+    return []
 
 
 def _runs_command(text: str, name: str) -> bool:

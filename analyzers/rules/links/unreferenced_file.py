@@ -60,8 +60,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `python -m scripts.tool`; a markdown file under `references/` (or `reference/`, `docs/`) named by its
     stem alone in SKILL.md or a reached markdown file, when the stem is a compound word of eight or more
     characters (`{cli} doc window/bulk-reader-brief`, a table row `llm-agent-nodes` beside
-    `load_skill_resource("<resource>.md")`); the entry module (`cli.py`, `__main__.py`, `main.py`) of a skill
-    folder or `scripts/` that is an importable Python package (`__init__.py`) when SKILL.md runs a command
+    `load_skill_resource("<resource>.md")`); the entry module (`cli.py`, `__main__.py`, `main.py`) of a
+    `scripts/` folder that is an importable Python package (`__init__.py`) when SKILL.md runs a command
     named like the skill (`uvx schliff score …`: the wheel's console script runs it); in a reached script, Python imports (`import x`, `from pkg import y`,
     `from .mod import z`; a package covers its folder), JS `require('./z')` and `import … from './z'`,
     shell `source lib.sh`, and any quoted name of a bundled file or folder (`open("templates/x.html")`,
