@@ -77,10 +77,10 @@ def not_routed(doc: SkillDocument) -> bool:
     return _NOT_ROUTED.search(text) is not None
 
 
-# "Use <a name of up to eight words> [tool|skill|cli|command|plugin] to": words are letters and digits only,
-# so a name splits one way (linear; one pattern for every skill)
+# "Use <a name of up to eight words> [tool|skill|cli|command|plugin] to", matched at each "use": words are
+# letters and digits only, so a name splits one way (linear; one pattern for every skill)
 _USE_NAMED = re.compile(
-    r"\b(use\s+)(?:the\s+)?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)(?:\s+(?:tool|skill|cli|command|plugin))?(?=\s+to\b)",
+    r"(use\s+)(?:the\s+)?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)(?:\s+(?:tool|skill|cli|command|plugin))?(?=\s+to\b)",
     re.I)
 _SEPARATORS = re.compile(r"[-_\s]+")
 
@@ -92,13 +92,19 @@ def own_name_as_this_skill(text: str, name: object) -> str:
         return text
     words = _SEPARATORS.split(name.strip().lower())
     low = text.lower()
-    if "use" not in low or words[0] not in low:
-        return text  # no "use", or the name's first word is nowhere: nothing to put (most descriptions)
-
-    def put(m: re.Match[str]) -> str:
-        return m.group(1) + "this skill" if _SEPARATORS.split(m.group(2).lower()) == words else m.group(0)
-
-    return _USE_NAMED.sub(put, text)
+    if words[0] not in low:
+        return text  # the name's first word is nowhere: nothing to put (most descriptions)
+    parts: list[str] = []
+    last = 0
+    i = low.find("use")
+    while i >= 0:
+        if i == 0 or not low[i - 1].isalnum():
+            m = _USE_NAMED.match(text, i)
+            if m is not None and _SEPARATORS.split(m.group(2).lower()) == words:
+                parts += (text[last:i], m.group(1), "this skill")
+                last = m.end()
+        i = low.find("use", i + 3)
+    return "".join(parts) + text[last:] if parts else text
 
 
 _SENTENCE_END = frozenset(".!?。！？…")
