@@ -60,9 +60,9 @@ _NOT_ROUTED = re.compile(
 def not_routed(doc: SkillDocument) -> bool:
     """The description says the skill is not routed to on its own ("DO NOT USE directly — consumed by …",
     "not as an independent trigger"), or the frontmatter sets `allow_implicit_invocation: false` (at the top or
-    one level down in `metadata`: Codex's policy key)."""
+    one level down in `metadata`), or Codex's `agents/openai.yaml` beside it does (its `policy` block)."""
     data = doc.frontmatter.data
-    if data.get("allow_implicit_invocation") is False:
+    if data.get("allow_implicit_invocation") is False or _codex_policy_off(doc):
         return True
     meta = data.get("metadata")
     if isinstance(meta, dict) and (meta.get("allow_implicit_invocation") is False or any(
@@ -85,6 +85,22 @@ _USE_NAMED = re.compile(
 _SEPARATORS = re.compile(r"[-_\s]+")
 
 
+def _codex_policy_off(doc: SkillDocument) -> bool:
+    """Codex's `agents/openai.yaml` beside SKILL.md sets `allow_implicit_invocation: false` (its policy block)."""
+    if not doc.files.exists("agents/openai.yaml"):
+        return False
+    from ...bundle import read_bundled  # (imported only when the file is there)
+
+    bf = read_bundled(doc, "agents/openai.yaml")
+    if bf is None:
+        return False
+    for line in bf.text.splitlines():
+        key, _, value = line.strip().partition(":")
+        if key == "allow_implicit_invocation" and value.split("#", 1)[0].strip().lower() == "false":
+            return True
+    return False
+
+
 def own_name_as_this_skill(text: str, name: object) -> str:
     """`text` with "Use <the skill's own name> to" (`library-skills` written `Library Skills`, or `the siyuan-cli
     tool`) put as "Use this skill to": the same clause."""
@@ -98,7 +114,7 @@ def own_name_as_this_skill(text: str, name: object) -> str:
     last = 0
     i = low.find("use")
     while i >= 0:
-        if i == 0 or not low[i - 1].isalnum():
+        if (i == 0 or not low[i - 1].isalnum()) and low[i + 3:i + 4].isspace():  # ("user", "because": no)
             m = _USE_NAMED.match(text, i)
             if m is not None and _SEPARATORS.split(m.group(2).lower()) == words:
                 parts += (text[last:i], m.group(1), "this skill")

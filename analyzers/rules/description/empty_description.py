@@ -11,6 +11,17 @@ from .._helpers import frontmatter_insert_point
 from ._text import deprecated, description
 
 MIN_CHARS = 20
+CJK_WEIGHT = 3  # a Chinese, Japanese or Korean character says about as much as a short English word
+
+
+def weighted_length(text: str) -> int:
+    """Characters, a CJK character counting CJK_WEIGHT: 「当用户要求生成周报时使用」 (12 characters) says as much
+    as "Use when the user asks for a weekly report" (42)."""
+    n = len(text)
+    if text.isascii():
+        return n
+    return n + (CJK_WEIGHT - 1) * sum(1 for c in text if "\u3040" <= c <= "\u30ff" or "\u3400" <= c <= "\u9fff"
+                                      or "\uac00" <= c <= "\ud7af" or "\uf900" <= c <= "\ufaff")
 
 
 @rule("EMPTY_DESCRIPTION", family="description", severity=Severity.ERROR, anti_pattern=True,
@@ -19,7 +30,8 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     """The `description` is missing or shorter than 20 characters (methodology anti-pattern).
 
     ## What it does
-    Flags a missing `description`, an empty one, or one under 20 characters after trimming. When this
+    Flags a missing `description`, an empty one, or one under 20 characters after trimming (a Chinese,
+    Japanese or Korean character counts as three: "当用户要求生成周报时使用" is a full sentence). When this
     fires, `MISSING_TRIGGER` does not, so one defect is never counted twice in the penalty. A short
     description that declares the skill deprecated ("TDD deprecated shim", "Deprecated: use tdd-v2") is
     not reported: such a shim is kept for old invocations by name and is not meant to be routed to.
@@ -56,7 +68,7 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if text is None:
         return  # not text: FIELD_TYPE
     n = len(text.strip())
-    if n >= MIN_CHARS or n and deprecated(doc):
+    if weighted_length(text.strip()) >= MIN_CHARS or n and deprecated(doc):
         return  # a deprecated shim ("TDD deprecated shim") is reached by name only: it need not say more
     if fld is None:
         at = frontmatter_insert_point(doc)

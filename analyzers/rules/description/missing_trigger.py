@@ -9,7 +9,7 @@ from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, usage_context
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
-from .empty_description import MIN_CHARS
+from .empty_description import MIN_CHARS, weighted_length
 
 
 def exempt(doc: SkillDocument) -> bool:
@@ -57,7 +57,7 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
         return None
     fld, text = description(doc)
-    if fld is None or text is None or len(text.strip()) < MIN_CHARS:
+    if fld is None or text is None or weighted_length(text.strip()) < MIN_CHARS:
         return None  # EMPTY_DESCRIPTION / FIELD_TYPE
     if not english(text):
         return None
@@ -128,7 +128,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
     invoked directly"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
-    `metadata` namespace: Codex's policy key). Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
+    `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block). Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
     and "Use the siyuan-cli tool to create …" read as "Use this skill to …".

@@ -56,8 +56,9 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     read `metadata`. NousResearch Hermes Agent reads its own nested `metadata.hermes` (tags, category,
     related skills): not reported either, beside OpenClaw's or alone. Nor is a mapping of five or more keys
     under any other name (`metadata.helixforge` with its engine, tier, limits and workflow): a runtime's
-    configuration block, read by that runtime; nor a mapping named after a folder above the skill
-    (`metadata.ts_agents` in `ts_agents/resources/skills/…`): the shipping package's own block. Other nested `metadata` keys (`metadata.requires: {bins: …}`)
+    configuration block, read by that runtime; nor a mapping named after a folder above the skill or the
+    first word of its name (`metadata.ts_agents` in `ts_agents/resources/skills/…`, `metadata.echo` in
+    `echo_agent/…`): the shipping package's own block. Other nested `metadata` keys (`metadata.requires: {bins: …}`)
     are still reported.
 
     ## Why is this bad?
@@ -141,14 +142,17 @@ PACKAGE_LEVELS = 6  # folders above the skill whose names may be the shipping pa
 
 
 def _package_namespaces(metadata: dict, skill_dir) -> frozenset[str]:
-    """Mapping keys of `metadata` named after a folder above the skill (`metadata.ts_agents` in
-    `ts_agents/resources/skills/x/`): the package that ships the skill, reading its own block."""
+    """Mapping keys of `metadata` named after a folder above the skill, or the first word of its name
+    (`metadata.ts_agents` in `ts_agents/resources/skills/x/`, `metadata.echo` in `echo_agent/skills/x/`): the
+    package that ships the skill, reading its own block."""
     keys = {k.lower().replace("-", "_"): k for k, v in metadata.items() if isinstance(k, str) and isinstance(v, dict)}
     if not keys:
         return frozenset()
     out = set()
     for folder in list(skill_dir.parents)[:PACKAGE_LEVELS]:
         norm = folder.name.lower().replace("-", "_")
-        if norm in keys:
-            out.add(keys[norm])
+        first = norm.split("_", 1)[0]  # `echo_agent` reads `metadata.echo`
+        for k in (norm, first):
+            if k in keys and len(k) >= 3:
+                out.add(keys[k])
     return frozenset(out)

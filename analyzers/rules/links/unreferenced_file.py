@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
@@ -43,7 +45,45 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         return []
     r = reach(doc)
     out = r.unreached(targets)
-    return out if r.complete else []  # too many files to follow: not sure, say nothing
+    if not r.complete:
+        return []  # too many files to follow: not sure, say nothing
+    if out and doc.skill_dir is not None:
+        out = [f for f in out if not _host_convention(doc.skill_dir, f)]
+    return out
+
+
+_PROGRAM_MARKS = (b"__main__", b"argv", b"argparse", b"import click", b"import typer", b"process.argv", b"require.main")
+CONVENTION_SIBLINGS = 2  # sibling skills holding the same scripts/ path that make it a host's convention
+SIBLINGS_LOOKED = 50
+
+
+def _host_convention(skill_dir: Path, rel: str) -> bool:
+    """A module under `scripts/` that is not a program (no `#!` line, no `__main__` block, no command-line
+    arguments read) at the same path in CONVENTION_SIBLINGS or more sibling skills, at least half of them (`scripts/handler.py` with
+    the hook functions of every skill of a runtime that imports it by convention): the host loads it, SKILL.md
+    need not name it. A runnable script copied into every skill (`scripts/validate.py` with `#!`) is still
+    reported: the agent has to be told to run it."""
+    if not rel.startswith("scripts/") or not rel.endswith((".py", ".js", ".mjs", ".ts")):
+        return False
+    try:
+        with open(skill_dir / rel, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    if head.startswith(b"#!") or any(m in head for m in _PROGRAM_MARKS):
+        return False
+    parent = skill_dir.parent
+    try:
+        with os.scandir(parent) as it:
+            siblings = [e.name for e in it if e.is_dir() and e.name != skill_dir.name]
+    except OSError:
+        return False
+    skills = found = 0
+    for name in sorted(siblings)[:SIBLINGS_LOOKED]:
+        if os.path.isfile(os.path.join(parent, name, "SKILL.md")):
+            skills += 1
+            found += os.path.isfile(os.path.join(parent, name, rel))
+    return found >= CONVENTION_SIBLINGS and 2 * found >= skills  # most siblings: a convention, not a coincidence
 
 
 @rule("UNREFERENCED_FILE", family="links", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
@@ -74,7 +114,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     whose commands the host runs: `hooks/*.json` (Claude Code hooks), `.mcp.json`, a plugin manifest, a
     JSON / TOML / YAML file at the skill's root (`component.toml` with a cron command), each when it has a
     `command` / `cmd` / `args` / `run` key.
-    A file mentioned only by files SKILL.md never reaches is
+    Nor is a module under `scripts/` that is no program (no `#!` line, `__main__` block or argument parsing)
+    found at the same path in two or more sibling skills, and in at least half of them (`scripts/handler.py`
+    with hook functions in every skill of a runtime that imports it by convention). A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
     `requirements.txt`, dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,

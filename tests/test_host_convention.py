@@ -1,0 +1,36 @@
+"""UNREFERENCED_FILE and a module every sibling skill holds at the same path (a host's convention)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skillgrade.analyzers.config import Config
+from skillgrade.analyzers.report import analyze
+
+HOOK = "async def build_prompt(ctx):\n    return ctx['text']\n"
+PROGRAM = "#!/usr/bin/env python3\nprint('validated')\n"
+
+
+def _unreferenced(tmp_path: Path, script: str, copies: int, others: int = 0) -> list[str]:
+    skills = tmp_path / "skills"
+    for k in range(copies + others):
+        d = skills / f"skill-{k}"
+        (d / "scripts").mkdir(parents=True)
+        (d / "SKILL.md").write_text(f"---\nname: skill-{k}\ndescription: Summarises text. Use when asked.\n---\n\n# S\n")
+        if k < copies:
+            (d / "scripts" / "handler.py").write_text(script)
+    path = skills / "skill-0" / "SKILL.md"
+    report = analyze(path.read_text(), path, config=Config(select=("UNREFERENCED_FILE",)), workspace_root=tmp_path)
+    return [f.message for f in report.findings]
+
+
+def test_a_hook_module_in_every_sibling_is_the_hosts_convention(tmp_path: Path) -> None:
+    assert _unreferenced(tmp_path, HOOK, copies=3) == []
+
+
+def test_a_runnable_script_in_every_sibling_is_still_reported(tmp_path: Path) -> None:
+    assert len(_unreferenced(tmp_path, PROGRAM, copies=3)) == 1
+
+
+def test_a_module_in_a_few_of_many_siblings_is_still_reported(tmp_path: Path) -> None:
+    assert len(_unreferenced(tmp_path, HOOK, copies=3, others=5)) == 1
