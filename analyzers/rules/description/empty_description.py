@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -18,10 +19,12 @@ def weighted_length(text: str) -> int:
     """Characters, a CJK character counting CJK_WEIGHT: 「当用户要求生成周报时使用」 (12 characters) says as much
     as "Use when the user asks for a weekly report" (42)."""
     n = len(text)
-    if text.isascii():
-        return n
-    return n + (CJK_WEIGHT - 1) * sum(1 for c in text if "\u3040" <= c <= "\u30ff" or "\u3400" <= c <= "\u9fff"
-                                      or "\uac00" <= c <= "\ud7af" or "\uf900" <= c <= "\ufaff")
+    if n >= MIN_CHARS or text.isascii():
+        return n  # (only a short text can change its verdict)
+    return n + (CJK_WEIGHT - 1) * len(_CJK.findall(text))
+
+
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
 @rule("EMPTY_DESCRIPTION", family="description", severity=Severity.ERROR, anti_pattern=True,
@@ -68,7 +71,7 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if text is None:
         return  # not text: FIELD_TYPE
     n = len(text.strip())
-    if weighted_length(text.strip()) >= MIN_CHARS or n and deprecated(doc):
+    if n >= MIN_CHARS or weighted_length(text.strip()) >= MIN_CHARS or n and deprecated(doc):
         return  # a deprecated shim ("TDD deprecated shim") is reached by name only: it need not say more
     if fld is None:
         at = frontmatter_insert_point(doc)
