@@ -34,10 +34,13 @@ def _count(pkg: str, tree: Path, out: Path) -> list[int]:
     code = "import sys; from skillgrade.server.cli import main; sys.exit(main())"
     cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p",
            os.path.realpath(sys.executable), "-c", code, "score", str(tree), "--no-cache", "--format", "json"]
-    subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=False)
+    proc = subprocess.Popen(cmd, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    proc.wait()
     counts = []
-    for f in sorted(out.glob("cg.*"), key=lambda p: int(p.suffix[1:])):  # by pid: the parent first
+    # the parent first: the process we started (valgrind keeps its pid); then the workers. (Sorting by pid
+    # put a worker first once the pid counter wrapped around.)
+    for f in sorted(out.glob("cg.*"), key=lambda p: (int(p.suffix[1:]) != proc.pid, int(p.suffix[1:]))):
         m = _TOTAL.search(f.read_bytes())
         if m:
             counts.append(int(m.group(1)))
