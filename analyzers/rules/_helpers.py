@@ -52,7 +52,9 @@ _EXPLICIT = re.compile(
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
-    r"|(?:read|consult|load)\s+(?:first\s+)?(?:before|prior\s+to)\s+\w"
+    r"|(?:read|consult|load)\s+(?:first\s+)?(?:before|after|prior\s+to)\s+\w"
+    # "The dispatcher loads this after the storyboard is approved" (who loads it, and when)
+    r"|loads\s+(?:this|it)(?:\s+skill)?\s+(?:when|whenever|before|after|on)\b"
     # "Read when designing …, when …" at a sentence's start (not "files to read when needed" mid-sentence)
     r"|(?:^|(?<=[.;!?]\s))(?:read|consult|load)\s+(?:when|whenever)\s+(?!needed\b|necessary\b|required\b)\w"
     # a description that opens with its situation: "When the user reports a bug …", "When there is a failing test …"

@@ -28,9 +28,9 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the part before any `(…)`, against Claude Code's tool names (`Read`, `Grep`, `Bash`, `WebFetch`,
     `Agent`, `Skill`, … and the older names it still accepts, such as `Task` and `LS`). MCP tools
     (`mcp__server`, `mcp__server__tool`) are accepted as written. The list lives in
-    `analyzers/data/claude_code.json`, with the page and date it comes from. A list of two or more
-    entries, all in lower case and at least one snake_case or no Claude Code tool in any case
-    (`read_file, bash, make_directory`, `read grep glob exec`), names another agent's own tools (Claude Code
+    `analyzers/data/claude_code.json`, with the page and date it comes from. A list whose entries are
+    all in lower case, at least one snake_case or no Claude Code tool in any case (`read_file, bash,
+    make_directory`, `read grep glob exec`, a lone `canon_runtime_control`), names another agent's own tools (Claude Code
     writes none so; an installer may translate them): the skill is written for that agent, and nothing is
     reported. A lower-case list of Claude Code's own names (`read, grep, bash`) is still reported.
 
@@ -72,7 +72,7 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     names = sorted(d.tools)
     by_lower = {n.lower(): n for n in names}
     entries = list(tool_entries(doc, fld))
-    if len(entries) >= 2 and all(_LOWER.fullmatch(e.name) for e, _ in entries) and any(
+    if entries and all(_LOWER.fullmatch(e.name) for e, _ in entries) and any(
             _SNAKE.fullmatch(e.name) or e.name not in by_lower for e, _ in entries):
         return  # `read_file, bash` or `read grep exec`: another agent's own tool names (zeer, koolie), not typos
     for entry, rng in entries:

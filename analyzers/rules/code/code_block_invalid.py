@@ -20,7 +20,7 @@ from ...rule import RuleContext, rule
 # (no `^\s*#\s*\.\.\.` branch: `...` alone already matches it, and `^\s*` under re.M re-scanned every
 # run of blank lines from each of its lines)
 # `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
-_PLACEHOLDER = re.compile(r"\.\.\.|…|<[^\W\d][\w -]*>|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
+_PLACEHOLDER = re.compile(r"\.\.\.|…|<[^\W\d][\w ./-]*>|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
 # JSON that lists a value's alternatives, TypeScript-style: `"type": "new" | "variant" | "existing"`
 # or names a value's type (`"duration_ms": number`, `"tags": string[]`)
 _ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"

@@ -50,7 +50,7 @@ def deprecated(doc: SkillDocument) -> bool:
 
 # A description that says the skill is not routed to by itself: another skill or a stage loads it.
 _NOT_ROUTED = re.compile(
-    r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
+    r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load|read)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
     r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
     r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded)\s+directly\b",
     re.I,

@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...fields import FIELDS, OTHER_AGENT_FIELDS, frontmatter_dialect
+from ...fields import FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, frontmatter_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
@@ -32,7 +32,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     clients ignore them. Suggests the closest known key for typos.
 
     A skill written for OpenClaw (formerly Clawdbot), recognised by an `openclaw`, `clawdbot`,
-    `clawdis` or `moltbot` key in its `metadata`, may also use OpenClaw's documented keys: `homepage`,
+    `clawdis` or `moltbot` key in its `metadata` or by an OpenClaw plugin manifest (`openclaw.plugin.json`)
+    beside SKILL.md, may also use OpenClaw's documented keys: `homepage`,
     `user-invocable`, `disable-model-invocation`, `command-dispatch`, `command-tool` and
     `command-arg-mode`.
 
@@ -74,7 +75,10 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     unknown = 0
     extra = ctx.config.known_fields
     fields = doc.frontmatter.fields
-    known = known_fields(ctx.config.target, frontmatter_dialect(doc.frontmatter.data))
+    dialect = frontmatter_dialect(doc.frontmatter.data)
+    if dialect is None and doc.files.exists("openclaw.plugin.json"):
+        dialect = OPENCLAW  # an OpenClaw plugin's skill: its manifest sits beside SKILL.md
+    known = known_fields(ctx.config.target, dialect)
     for key, fld in fields.items():
         if key in known or key in extra:
             continue
