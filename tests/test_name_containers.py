@@ -29,3 +29,4 @@ def test_a_container_inside_another_folder_still_is(tmp_path: Path) -> None:
 def test_container_names() -> None:
     assert is_container("assets") and is_container("skill-assets") and is_container("Skill_Data")
     assert not is_container("claude-assets") and not is_container("pdf-tools") and not is_container("skills")
+

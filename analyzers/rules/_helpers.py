@@ -42,7 +42,7 @@ _EXPLICIT = re.compile(
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
     # "Trigger before every deploy", "Trigger every time …", 'Triggered by "deploy it"' at a sentence's start
     r"|(?:^|(?<=[.;!?]\s))trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
-    r"|(?:loaded|invoked|injected)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on)\b"
+    r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on)\b"
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"

@@ -20,7 +20,9 @@ from ...rule import RuleContext, rule
 # (no `^\s*#\s*\.\.\.` branch: `...` alone already matches it, and `^\s*` under re.M re-scanned every
 # run of blank lines from each of its lines)
 # `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
-_PLACEHOLDER = re.compile(r"\.\.\.|…|<[^\W\d][\w ./-]*>|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
+_PLACEHOLDER = re.compile(r"\.\.\.|…|<[^\W\d][\w ./-]*>|:[ \t]*\{[A-Za-z_][\w .-]{0,60}\}|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
+# YAML that lists a value's alternatives: `type: "feature" | "bugfix"`
+_YAML_ALTERNATIVES = re.compile(r":[ \t]+\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]")
 # JSON that lists a value's alternatives, TypeScript-style: `"type": "new" | "variant" | "existing"`
 # or names a value's type (`"duration_ms": number`, `"tags": string[]`)
 _ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"
@@ -161,6 +163,8 @@ def invalid_blocks(doc: SkillDocument) -> Iterator[tuple[CodeBlock, tuple[int, i
             continue
         if lang == "json" and _ALTERNATIVES.search(b.content):
             continue  # `"type": "new" | "variant"`, `"n": number`: a schema of allowed values, not a document
+        if lang == "yaml" and _YAML_ALTERNATIVES.search(b.content):
+            continue  # `type: "a" | "b"`: the same schema sketch in YAML
         try:
             err = _check(lang, b.content)
         except (RecursionError, MemoryError):  # e.g. tomllib on `a = [[[[…`: too deep to be an example
@@ -176,8 +180,10 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     ## What it does
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
-    `<placeholder>`, `{{ template }}`, `${var}`, `//` or `/* … */` comments, a JSON value written as its
-    alternatives or its type (`"type": "new" | "variant"`, `"n": number`: a schema), a Python decorator
+    `<placeholder>` (also dotted: `<storyboard.music.path>`), `{{ template }}`, `${var}`, a bare `{field}`
+    as a value (`"iteration": {current_iteration}`), `//` or `/* … */` comments, a JSON or YAML value written
+    as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
+    schema), a Python decorator
     shown without its function (`@tool(name=…)`), and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
