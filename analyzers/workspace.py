@@ -151,9 +151,10 @@ def _modules(folder: Path) -> int:
         return 0
 
 
-def package_data(skill_dir: Path) -> bool:
-    """The skill folder is data of a Python package (its parent or grandparent has `__init__.py`, or it lies
-    in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/SKILL.md`, whatever
+def package_data(skill_dir: Path, *, past_agent_folder: bool = False) -> bool:
+    """The skill folder is data of a Python package (its parent or grandparent has `__init__.py`, or, with
+    `past_agent_folder`, for a skill in an agent's folder such as `<pkg>/assets/.claude/skills/<skill>`, one of
+    the two folders above the agent's folder has; or it lies in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/SKILL.md`, whatever
     the folder and file are called here. So is a skill folder that is itself the package's code (its own
     `__init__.py` beside two or more other modules: `cli.py`, `adapters.py`), whose installer copies the
     SKILL.md out. (An `__init__.py` alone in the skill folder only makes its scripts importable.)"""
@@ -162,7 +163,11 @@ def package_data(skill_dir: Path) -> bool:
     if (skill_dir / "__init__.py").is_file() and _modules(skill_dir) >= PACKAGE_MODULES:
         return True
     d = skill_dir.parent
-    for _ in range(2):
+    # `<pkg>/[assets/].claude/skills/<skill>`: past an agent's folder, the two folders above it too (asked only
+    # by DUPLICATE_SKILL_NAME: a package's per-agent copies of one skill; name rules keep their reading)
+    deep = past_agent_folder and d.name == "skills" and d.parent.name.startswith(".")
+    levels = 4 if deep else 2
+    for _ in range(levels):
         if (d / "__init__.py").is_file():
             return True
         if d.parent == d:

@@ -30,3 +30,33 @@ def test_container_names() -> None:
     assert is_container("assets") and is_container("skill-assets") and is_container("Skill_Data")
     assert not is_container("claude-assets") and not is_container("pdf-tools") and not is_container("skills")
 
+
+
+def _agent_copies(tmp_path: Path, package: bool) -> list[str]:
+    import json
+    import subprocess
+    import sys
+
+    root = tmp_path / "pkg"
+    for agent in (".claude", ".agents"):
+        d = root / "assets" / agent / "skills" / "discovery"
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(f"---\nname: discovery\ndescription: Maps a repository for {agent}. "
+                                    "Use when the user starts on a new codebase.\n---\n\n# D\n")
+    if package:
+        (root / "__init__.py").write_text("")
+    run = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", str(tmp_path), "--format", "json",
+                          "--no-cache", "--jobs", "1", "--select", "DUPLICATE_SKILL_NAME"],
+                         capture_output=True, cwd=tmp_path, check=False)
+    assert run.returncode in (0, 1), run.stderr.decode()
+    return [f["code"] for s in json.loads(run.stdout)["skills"] for f in s["findings"]]
+
+
+def test_per_agent_copies_shipped_as_package_data_are_not_duplicates(tmp_path: Path) -> None:
+    """agent-harness-kit: `<pkg>/assets/.claude/skills/x` and `<pkg>/assets/.agents/skills/x`, copied by the
+    package's installer into one agent's folder each (held-out set 18)."""
+    assert _agent_copies(tmp_path, package=True) == []
+
+
+def test_per_agent_copies_in_a_project_are_still_duplicates(tmp_path: Path) -> None:
+    assert _agent_copies(tmp_path, package=False) == ["DUPLICATE_SKILL_NAME", "DUPLICATE_SKILL_NAME"]

@@ -63,7 +63,10 @@ _EXPLICIT = re.compile(
     # "Invoke at …", "Activates EVERY session", "Mandatory at seed generation", "Use on …"; a rival it
     # replaces: "Use instead of Chrome for …"; how other skills load it: "Fires only for …", "Surfaces on …"
     r"|(?:^|(?<=[.;!?]\s))(?:always\s+)?(?:use|invoke|load|run|activates?|mandatory|required)\s+"
-    r"(?:this\s+(?:skill\s+)?|it\s+)?(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every)\b"
+    r"(?:this\s+(?:skill\s+)?|it\s+)?(?:once\s+|first\s+|only\s+)?"
+    r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every)\b"
+    # "Used by /mb-site as the concept step": the slash command that loads it
+    r"|used\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before)\b"
     r"|(?:^|(?<=[.;!?]\s))(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
@@ -295,7 +298,8 @@ def frontmatter_insert_point(doc: SkillDocument) -> Pos:
 # or `{APP_NAME}`, `{page URL where the issue was found}` (not `${VAR}`, `{{mustache}}` or JSON), or an
 # upper-case `{{BRAND_NAME}}` (a report template's slot; lower-case `{{ var }}` is template code)
 _FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[A-Za-z][^{}\n]{0,79}\}(?!\})"
-                    r"|\{\{[A-Z][A-Z0-9_]{0,60}\}\}")
+                    r"|\{\{[A-Z][A-Z0-9_]{0,60}\}\}"
+                    r"|<[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+>")  # `<nom-du-projet>`, `<project_name>` (not `<details>`)
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 MIN_FIELDS = 3
 
@@ -320,8 +324,8 @@ def fence_step(fence: str, line: str) -> tuple[str, bool]:
 
 def fill_in_template(rel: str, lines: list[str]) -> bool:
     """A document template (under assets/ or templates/, or a file named `*template*`, such as
-    `references/design-template.md`): three or more `[placeholder]`, `{placeholder}` or `{{PLACEHOLDER}}`
-    fields outside code.
+    `references/design-template.md`): three or more `[placeholder]`, `{placeholder}`, `{{PLACEHOLDER}}` or
+    `<compound-name>` fields outside code.
 
     The agent copies such a file into its output (a proposal, a report) and fills it in: it is read whole
     (a table of contents would end up in the user's document), and its relative links point into the
@@ -335,7 +339,7 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
         fence, is_fence = fence_step(fence, line)
         if is_fence:
             continue
-        if not fence and ("[" in line or "{" in line):
+        if not fence and ("[" in line or "{" in line or "<" in line):
             if "`" in line:
                 line = _CODE_SPAN.sub("", line)
             fields += len(_FIELD.findall(line))

@@ -327,7 +327,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     through the files it reaches) and any markdown file whose path SKILL.md names, but
     not READMEs, changelogs, licences and contributing guides (written for people), nor fill-in
     document templates under `assets/` or `templates/` or named `*template*` (three or more
-    `[Client name]`-, `{client}`- or `{{CLIENT_NAME}}`-style fields outside code: copied whole into the
+    `[Client name]`-, `{client}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code: copied whole into the
     agent's output, where a table of contents does not belong), nor prompts handed whole to a subagent
     (the first line of text, after any frontmatter and headings, starts "You are …"), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", "Read complete

@@ -89,7 +89,9 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     `skills/` folder (an agent namespaces a plugin's skills by the plugin), two checkouts scored
     together (`skillgrade score ~/code`). No agent lists those side by side, and renaming one copy
     would break the build that makes it. Nor is a skill that is data of a Python package (an
-    `__init__.py` in its parent or grandparent folder, or a wheel's `*.data/data/`): its installer copies
+    `__init__.py` in its parent or grandparent folder, or, for a skill in an agent's folder such as
+    `<pkg>/assets/.claude/skills/<skill>`, in one of the two folders above that agent's folder, or a wheel's
+    `*.data/data/`): its installer copies
     each variant alone into one agent's folder (a Cursor and a Claude Code variant of one skill).
 
     ## Why is this bad?
@@ -116,7 +118,7 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     fld = doc.frontmatter.get("name") if doc.frontmatter.ok else None
     if ws is None or fld is None or not isinstance(fld.value, str) or doc.path is None:
         return
-    if doc.skill_dir is not None and package_data(doc.skill_dir):
+    if doc.skill_dir is not None and package_data(doc.skill_dir, past_agent_folder=True):
         return  # variants an installer copies one by one into different agents' folders (Cursor, Claude Code)
     scope = load_scope(str(doc.path))
     here = os.path.dirname(os.path.abspath(doc.path))
