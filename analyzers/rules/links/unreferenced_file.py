@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
+from ...bundle import read_bundled
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...measures import exists_recorded
 from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
 
@@ -48,42 +49,57 @@ def unreferenced(doc: SkillDocument) -> list[str]:
     if not r.complete:
         return []  # too many files to follow: not sure, say nothing
     if out and doc.skill_dir is not None:
-        out = [f for f in out if not _host_convention(doc.skill_dir, f)]
+        siblings: list[str] | None = None
+        kept = []
+        for f in out:
+            if _program_less_module(doc, f):
+                if siblings is None:
+                    siblings = _sibling_skills(doc)
+                if _most_hold(doc, siblings, f):
+                    continue
+            kept.append(f)
+        out = kept
     return out
 
 
-_PROGRAM_MARKS = (b"__main__", b"argv", b"argparse", b"import click", b"import typer", b"process.argv", b"require.main")
+_PROGRAM_MARKS = ("__main__", "argv", "argparse", "import click", "import typer", "process.argv", "require.main")
 CONVENTION_SIBLINGS = 2  # sibling skills holding the same scripts/ path that make it a host's convention
 SIBLINGS_LOOKED = 50
+HEAD_CHARS = 65536  # of a module, looked at for the marks of a program
 
 
-def _host_convention(skill_dir: Path, rel: str) -> bool:
-    """A module under `scripts/` that is not a program (no `#!` line, no `__main__` block, no command-line
-    arguments read) at the same path in CONVENTION_SIBLINGS or more sibling skills, at least half of them (`scripts/handler.py` with
-    the hook functions of every skill of a runtime that imports it by convention): the host loads it, SKILL.md
-    need not name it. A runnable script copied into every skill (`scripts/validate.py` with `#!`) is still
-    reported: the agent has to be told to run it."""
+def _program_less_module(doc: SkillDocument, rel: str) -> bool:
+    """A module under `scripts/` that is not a program: no `#!` line, no `__main__` block, no command-line
+    arguments read (in its first HEAD_CHARS characters)."""
     if not rel.startswith("scripts/") or not rel.endswith((".py", ".js", ".mjs", ".ts")):
         return False
-    try:
-        with open(skill_dir / rel, "rb") as f:
-            head = f.read(65536)
-    except OSError:
+    bf = read_bundled(doc, rel)  # (the editor's unsaved text too; cached for the document)
+    if bf is None:
         return False
-    if head.startswith(b"#!") or any(m in head for m in _PROGRAM_MARKS):
-        return False
-    parent = skill_dir.parent
+    head = bf.text[:HEAD_CHARS]
+    return not head.startswith("#!") and not any(m in head for m in _PROGRAM_MARKS)
+
+
+def _sibling_skills(doc: SkillDocument) -> list[str]:
+    """The sibling folders (first SIBLINGS_LOOKED by name) that hold a SKILL.md, each ending in a separator."""
+    skill_dir = doc.skill_dir
+    parent = os.fspath(skill_dir.parent)
     try:
         with os.scandir(parent) as it:
-            siblings = [e.name for e in it if e.is_dir() and e.name != skill_dir.name]
+            names = sorted(e.name for e in it if e.is_dir() and e.name != skill_dir.name)
     except OSError:
-        return False
-    skills = found = 0
-    for name in sorted(siblings)[:SIBLINGS_LOOKED]:
-        if os.path.isfile(os.path.join(parent, name, "SKILL.md")):
-            skills += 1
-            found += os.path.isfile(os.path.join(parent, name, rel))
-    return found >= CONVENTION_SIBLINGS and 2 * found >= skills  # most siblings: a convention, not a coincidence
+        return []
+    folders = [os.path.join(parent, n) + os.sep for n in names[:SIBLINGS_LOOKED]]
+    return [f for f in folders if exists_recorded(doc, f + "SKILL.md")]
+
+
+def _most_hold(doc: SkillDocument, siblings: list[str], rel: str) -> bool:
+    """A host's convention: CONVENTION_SIBLINGS or more sibling skills, and at least half of them, hold `rel`
+    at the same path (`scripts/handler.py` with the hook functions of every skill of a runtime that imports
+    it by convention): the host loads it, SKILL.md need not name it. A runnable script copied into every
+    skill (`scripts/validate.py` with `#!`) never gets here: the agent has to be told to run it."""
+    found = sum(1 for f in siblings if exists_recorded(doc, f + rel))
+    return found >= CONVENTION_SIBLINGS and 2 * found >= len(siblings)  # most siblings: not a coincidence
 
 
 @rule("UNREFERENCED_FILE", family="links", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
