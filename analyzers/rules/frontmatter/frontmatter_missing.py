@@ -8,6 +8,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, slugify
+from ..code._helpers import line_break
 
 
 @rule("FRONTMATTER_MISSING", family="frontmatter", severity=Severity.ERROR, fix=FixAvailability.ALWAYS)
@@ -52,14 +53,18 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     if late is not None:
         start, end = late  # the `---` lines that open and close the block
         lines = doc.lines
-        lead = "".join(line + "\n" for line in lines[:start])
+        lead = doc.text[:doc.index.starts[start]]  # the lines above, with their own line breaks (CRLF stays CRLF)
+        if end + 1 < len(lines):
+            after = Edit(Range(Pos(end + 1, 0), Pos(end + 1, 0)), lead)
+        else:  # the closing `---` ends the file: the lines go after a break of their own kind
+            brk = line_break(doc, start - 1)
+            after = Edit(Range(Pos(end, len(lines[end])), Pos(end, len(lines[end]))), brk + lead[:-len(brk)])
         yield ctx.finding(
             Range(Pos(0, 0), Pos(0, len(lines[0]))),
             f"The frontmatter block starts at line {start + 1}, after other lines: SKILL.md must start with its "
             "`---` line, so agents read no frontmatter here",
-            Fix.unsafe("Move the lines above the frontmatter below it",
-                       Edit(Range(Pos(0, 0), Pos(start, 0)), ""),
-                       Edit(Range(Pos(end + 1, 0), Pos(end + 1, 0)), lead)),
+            Fix.unsafe("Move the lines above the frontmatter below it", Edit(Range(Pos(0, 0), Pos(start, 0)), ""),
+                       after),
         )
         return
     name = doc.skill_dir.name if doc.skill_dir is not None else "my-skill"
