@@ -537,14 +537,14 @@ def _console_entries(doc: SkillDocument, files: frozenset[str]) -> list[str]:
     (`__init__.py`) holding `cli.py`, `__main__.py` or `main.py`, and SKILL.md runs a command
     named like the skill (`uvx schliff score`, `pipx run schliff …`, a line `schliff score …`), the package's
     console script runs that module (the wheel's entry point, which the skill folder does not hold)."""
+    if "scripts/__init__.py" not in files:
+        return []  # (most skills: no package under scripts/, nothing more to look at)
     names = set()
     fm_name = doc.frontmatter.data.get("name") if doc.frontmatter.ok else None
     if isinstance(fm_name, str) and 2 < len(fm_name) <= 64:
         names.add(fm_name.lower())
     if doc.skill_dir is not None:
         names.add(doc.skill_dir.name.lower())
-    if "scripts/__init__.py" not in files:
-        return []
     entries = ["scripts/" + m for m in _ENTRY_MODULES if "scripts/" + m in files]
     if entries and any(_runs_command(doc.text, n) for n in names if n):
         return entries

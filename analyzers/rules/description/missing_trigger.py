@@ -89,8 +89,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) when / whenever /
        if …" (not "apply for"), "Invoke it / this skill to …" (as "Use it to …"), "Loaded / invoked / injected
        (automatically) by <a plugin> when / before / after / on …", "when <up to three words> is / are
-       requested / asked for", "Run once / first at …", "Used by /<command> as / for …" ("… when planning
-       is requested"), a description opening with its situation ("When the user …", "When there is …"),
+       requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
+       as / for …", a description opening with its situation ("When the user …", "When there is …"),
        also after a one-word label ("WHAT — When the repo has no template …"), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Portuguese ("Use (também) quando …"),
        Vietnamese ("Dùng khi …"), Russian ("Используй при / когда …"), Chinese ("…時使用 / 时使用",
