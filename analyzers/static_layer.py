@@ -10,7 +10,7 @@ from .findings import Finding
 from .measures import directives, link_path
 from .rules._helpers import explicit_trigger, usage_context
 from .rules.code.code_block_invalid import invalid_blocks
-from .rules.description._text import description
+from .rules.description._text import description, own_name_as_this_skill
 from .rules.description.missing_trigger import exempt
 from .rules.links._classify import is_cross_ref, prose_cross_refs, resolve_cross
 
@@ -104,7 +104,8 @@ def _clamp(x: float) -> float:
 def pushiness(desc: str, doc: SkillDocument) -> float:
     """The reference's _description_pushiness, normalised to 0..1, without rewarding keyword stuffing."""
     pts = 0.0
-    if exempt(doc) or explicit_trigger(desc):
+    # "Use <own name> to …" is "Use this skill to …", as MISSING_TRIGGER / WEAK_TRIGGER read it
+    if exempt(doc) or explicit_trigger(own_name_as_this_skill(desc, doc.frontmatter.data.get("name"))):
         pts += 0.25
     elif usage_context(desc):
         pts += 0.15

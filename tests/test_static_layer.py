@@ -98,3 +98,21 @@ def test_code_template_quality_is_unmeasured_without_code(tmp_path: Path) -> Non
     good = _doc(tmp_path, "# T\n\n```python\ndef ok():\n    pass\n```\n", dirname="d3", name="d3")
     assert sl.code_template_quality(good) == 1.0
     assert sl.code_template_quality(bad) < 0.5
+
+
+def test_use_own_name_to_scores_as_use_this_skill_to(tmp_path: Path) -> None:
+    """The triggering score reads "Use <own name> to …" as MISSING_TRIGGER does: an explicit trigger."""
+    def doc(desc: str, name: str):
+        skill = tmp_path / name
+        skill.mkdir(exist_ok=True)
+        text = f"---\nname: {name}\ndescription: {desc}\n---\n# T\n"
+        (skill / "SKILL.md").write_text(text)
+        return parse(text, skill / "SKILL.md", workspace_root=tmp_path)
+
+    named = doc("Use table-fmt to format markdown tables in reports.", "table-fmt")
+    this = doc("Use this skill to format markdown tables in reports.", "table-fmt")
+    other = doc("Use pandoc to format markdown tables in reports.", "table-fmt")  # another tool's name
+    assert sl.pushiness(named.frontmatter.data["description"], named) == \
+        sl.pushiness(this.frontmatter.data["description"], this)
+    assert sl.pushiness(other.frontmatter.data["description"], other) < \
+        sl.pushiness(this.frontmatter.data["description"], this)
