@@ -288,3 +288,16 @@ def test_an_indented_inner_pair_does_not_end_the_outer_block() -> None:
             "", "```", "after", "```"]
     found = _findings(HEAD + "\n".join(body) + "\n", ("NESTED_FENCE",))
     assert found == [], [(f.code, f.message) for f in found]
+
+
+def test_a_fence_glued_to_a_template_marker_is_the_authors_closer() -> None:
+    """`<!--/cap:x-->```: a template's section marker (stripped by its installer) before the closing fence."""
+    glued = HEAD + "```bash\n<!--cap:x-->echo a\n<!--/cap:x-->```\n\nText after.\n"
+    assert not _findings(glued, ("UNCLOSED_FENCE",))
+    two = HEAD + "```bash\necho a\n<!-- a --> <!-- b -->```\n\nText after.\n"
+    assert not _findings(two, ("UNCLOSED_FENCE",))
+    # near misses: a shorter fence, text after the fence, an unterminated comment, no comment at all
+    for line in ("<!--/cap:x-->``", "<!--/cap:x-->``` tail", "<!--/cap:x ```", "text ```"):
+        text = HEAD + f"````bash\necho a\n{line}\n\nText after.\n" if line.endswith("``") else \
+            HEAD + f"```bash\necho a\n{line}\n\nText after.\n"
+        assert [f.code for f in _findings(text, ("UNCLOSED_FENCE",))] == ["UNCLOSED_FENCE"], line

@@ -25,7 +25,9 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     A fence that only looks unclosed because an earlier fence was swallowed by an HTML block (the
     fences pair up in reading order, but not in CommonMark) is left to `FENCE_IN_HTML_BLOCK`, and the
     outer closing fence of a block nested with a fence of the same length to `NESTED_FENCE`: each
-    names the cause.
+    names the cause. A line holding only HTML comments and then a closing fence
+    (`<!--/cap:search-->```: a template's section marker, stripped by its installer) counts as the
+    author's closer.
 
     ## Why is this bad?
     The rest of the skill silently stops being instructions: headings vanish from the outline, links
@@ -74,6 +76,8 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)
         if balanced and any(nb.start_line < b.start_line for nb, _i, _s in nested):
             continue  # the same, shifted further by a nesting NESTED_FENCE reports: read as nested, all close
+        if _closed_after_marker(doc, b):
+            continue  # a template's `<!--/section-->```: its installer strips the marker, the fence closes
         opened = b.start_line + 1
         if b.end_line >= doc.line_count:
             msg = f"Code fence opened on line {opened} is never closed: the rest of the file is code"
@@ -87,6 +91,29 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             msg += (f"; line {meant + 1} looks like its closing fence but is indented too far or sits"
                     " outside the block's list item or quote")
         yield ctx.finding(b.open_range, msg, _close_before_heading(doc, b))
+
+
+def _closed_after_marker(doc: SkillDocument, b: CodeBlock) -> bool:
+    """A line of the block holding only HTML comments and then a fence that would close it
+    (`<!--/cap:search-->```): a template's section marker glued to the author's closing fence."""
+    fence = fence_line(doc.lines[b.start_line])
+    if fence is None:
+        return False
+    for ln in range(b.start_line + 1, min(b.end_line, doc.line_count)):
+        text = doc.lines[ln]
+        rest = text.lstrip(" ")
+        if len(text) - len(rest) > 3 or not rest.startswith("<!--"):
+            continue
+        while rest.startswith("<!--"):
+            end = rest.find("-->", 4)
+            if end < 0:
+                break
+            rest = rest[end + 3:].lstrip(" \t")
+        else:
+            run = len(rest) - len(rest.lstrip(fence.marker))
+            if run >= fence.run and not rest[run:].strip():
+                return True
+    return False
 
 
 def _close_before_heading(doc: SkillDocument, b: CodeBlock) -> Fix | None:

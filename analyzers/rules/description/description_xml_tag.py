@@ -16,6 +16,7 @@ from ._text import description
 TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[\w.:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`]+))?)*\s*/?>")
 _NAME = re.compile(r"</?([\w.:-]+)")
 _BARE = re.compile(r"<[\w.:-]+\s*>")  # an opening tag without attributes
+_WORDS = re.compile(r"<[\w.:-]+(?:\s+[\w.:-]+)*\s*>")  # an opening tag of words only: `<project root>`
 
 
 def _name(tag: str) -> str:
@@ -26,8 +27,8 @@ def _name(tag: str) -> str:
 def markup_tags(text: str) -> list[re.Match]:
     """The tags in `text` that are markup, not placeholders. A placeholder is left out: inside an inline
     code span (`` `/review <pr-number>` ``), a path segment (`references/<language>/README.md`), a type
-    parameter glued to a name (`Execute<T>`, `List<String>`), or a bare `<name>` that nothing closes
-    (`/ssh <instruction>`). A closing tag, a self-closing tag, a tag with attributes and an opening tag
+    parameter glued to a name (`Execute<T>`, `List<String>`), or a bare `<name>` or `<some words>` that
+    nothing closes (`/ssh <instruction>`, `cwd="<project root>"`). A closing tag, a self-closing tag, a tag with attributes and an opening tag
     closed later in the text are markup."""
     spans = code_spans(text)
     found: list[re.Match] = []
@@ -50,8 +51,8 @@ def markup_tags(text: str) -> list[re.Match]:
         bare = _BARE.fullmatch(tag) is not None
         if bare and text[m.start() - 1:m.start()].isalnum():
             continue  # `Execute<T>`: a type parameter
-        if bare and closed_at.get(_name(tag), -1) < m.start():
-            continue  # `<instruction>` with no `</instruction>`: a placeholder
+        if (bare or _WORDS.fullmatch(tag)) and closed_at.get(_name(tag), -1) < m.start():
+            continue  # `<instruction>`, `<project root>` with nothing closing them: placeholders
         markup.append(m)
     return markup
 
@@ -66,7 +67,8 @@ def description_xml_tag(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     (`<example>…</example>`). Comparisons and placeholders are not tags: `a < b`, `<5 MB`,
     `<patch|minor|major>`, a placeholder inside an inline code span (`` `/review <pr-number>` ``), a path
     segment (`references/<language>/README.md`), a type parameter glued to a name (`Execute<T>`), and a
-    bare `<name>` that nothing closes (`/ssh [cluster] <instruction>`).
+    bare `<name>` or `<some words>` (no `=`) that nothing closes (`/ssh [cluster] <instruction>`,
+    `kg_read(cwd="<project root>")`).
 
     With `target = "claude-api"` every tag-shaped `<…>` counts, placeholders included: Anthropic's upload
     validator for the Claude API and claude.ai rejects the description whatever the brackets mean

@@ -18,8 +18,9 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Reports the YAML error at its line and column: unclosed brackets or quotes, bad indentation,
     tab characters used for indentation, a `: ` inside an unquoted value, values nested too deeply.
 
-    A value holding a template placeholder (`name: {{tool}}`, `name: {{REPO}}-refactor`, filled in by an
-    installer before the skill is used) is not reported.
+    A value holding a template placeholder (`name: {{tool}}`, `name: {{REPO}}-refactor`), or a line that
+    is a placeholder alone (`{{EXTRA_FIELDS}}`, `__ALLOWED_RULES__`), filled in by an installer before the
+    skill is used, is not reported.
 
     ## Why is this bad?
     A frontmatter that does not parse is read as empty by Claude Code: the skill loses its name and
@@ -51,14 +52,19 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
 
 _PLACEHOLDER_SLOT = re.compile(r"\{\{\s?[A-Za-z_][\w.-]{0,60}\s?\}\}")
+_SLOT_LINE = re.compile(r"__[A-Z][A-Z0-9_]{1,60}__")  # a line an installer replaces whole: `__ALLOWED_RULES__`
 
 
 def _template_value(doc: SkillDocument, line: int) -> bool:
-    """The line's value holds a `{{placeholder}}` (`name: {{tool}}`, `name: {{REPO}}-refactor`): a template an
-    installer fills in before the skill is used, not broken YAML."""
+    """The line's value holds a `{{placeholder}}` (`name: {{tool}}`, `name: {{REPO}}-refactor`), or the line is
+    a placeholder alone (`{{EXTRA_FIELDS}}`, `__ALLOWED_RULES__`): a template an installer fills in before the
+    skill is used, not broken YAML."""
     if not 0 <= line < len(doc.lines):
         return False
     text = doc.lines[line]
+    alone = text.strip()
+    if _SLOT_LINE.fullmatch(alone) or _PLACEHOLDER_SLOT.fullmatch(alone):
+        return True
     colon = text.find(":")
     value = text[colon + 1:].strip() if colon >= 0 else ""
     return _PLACEHOLDER_SLOT.search(value) is not None
