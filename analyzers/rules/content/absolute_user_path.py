@@ -42,6 +42,18 @@ def _generic(name: str) -> bool:
 _ROOTS = (re.compile(r"/(?:Users|home)/"), re.compile(r":[\\/]{1,2}(?i:users)[\\/]"))
 
 
+# a container command: its paths are the container's, but for the host side of a mount
+_CONTAINER = re.compile(r"\b(?:docker|podman|nerdctl)(?:\s+container)?\s+(?:run|exec|create)\b")
+_HOST_SIDE = ("-v ", "--volume ", "--volume=", "src=", "source=", "-v=")
+
+
+def _in_container(line: str, at: int, container: bool) -> bool:
+    """On a `docker run` line, the path at `at` is inside the container (`-v ~/.x:/home/app/.x`, `dst=`,
+    `-e HOME=/home/app`, the command run in it) unless it is the host side of a mount (`-v /home/al/x:/x`,
+    `src=/home/al/x`)."""
+    return container and not line[max(0, at - 9):at].endswith(_HOST_SIDE)
+
+
 def _candidate_lines(doc: SkillDocument) -> list[int]:
     """The lines that may hold a home-folder path, in order (most skills: none, and no line loop)."""
     return doc.index.lines_with(_ROOTS)
@@ -64,7 +76,10 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     code sandbox, `/home/runner` on GitHub Actions, `/home/ubuntu`, `/home/node`, `/home/vscode`,
     `/home/jovyan`, `/home/circleci`, `/home/ec2-user`, `/home/gitpod`, …); the same words inside a longer
     path or URL (`https://api.example.com/Users/42`, `app/home/view`), and lowercase `/users/`
-    (a web route, not a macOS home). A realistic example name such as `alice` is reported: the
+    (a web route, not a macOS home); and on a `docker run` / `docker exec` / `podman run` line, a path
+    inside the container (`-v ~/.marm:/home/marm/.marm`, `dst=/home/marm`, `-e HOME=/home/marm`, the
+    command run in it), where only the host side of a mount (`-v /home/alice/x:/x`, `src=/home/alice/x`)
+    is reported. A realistic example name such as `alice` is reported: the
     agent cannot tell an illustration from the path to use.
 
     ## Why is this bad?
@@ -88,8 +103,10 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     """
     for ln in _candidate_lines(doc):
         line = doc.lines[ln]
+        container = "docker" in line or "podman" in line or "nerdctl" in line
+        container = container and _CONTAINER.search(line) is not None
         for m in _HOME.finditer(line):
-            if _generic(m.group("name")):
+            if _generic(m.group("name")) or _in_container(line, m.start(), container):
                 continue
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path

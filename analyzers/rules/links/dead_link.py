@@ -20,7 +20,7 @@ from ._bundled import (
     resolve_bundled,
 )
 from ._classify import is_cross_ref, link_targets
-from ._mentions import case_variant
+from ._mentions import case_variant, exists_near
 
 
 def _is_dead(doc: SkillDocument, path: str) -> bool:
@@ -32,6 +32,8 @@ def _is_dead(doc: SkillDocument, path: str) -> bool:
             return False
         if path.lstrip("./").startswith(("skills/", "agents/")):
             return False  # repo-relative cross references: DEAD_CROSS_REF
+        if "/" in res.rel and exists_near(doc, res.rel):
+            return False  # `assets/x.png` kept once above the skills, for all of them (merged in when installed)
         return case_variant(doc, res.rel) is None  # exists with another case: LINK_CASE_MISMATCH
     return res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None
 
@@ -52,7 +54,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     SKILL.md and in bundled markdown alike (a skill-writing guide's example skills in `references/`).
     A link without an extension resolves to the page it names, as docs sites (Nextra, Docusaurus,
     VitePress, MkDocs) read it: `../features/lsp` is `lsp.md` or `lsp.mdx` (or a script's `.py`, `.sh`,
-    `.js`…).
+    `.js`…). A path with a folder (`assets/logo.png`) that exists relative to a folder above the skill,
+    up to the workspace root, is a file kept once for several skills and merged in when they are
+    installed: not reported.
 
     Links in the skill's other markdown files (`references/*.md`, nested guides) are checked too,
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on

@@ -11,7 +11,7 @@ from ...measures import resolve
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import is_manifest_name
 from ._classify import link_targets
-from ._mentions import case_collision, case_variant
+from ._mentions import case_collision, case_variant, exists_near
 
 
 @rule("ORPHAN_REFERENCE", family="links", severity=Severity.ERROR, anti_pattern=True,
@@ -23,7 +23,9 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Resolves every markdown link and image whose path is under `references/` (with or without `./`,
     nested folders included; `#anchors`, `?queries` and link titles are ignored) against the skill's
     files. Links inside code blocks and inline code are not links and are ignored. The name follows
-    the methodology; files nothing links to are `UNREFERENCED_FILE`.
+    the methodology; files nothing links to are `UNREFERENCED_FILE`. A path that exists relative to a
+    folder above the skill, up to the workspace root (`skills/references/kql2/x.md` kept once for all
+    the skills under `skills/`, merged into each when a package installs them), is not reported.
 
     ## Why is this bad?
     The agent follows the link when it needs the detail and finds nothing: the instructions that were
@@ -55,6 +57,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # exists, or unknown (a buffer with no file on disk)
         if case_variant(doc, res.rel) is not None:
             continue  # exists with another case: LINK_CASE_MISMATCH
+        if exists_near(doc, res.rel):
+            continue  # `references/kql2/x.md` kept once above the skills (a package merges it in when it installs)
         fix = None
         if doc.skill_dir is not None and case_collision(doc, res.rel) is None and not is_manifest_name(
                 res.rel.rsplit("/", 1)[-1]):  # (never a SKILL.md: a link to a sub-skill; a stub would be a broken skill)
