@@ -457,9 +457,17 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
             if ln in code_lines:
                 continue
             m = re.match(r"^ {0,3}\[[^\]^][^\]]*\]:\s*<?([^\s>]+)", doc_lines[ln])  # [^1]: a footnote
-            if m:
+            if m and _definition_end(doc_lines[ln], m.end()):
                 rng = Range(Pos(ln, m.start(1)), Pos(ln, m.end(1)))
                 links.append(Link(m.group(1), "", rng, index.line_range(ln), kind="definition"))
+
+
+def _definition_end(line: str, at: int) -> bool:
+    """What follows a definition's destination ends it as CommonMark reads it: nothing, or a title (`"…"`,
+    `'…'`, `(…)`) after a space. `[PROJECT]: [Name] — one line on it` is a template's prose, not a definition."""
+    rest = line[at + 1:] if line[at:at + 1] == ">" else line[at:]
+    tail = rest.lstrip(" \t")
+    return not tail or (len(tail) < len(rest) and tail[0] in "\"'(")
 
 
 def _collect_links(tok: Any, lines: list[str], links: list) -> None:

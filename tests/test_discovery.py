@@ -183,7 +183,7 @@ def _cli_hits(root: Path, code: str) -> tuple[list[str], str]:
     import subprocess
     import sys
 
-    (root / ".git").mkdir()
+    (root / ".git").mkdir(exist_ok=True)
     proc = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", ".", "--no-cache", "--select",
                            code], cwd=root, capture_output=True, text=True, timeout=120)
     return [ln.split(":", 1)[0] for ln in proc.stdout.splitlines() if code in ln], proc.stdout
@@ -246,3 +246,4 @@ def test_case_variant_counts_only_when_it_reads_as_a_skill(tmp_path: Path) -> No
         (tmp_path / rel).write_text(text, encoding="utf-8")
     found = sorted(p.relative_to(tmp_path).as_posix() for p in find_skill_files([tmp_path]))
     assert found == ["skills/lower/skill.md", "templates/skills/panel/skill.md"]
+

@@ -40,3 +40,16 @@ def test_a_bare_file_name_above_the_skill_is_not_a_shared_file(tmp_path: Path) -
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg/NOTES.md").write_text("# Notes\n")  # the repository's notes, not the skill's
     assert [c for c, _m in _codes(tmp_path, "See [notes](NOTES.md).")] == ["DEAD_LINK"]
+
+
+def test_a_path_back_into_the_skill_is_not_shared(tmp_path: Path) -> None:
+    """Set 9: `skills/scitex/SKILL.md` links `scitex/SKILL.md` (a sub-skill the package lacks); from `skills/`
+    that path is the skill itself, not a file kept above it."""
+    (tmp_path / ".git").mkdir()
+    skill = tmp_path / "skills/scitex"
+    skill.mkdir(parents=True)
+    text = "---\nname: scitex\ndescription: Science tools. Use when the user asks for science tools.\n---\n\n" \
+           "See [scitex](scitex/SKILL.md).\n"
+    (skill / "SKILL.md").write_text(text)
+    rep = analyze(text, skill / "SKILL.md", config=CFG, workspace_root=tmp_path)
+    assert [f.code for f in rep.findings] == ["DEAD_LINK"]

@@ -57,6 +57,12 @@ SAME_SHAPE = [
     (None, ["A toolkit for PDF documents. Use when the user asks to fill a PDF form.",
             "A toolkit for PDF documents. Use it for filling PDF forms.",
             "A toolkit for PDF documents. This skill should be used when forms are involved."]),
+    # set 19: "Invoke after …" is "Invoke when …"; "on every PR" says the occasion (a context, not a trigger)
+    (None, ["Initialises the memory store. Invoke after running `marm-memory init` in a new project.",
+            "Initialises the memory store. Invoke when a new project is created."]),
+    ("WEAK_TRIGGER", ["Checks the blast radius of a change. Run RepoCodex impact on every PR before merge.",
+                      "Checks the blast radius of a change. Run RepoCodex impact before merging a PR."]),
+    ("MISSING_TRIGGER", ["Checks the blast radius of a change. Run RepoCodex impact on the PR diff."]),
 ]
 
 

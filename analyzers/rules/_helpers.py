@@ -16,6 +16,16 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\])\s*")
 
 
+_RUNTIME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # a runtime's skill id: `momentum-trading`, `data_fetcher`
+
+
+def runtime_id(data: object) -> bool:
+    """The frontmatter has a slug `id` (`id: momentum-trading`): a field no agent's skill loader defines, with
+    which a runtime's own registry identifies its skills (its loader, not an agent's, reads this file)."""
+    ident = data.get("id") if isinstance(data, dict) else None
+    return isinstance(ident, str) and _RUNTIME_ID.fullmatch(ident) is not None
+
+
 def placeholder_name(name: str, line: str = "") -> bool:
     """A template's placeholder name: the whole value (`{skill-name}`, `<name>`), or a sample value whose YAML
     comment on `line` says to replace it (`name: my_skill  # {{PLACEHOLDER: replace with skill name}}`)."""
@@ -36,7 +46,7 @@ _EXPLICIT = re.compile(
     r"|should\s+be\s+used\s+(?:when|whenever|for|if|to)\b"
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load)\s+"
-    r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if)\b"
+    r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …"
     r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
@@ -126,6 +136,8 @@ _CONTEXT = re.compile(
     # "… runs once after the epic PR merges", "After a release, …", "… before implementing a complex feature",
     # "Runs tests after each edit": a moment in the workflow, anywhere (like "during" and "while")
     r"|(?:after|before)\s+\w"
+    # "… impact on every PR before merge": the occasion it runs on
+    r"|on\s+(?:every|each)\s+\w"
     # Portuguese / Spanish purpose: "para auxiliar …"
     r"|para\s+\w"
     r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"

@@ -163,12 +163,17 @@ def _word_in(part: str, text: str) -> bool:
     return False
 
 
+# "(round 2)", "Phase 3", "step 1" in the top's prose or a table, and "## Round 2: How work reaches you"
+_NUMBERED = re.compile(r"\b(step|phase|part|stage|round|section|chapter|module|lesson|week|day)\s+(\d{1,3})\b")
+
+
 def _names_headings(lines: list[str]) -> bool:
     """The first TOP_LINES lines name HEADING_ITEMS of the file's later headings, in any form: an outline
     (`**Lifecycle:** A → B → C` for `## Step 1: A` …), a numbered list of the steps, an overview table or list
     whose items the headings contain (`| Teacher | …` for `## Teacher tools`). The top of the file then
     tells what it covers. A heading found in the top's prose (not in code) counts when it has two words or
-    LONG_NAME letters: "events" and "config" in a sentence name no section."""
+    LONG_NAME letters: "events" and "config" in a sentence name no section. So does a numbered part the
+    top names (`(round 2)` in an overview table for `## Round 2: How work reaches you`)."""
     parts: list[str] = []
     items: list[str] = []
     fence = ""
@@ -184,6 +189,8 @@ def _names_headings(lines: list[str]) -> bool:
             if len(item) >= MIN_NAME and not set(item) <= set("-: "):
                 items.append(item)
     top = "\n".join(parts)
+    numbered = {(m.group(1), m.group(2)) for m in _NUMBERED.finditer(top)} if any(
+        c.isdigit() for c in top) else set()
     found: set[str] = set()
     used: set[str] = set()
     seen = 0
@@ -193,6 +200,11 @@ def _names_headings(lines: list[str]) -> bool:
         seen += 1
         if seen > OVERVIEW_HEADINGS:
             break
+        if numbered and (m := _NUMBERED.match(_plain(text))) is not None and (m.group(1), m.group(2)) in numbered:
+            found.add(_plain(text))
+            if len(found) >= HEADING_ITEMS:
+                return True
+            continue
         name = _heading_name(text)
         if len(name) < MIN_NAME or name in found:
             continue
@@ -347,9 +359,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `，` count), or two after a colon: "This topic describes two methods: exact search and approximate
     search"), or a
     frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
-    (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any
-    form: an outline (`**Lifecycle:** A → B → C` above `## Step 1: A` …), a numbered list of the steps, an
-    overview table or list whose items the headings contain (`| Teacher | …` for `## Teacher tools`).
+    (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
+    (`**Lifecycle:** A → B → C` above `## Step 1: A` …), a numbered list of the steps, an overview table or
+    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`) or whose numbered parts
+    they are (`(round 2)` in a row for `## Round 2: How work reaches you`).
 
     ## Why is this bad?
     Anthropic's skill authoring guide: for reference files longer than 100 lines, include a table of

@@ -432,6 +432,18 @@ def exists_near(doc: SkillDocument, rel: str) -> bool:
     return hit
 
 
+def shared_above(doc: SkillDocument, rel: str) -> bool:
+    """`rel`, a path with a folder (`references/kql2/x.md`, `assets/logo.png`), exists relative to a folder above
+    the skill, up to the workspace root, and not back inside the skill (`scitex/SKILL.md` from `skills/scitex/`
+    is the skill itself): a file kept once for the skills under that folder, merged into each when they are
+    installed."""
+    if "/" not in rel or doc.skill_dir is None or not exists_near(doc, rel):
+        return False
+    own = doc.skill_dir.name
+    return rel.split("/", 1)[0] != own or any(
+        exists_recorded(doc, a / rel) for a in _listing_cache(doc)["\0ancestors"][1:])
+
+
 def _ancestors(doc: SkillDocument) -> list[Path]:
     """Folders above the skill, up to the workspace root (at most three when there is none)."""
     assert doc.skill_dir is not None

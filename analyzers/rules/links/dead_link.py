@@ -20,7 +20,7 @@ from ._bundled import (
     resolve_bundled,
 )
 from ._classify import is_cross_ref, link_targets
-from ._mentions import case_variant, exists_near
+from ._mentions import case_variant, shared_above
 
 
 def _is_dead(doc: SkillDocument, path: str) -> bool:
@@ -32,7 +32,7 @@ def _is_dead(doc: SkillDocument, path: str) -> bool:
             return False
         if path.lstrip("./").startswith(("skills/", "agents/")):
             return False  # repo-relative cross references: DEAD_CROSS_REF
-        if "/" in res.rel and exists_near(doc, res.rel):
+        if shared_above(doc, res.rel):
             return False  # `assets/x.png` kept once above the skills, for all of them (merged in when installed)
         return case_variant(doc, res.rel) is None  # exists with another case: LINK_CASE_MISMATCH
     return res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None

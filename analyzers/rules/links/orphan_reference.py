@@ -11,7 +11,7 @@ from ...measures import resolve
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import is_manifest_name
 from ._classify import link_targets
-from ._mentions import case_collision, case_variant, exists_near
+from ._mentions import case_collision, case_variant, shared_above
 
 
 @rule("ORPHAN_REFERENCE", family="links", severity=Severity.ERROR, anti_pattern=True,
@@ -57,7 +57,7 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # exists, or unknown (a buffer with no file on disk)
         if case_variant(doc, res.rel) is not None:
             continue  # exists with another case: LINK_CASE_MISMATCH
-        if exists_near(doc, res.rel):
+        if shared_above(doc, res.rel):
             continue  # `references/kql2/x.md` kept once above the skills (a package merges it in when it installs)
         fix = None
         if doc.skill_dir is not None and case_collision(doc, res.rel) is None and not is_manifest_name(

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, placeholder_name, slugify
+from .._helpers import NAME_RE, placeholder_name, runtime_id, slugify
 from .name_dir_mismatch import is_container
 
 
@@ -22,9 +21,6 @@ def _why(name: str) -> str:
     if not name.isascii():
         return "must use ASCII letters, digits and hyphens"
     return "may contain only lowercase letters, digits and hyphens"
-
-
-_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # a runtime's skill id: `momentum-trading`, `data_fetcher`
 
 
 @rule("NAME_FORMAT", family="name", severity=Severity.ERROR, fix=FixAvailability.SOMETIMES)
@@ -73,8 +69,7 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     name = fld.value
     if NAME_RE.match(name) or placeholder_name(name, doc.lines[fld.value_range.start.line]):
         return  # (a template's `{skill-name}` is filled in by whoever copies it)
-    ident = fm.data.get("id") if isinstance(fm.data, dict) else None
-    if isinstance(ident, str) and _ID.fullmatch(ident):
+    if runtime_id(fm.data):
         return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
     if NAME_RE.match(dirname) and not is_container(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
