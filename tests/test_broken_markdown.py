@@ -301,3 +301,16 @@ def test_a_fence_glued_to_a_template_marker_is_the_authors_closer() -> None:
         text = HEAD + f"````bash\necho a\n{line}\n\nText after.\n" if line.endswith("``") else \
             HEAD + f"```bash\necho a\n{line}\n\nText after.\n"
         assert [f.code for f in _findings(text, ("UNCLOSED_FENCE",))] == ["UNCLOSED_FENCE"], line
+
+
+@pytest.mark.parametrize(("first", "lang"), [
+    ("printf '\\nexport PATH=x\\n' >> ~/.profile", "bash"), ("uvx ruff check .", "bash"), ("$ ls -la", "bash"),
+    ("sudo apt-get install -y jq", "bash"), ("gh pr view 12", "bash"), ("pytest -q tests", "bash"),
+    ("import os", "python"), ('{"a": 1}', "json"),
+    # near misses: a tool of the skill's own, prose, a call, a word that starts like a command
+    ("routemark judge --run <id>", "text"), ("Session starts", "text"), ("remember(", "text"),
+    ("echoes of the past", "text"), ("uvicorn app:main", "text"),
+])
+def test_untagged_fix_guesses_the_language(first: str, lang: str) -> None:
+    (f,) = _findings(HEAD + f"```\n{first}\n```\n", ("CODE_BLOCK_UNTAGGED",))
+    assert f.fix.title == f"Tag as `{lang}`"

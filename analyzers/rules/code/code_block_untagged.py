@@ -11,6 +11,12 @@ from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ._helpers import document_pairing, fence_line
 
+# a first line that is a shell command: a prompt, or a common command and a space (or nothing) after it
+_SHELL_START = re.compile(
+    r"(?:\$ |(?:npm|pip|pip3|pipx|npx|pnpm|yarn|bun|deno|git|gh|cd|mkdir|python3?|pytest|ruff|poetry|conda|curl|wget|"
+    r"uv|uvx|brew|apt-get|apt|sudo|docker|kubectl|helm|terraform|aws|gcloud|echo|printf|export|source|ls|cat|cp|mv|"
+    r"rm|touch|grep|find|sed|jq|tar|ssh|rsync|chmod|make|cargo|go|node|bash|sh)(?: |$))")
+
 
 def guess_language(block: CodeBlock) -> str:
     """A conservative guess; `text` when unsure."""
@@ -26,8 +32,7 @@ def guess_language(block: CodeBlock) -> str:
     first = c.splitlines()[0]
     if first.startswith("#!") and ("bash" in first or "/sh" in first):
         return "bash"
-    if re.match(r"^(\$ |(npm|pip|pip3|npx|git|cd|mkdir|python3?|curl|wget|uv|brew|apt-get|apt|docker|echo|export|"
-                r"ls|cat|chmod|make|cargo|go|node|bash|sh)( |$))", first):
+    if _SHELL_START.match(first):
         return "bash"
     if re.search(r"^(def |class |import |from \S+ import |print\(|async def )", c, re.M):
         return "python"
