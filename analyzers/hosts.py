@@ -81,7 +81,8 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
     - it is a `skills/SKILL.md` without frontmatter (an index of the guides in that folder);
     - it has no frontmatter and a slash command's `command.md`, a runtime plugin's entry point (`run.py`), a
       runtime's manifest (`skill.toml`, `skill.yaml`), or a markdown file naming it by path sits beside it
-      (_loaded_by_sibling).
+      (_loaded_by_sibling), or it opens with a `# Skill: <name>` title (_runtime_title: a runtime's own
+      skill format, whose loader reads the title and the lines under it, not a frontmatter).
     """
     if doc.path is None:
         return False
@@ -89,7 +90,7 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
     parts = Path(own).parts
     if parts and parts[-1] == "skills" and not doc.frontmatter.present:
         return True  # `skills/SKILL.md` without frontmatter: an index of the folder's guides
-    if not doc.frontmatter.present and _loaded_by_sibling(doc):
+    if not doc.frontmatter.present and (_loaded_by_sibling(doc) or _runtime_title(doc)):
         return True  # a guide that the folder's `command.md` reads by path ("Read `skills/add-tool/SKILL.md`")
     for i in range(len(parts) - 3):
         if parts[i + 1] == "skills" and any(p in _BUNDLE_FOLDERS for p in parts[i + 3:]):
@@ -109,6 +110,16 @@ def bundled_in_skill(doc: SkillDocument) -> bool:
     return False
 
 
+def _runtime_title(doc: SkillDocument) -> bool:
+    """The first line of text is a `# Skill: <name>` title: the skill format of a runtime's own loader
+    (arccrew's recipes, strata-lookml's `# Skill: grain_validator` with `domain:` / `mode:` lines under it)."""
+    for line in doc.lines[:TITLE_LINES]:
+        if line.strip():
+            return line.startswith("# Skill: ") and len(line.strip()) > len("# Skill:")
+    return False
+
+
+TITLE_LINES = 5  # blank lines before the title looked past
 SIBLINGS_READ = 5  # markdown files beside SKILL.md looked at for a mention of it
 # the entry point a runtime runs for its plugin (arka-agent: `run.py` + `skill.json` beside a readme SKILL.md)
 _PLUGIN_ENTRIES = ("run.py", "main.py", "__main__.py", "skill.py", "plugin.py")

@@ -69,13 +69,14 @@ def _target_path(target: str) -> str | None:
     p = unquote(p)
     if not p or p.startswith("/") or "{" in p or "<" in p or "$" in p:
         return None  # absolute or templated paths cannot be checked
-    if p.lower() in _PLACEHOLDER_TARGETS or any(m in p for m in _PLACEHOLDER_MARKS):
+    if p.lower() in _PLACEHOLDER_TARGETS or any(m in p for m in _PLACEHOLDER_MARKS) or _CAPS_SLOT.fullmatch(p):
         return None  # `[Source Title](URL)`, `H-YYYYMMDD-###.md`: a placeholder for the link the reader fills in
     return p
 
 
 _PLACEHOLDER_TARGETS = frozenset({"url", "uri", "link", "href", "todo", "tbd", "xxx", "..."})
 _PLACEHOLDER_MARKS = ("YYYY", "###", "XXX", "NNN")  # a date or a number to fill in
+_CAPS_SLOT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `[source](<LINK_URL>)`: a template's slot
 
 
 def normalize(rel: str, base: str = "") -> str:

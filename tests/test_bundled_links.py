@@ -320,3 +320,19 @@ def test_link_to_a_lowercase_manifest_resolves(tmp_path: Path) -> None:
                                                 encoding="utf-8")
     rep = analyze(text, skill / "skill.md", config=Config(select=("DEAD_LINK",)), workspace_root=tmp_path)
     assert [(f.file, f.message) for f in rep.findings] == [("models/README.md", "Link target `../gone.md` does not exist")]
+
+
+def test_minified_bundle_reports_only_attack_characters(tmp_path: Path) -> None:
+    """Set 20: a built dashboard bundle's zero-width space (a line-break point in a price range) is not
+    reported; a bidi override in it still is, and a zero-width space in a hand-written script too."""
+    skill = make_skill(tmp_path)
+    (skill / "assets").mkdir()
+    long_line = "var a=" + "1+" * 1500 + "1;"
+    (skill / "assets" / "index-Dy_lyfkJ.js").write_text(
+        long_line + 'var p="$10\u200b–$20";var q="x\u202ey";\n', encoding="utf-8")
+    (skill / "assets" / "app.min.css").write_text(".a:after{content:'\u200b'}\n", encoding="utf-8")
+    (skill / "scripts" / "fill.py").write_text('print("a\u200bb")\n', encoding="utf-8")
+    got = sorted((f.file, f.message.split(":")[0]) for f in
+                 findings(skill, cfg=Config(select=("INVISIBLE_UNICODE",))))
+    assert got == [("assets/index-Dy_lyfkJ.js", "Bidirectional control (U+202E RIGHT-TO-LEFT OVERRIDE)"),
+                   ("scripts/fill.py", "Invisible character (U+200B ZERO WIDTH SPACE)")]

@@ -63,6 +63,9 @@ SAME_SHAPE = [
     ("WEAK_TRIGGER", ["Checks the blast radius of a change. Run RepoCodex impact on every PR before merge.",
                       "Checks the blast radius of a change. Run RepoCodex impact before merging a PR."]),
     ("MISSING_TRIGGER", ["Checks the blast radius of a change. Run RepoCodex impact on the PR diff."]),
+    # set 20: an adverb before the request ("when the user explicitly asks to …")
+    (None, ["Repairs the environment lock. Only when the user explicitly asks to repair the environment.",
+            "Repairs the environment lock. Only when the user asks to repair the environment."]),
 ]
 
 

@@ -16,14 +16,46 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\])\s*")
 
 
-_RUNTIME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # a runtime's skill id: `momentum-trading`, `data_fetcher`
+# a runtime's skill id: `momentum-trading`, `data_fetcher`, `builtin/code-review`
+_RUNTIME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}(?:/[a-z0-9][a-z0-9_-]{0,63}){0,3}")
 
 
-def runtime_id(data: object) -> bool:
-    """The frontmatter has a slug `id` (`id: momentum-trading`): a field no agent's skill loader defines, with
-    which a runtime's own registry identifies its skills (its loader, not an agent's, reads this file)."""
-    ident = data.get("id") if isinstance(data, dict) else None
-    return isinstance(ident, str) and _RUNTIME_ID.fullmatch(ident) is not None
+RUNTIME_ID_KEYS = ("id", "skill_id", "skill")
+
+
+def runtime_id(data: object) -> str | None:
+    """The frontmatter's slug id (`id: momentum-trading`, `id: builtin/code-review`, `skill: ip-design`,
+    `skill_id: x`): a field no agent's skill loader defines, with which a runtime's own registry identifies
+    its skills (its loader, not an agent's, reads this file). None when there is none."""
+    if not isinstance(data, dict):
+        return None
+    for key in RUNTIME_ID_KEYS:
+        ident = data.get(key)
+        if isinstance(ident, str) and _RUNTIME_ID.fullmatch(ident) is not None:
+            return ident
+    return None
+
+
+FOREIGN_KEYS = 3  # top-level keys no agent defines that, with no `description`, make a record of another runtime
+
+
+def runtime_record(data: object) -> bool:
+    """The frontmatter is another runtime's record, not an agent skill's: a slug `id` (runtime_id), or no
+    `description` (which every agent's skill has) beside FOREIGN_KEYS or more keys no agent defines (a
+    pipeline's `type`, `group`, `phase`, `inputs`; a scanner fixture's `skill_id`, `ecosystem`)."""
+    if runtime_id(data) is not None:
+        return True
+    if not isinstance(data, dict) or "description" in data:
+        return False
+    from ..fields import DIALECT_FIELDS, FIELDS, OTHER_AGENT_FIELDS
+
+    foreign = 0
+    for key in data:
+        if key not in FIELDS and key not in OTHER_AGENT_FIELDS and not any(key in d for d in DIALECT_FIELDS.values()):
+            foreign += 1
+            if foreign >= FOREIGN_KEYS:
+                return True
+    return False
 
 
 def placeholder_name(name: str, line: str = "") -> bool:
@@ -84,7 +116,7 @@ _EXPLICIT = re.compile(
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?\s*(?:—|-|:|–)"
-    r"|when\s+(?:the\s+)?user(?:s)?\s+(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
+    r"|when\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
     r"|provides?|shares?|pastes?|gives?)\b"
     # the same keyword trigger said of the text: "When a prompt / the request contains | mentions X"
     r"|when(?:ever)?\s+(?:a|an|the|any)\s+(?:user\s+)?(?:prompts?|messages?|requests?|inputs?|quer(?:y|ies)|questions?)"

@@ -274,14 +274,18 @@ def has_toc(lines: list[str]) -> bool:
 
 
 def prompt_file(lines: list[str]) -> bool:
-    """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …"): its first line of
-    text, after any frontmatter and headings, addresses the model. It is handed whole to a subagent, which
+    """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …", "你是…"): its first
+    line of text, after any frontmatter, headings, `---` breaks and one-line comments, addresses the model. It is handed whole to a subagent, which
     reads all of it; a table of contents there is noise in the prompt."""
+    comment = False
     for line in lines[_frontmatter_end(lines):TOP_LINES]:  # (after the frontmatter of a Claude Code agent file)
         text = line.strip().lstrip("*_>").lstrip()
-        if not text or text.startswith("#"):
-            continue
-        return text.startswith(("You are ", "You're "))
+        if comment or text.startswith("<!--"):
+            comment = "-->" not in text
+            continue  # an HTML comment (a note to maintainers), on one line or several
+        if not text or text.startswith("#") or set(text) <= set("-*_"):
+            continue  # a heading, a `---` break
+        return text.startswith(("You are ", "You're ", "你是", "您是", "あなたは"))
     return False
 
 
@@ -341,7 +345,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     document templates under `assets/` or `templates/` or named `*template*` (three or more
     `[Client name]`-, `{client}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code: copied whole into the
     agent's output, where a table of contents does not belong), nor prompts handed whole to a subagent
-    (the first line of text, after any frontmatter and headings, starts "You are …"), nor files whose
+    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …" or "你是…"), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", "Read complete
     step file before taking action"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags). A file of more

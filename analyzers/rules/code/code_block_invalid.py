@@ -20,7 +20,7 @@ from ...rule import RuleContext, rule
 # (no `^\s*#\s*\.\.\.` branch: `...` alone already matches it, and `^\s*` under re.M re-scanned every
 # run of blank lines from each of its lines)
 # `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
-_PLACEHOLDER = re.compile(r"\.\.\.|…|<[^\W\d][\w ./-]*>|:[ \t]*\{[A-Za-z_][\w .-]{0,60}\}|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
+_PLACEHOLDER = re.compile(r"\.\.\.|…|<\w[^<>\n]{0,80}>|:[ \t]*\{[A-Za-z_][\w .-]{0,60}\}|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
 # YAML that lists a value's alternatives: `type: "feature" | "bugfix"`
 _YAML_ALTERNATIVES = re.compile(r":[ \t]+\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]")
 # JSON that lists a value's alternatives, TypeScript-style: `"type": "new" | "variant" | "existing"`
@@ -113,10 +113,25 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
 
             tomllib.loads(code)
         except tomllib.TOMLDecodeError as e:
+            if _toml_array_items(code, tomllib):
+                return None  # `"idna>=3.15",` lines: entries to put in an array (`dependencies = [ … ]`)
             m = re.search(r"line (\d+), column (\d+)", str(e))
             msg = str(e).split(" (at ")[0]
             return ((int(m.group(1)) - 1, int(m.group(2)) - 1, msg) if m else (0, 0, msg))
     return None
+
+
+def _toml_array_items(code: str, tomllib) -> bool:  # type: ignore[no-untyped-def]
+    """Every line is an array's entry (a quoted string or inline table and a comma, comments allowed): an
+    excerpt of `dependencies = [ … ]`, which parses inside one."""
+    lines = [ln.strip() for ln in code.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    if not lines or not all(ln.startswith(('"', "'", "{")) for ln in lines):
+        return False
+    try:
+        tomllib.loads("x = [\n" + code + "\n]\n")
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
 
 
 # an HTTP request line above a JSON body (Elasticsearch's console form: `GET /index/_search`)
@@ -180,7 +195,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     ## What it does
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
-    `<placeholder>` (also dotted: `<storyboard.music.path>`), `{{ template }}`, `${var}`, a bare `{field}`
+    `<placeholder>` (also dotted or described: `<storyboard.music.path>`, `<0-10>`, `<int|null>`,
+    `<one line: why>`), `{{ template }}`, `${var}`, a bare `{field}`
     as a value (`"iteration": {current_iteration}`), `//` or `/* … */` comments, a JSON or YAML value written
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema), a Python decorator
@@ -190,7 +206,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     excerpt, checked as the object it belongs in; a request line above its body (`GET /index/_search`,
     the Elasticsearch console form) and JSON Lines (one value per line) are checked part by part; so is a
     slice of a list (`{"type": "rect"}, {"type":
-    "text"}`: elements separated by commas), checked as the array it belongs in.
+    "text"}`: elements separated by commas), checked as the array it belongs in, and a `toml` block of
+    array entries (`"idna>=3.15",` lines, for `dependencies = [ … ]`).
 
     ## Why is this bad?
     Models copy code from skills. A snippet that does not parse is copied with its error, and a JSON

@@ -54,6 +54,27 @@ def _in_container(line: str, at: int, container: bool) -> bool:
     return container and not line[max(0, at - 9):at].endswith(_HOST_SIDE)
 
 
+def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]:
+    """User names the document itself declares as not the author's: a service account it sets up
+    (`User=xa` in a systemd unit, `useradd xa`), or a home path on a line that says to replace it
+    ("Replace all occurrences of `/Users/alice/work` … with the real values")."""
+    out: set[str] = set()
+    for ln in candidates:
+        line = doc.lines[ln]
+        at = line.lower().find("replace")
+        if at >= 0:  # the paths in the sentence that says to replace them
+            end = line.find(". ", at)
+            out.update(m.group("name") for m in _HOME.finditer(line, at, end if end >= 0 else len(line)))
+    if "User=" in doc.text or "useradd" in doc.text or "adduser" in doc.text:
+        out.update(m.group(1) or m.group(2) for m in _SERVICE_USER.finditer(doc.text))
+    return frozenset(out)
+
+
+# a service account the document sets up: the same home folder on every machine set up this way
+_SERVICE_USER = re.compile(r"^[ \t]*User=([\w.-]{1,32})[ \t]*$|\b(?:useradd|adduser)\b[^\n]{0,80}?[ \t]([a-z_][\w.-]{0,31})[ \t]*$",
+                           re.M)
+
+
 def _candidate_lines(doc: SkillDocument) -> list[int]:
     """The lines that may hold a home-folder path, in order (most skills: none, and no line loop)."""
     return doc.index.lines_with(_ROOTS)
@@ -79,7 +100,10 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     (a web route, not a macOS home); and on a `docker run` / `docker exec` / `podman run` line, a path
     inside the container (`-v ~/.marm:/home/marm/.marm`, `dst=/home/marm`, `-e HOME=/home/marm`, the
     command run in it), where only the host side of a mount (`-v /home/alice/x:/x`, `src=/home/alice/x`)
-    is reported. A realistic example name such as `alice` is reported: the
+    is reported; nor a name the document declares is not the author's: a service account it sets up
+    (`User=xa` in a systemd unit, `useradd xa`: `/home/xa` is the same on every server set up this way),
+    or a path on a line that says to replace it ("Replace all occurrences of `/Users/alice/work` with the
+    real path"), wherever that name appears. A realistic example name such as `alice` is reported: the
     agent cannot tell an illustration from the path to use.
 
     ## Why is this bad?
@@ -101,12 +125,14 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Use a path relative to the skill folder for bundled files, `~/` or `$HOME` for files in the
     user's home, or a placeholder the agent is told to fill in (`<project-dir>`).
     """
-    for ln in _candidate_lines(doc):
+    candidates = _candidate_lines(doc)
+    declared = _declared_names(doc, candidates) if candidates else frozenset()
+    for ln in candidates:
         line = doc.lines[ln]
         container = "docker" in line or "podman" in line or "nerdctl" in line
         container = container and _CONTAINER.search(line) is not None
         for m in _HOME.finditer(line):
-            if _generic(m.group("name")) or _in_container(line, m.start(), container):
+            if _generic(m.group("name")) or _in_container(line, m.start(), container) or m.group("name") in declared:
                 continue
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path

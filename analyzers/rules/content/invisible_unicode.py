@@ -145,7 +145,10 @@ def invisible_unicode(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     of ordinary writing: a zero width joiner between two emoji (woman + ZWJ + laptop is the
     technologist emoji; with or without U+FE0F, which is not reported either), ZWJ/ZWNJ between two letters of Arabic, Hebrew, Indic and other
     scripts that use them, LRM/RLM/ALM next to right-to-left text, and the tag sequence of a flag
-    emoji (U+1F3F4 + tag letters + CANCEL TAG). The soft hyphen U+00AD is not reported: it is visible
+    emoji (U+1F3F4 + tag letters + CANCEL TAG). In a minified bundle (a `.min.js` / `.css` file, or a
+    `.js` / `.css` file with a line of 2,000 characters or more) only bidi controls and tag characters are
+    reported: its libraries' strings hold zero-width spaces on purpose, the agent does not read it, and
+    nobody edits it by hand. The soft hyphen U+00AD is not reported: it is visible
     where it breaks a line and hides no text. At most 50 findings per file; the last counts the rest.
 
     ## Why is this bad?
@@ -203,9 +206,29 @@ def _as_escapes(text: str, a: int, b: int) -> str | None:
     return None
 
 
+MINIFIED_LINE = 2000  # a code file with a line this long is built output (a bundle), not written by hand
+_BUILT_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".css"})
+
+
+def _minified(rel: str, text: str) -> bool:
+    """A minified bundle (`dashboard/assets/index-Dy_lyfkJ.js`): a `.min.` name or a line of MINIFIED_LINE
+    characters or more. Its libraries' strings hold zero-width characters on purpose (a line-break point in
+    a price range), the agent does not read it, and nobody can fix it by hand."""
+    if suffix(rel) not in _BUILT_SUFFIXES:
+        return False
+    return ".min." in rel or any(len(line) >= MINIFIED_LINE for line in text.split("\n"))
+
+
+def _attack(run: str) -> bool:
+    """Bidi controls or tag characters: what a Trojan Source or ASCII-smuggling attack is made of."""
+    return any(c in _BIDI or "\U000e0000" <= c <= "\U000e007f" for c in run)
+
+
 def _findings(ctx: RuleContext, text: str, index: LineIndex, bf: BundledFile | None, *, safe: bool,
               root: SkillDocument) -> Iterator[Finding]:
     runs, truncated = scan_invisible(text)
+    if bf is not None and runs and _minified(bf.rel, text):
+        runs = [(a, b) for a, b in runs if _attack(text[a:b])]  # only what an attack is made of
     path = None  # SKILL.md itself
     if bf is not None:  # the bundled file on disk (its relative path for a buffer with no folder)
         path = str(root.skill_dir / bf.rel) if root.skill_dir is not None else bf.rel

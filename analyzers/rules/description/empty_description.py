@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import frontmatter_insert_point
+from .._helpers import frontmatter_insert_point, runtime_record
 from ._text import deprecated, description
 
 MIN_CHARS = 20
@@ -35,7 +35,10 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     Japanese or Korean character counts as three: "当用户要求生成周报时使用" is a full sentence). When this
     fires, `MISSING_TRIGGER` does not, so one defect is never counted twice in the penalty. A short
     description that declares the skill deprecated ("TDD deprecated shim", "Deprecated: use tdd-v2") is
-    not reported: such a shim is kept for old invocations by name and is not meant to be routed to.
+    not reported: such a shim is kept for old invocations by name and is not meant to be routed to. Nor
+    is a frontmatter with no `description` that is another runtime's record: a slug `id`, or three or more
+    keys no agent defines (a pipeline step's `type`, `group`, `phase`, `inputs`), read by that runtime's
+    own loader.
 
     ## Why is this bad?
     The description is all an agent sees when deciding whether to load the skill. Without a
@@ -72,6 +75,8 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if n >= MIN_CHARS or weighted_length(text.strip()) >= MIN_CHARS or n and deprecated(doc):
         return  # a deprecated shim ("TDD deprecated shim") is reached by name only: it need not say more
     if fld is None:
+        if runtime_record(fm.data):
+            return  # `type: pipeline`, `group`, `phase` and no description: another runtime's record
         at = frontmatter_insert_point(doc)
         name_fld = fm.get("name")
         if name_fld is not None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import english, usage_context
+from .._helpers import english, placeholder_name, usage_context
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
 from .empty_description import MIN_CHARS, weighted_length
 
@@ -61,6 +61,10 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
         return None  # EMPTY_DESCRIPTION / FIELD_TYPE
     if not english(text):
         return None
+    name = fm.get("name")
+    if name is not None and isinstance(name.value, str) and placeholder_name(
+            name.value, doc.lines[name.value_range.start.line]):
+        return None  # a fill-in template (`name: <skill-id>`): whoever copies it writes the description
     return fld, own_name_as_this_skill(text, doc.frontmatter.data.get("name"))
 
 
@@ -128,7 +132,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
     invoked directly"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
-    `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block). Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
+    `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), and a
+    fill-in template whose `name` is a placeholder (`name: <skill-id>`): whoever copies it writes the
+    description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
     and "Use the siyuan-cli tool to create …" read as "Use this skill to …".

@@ -10,7 +10,7 @@ from ...fields import FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, frontmatter_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
-from .._helpers import runtime_id
+from .._helpers import runtime_record
 
 # difflib is slow; past this many unknown keys the frontmatter is data, not typos
 _SUGGEST_LIMIT = 50
@@ -38,9 +38,10 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `user-invocable`, `disable-model-invocation`, `command-dispatch`, `command-tool` and
     `command-arg-mode`.
 
-    A skill with a slug `id` (`id: visual-analyst`, a field no agent's skill loader defines) is a runtime's
-    own record, read by that runtime's loader: its other keys (`kind`, `aliases`, `trigger`) are that
-    runtime's, and only a near-miss of a known key (`descripton`) is reported.
+    A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
+    defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
+    `phase`), is a runtime's own record, read by that runtime's loader: its other keys (`kind`, `aliases`,
+    `trigger`) are that runtime's, and only a near-miss of a known key (`descripton`) is reported.
 
     A key that another agent documents for the same purpose as a known one is reported without a
     rename: Qwen Code reads only `allowedTools`, Claude Code only `allowed-tools`, so renaming one to the
@@ -84,7 +85,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if dialect is None and doc.files.exists("openclaw.plugin.json"):
         dialect = OPENCLAW  # an OpenClaw plugin's skill: its manifest sits beside SKILL.md
     known = known_fields(ctx.config.target, dialect)
-    registry = runtime_id(doc.frontmatter.data)  # `id: visual-analyst`: a runtime's record; its keys are its own
+    registry = runtime_record(doc.frontmatter.data)  # `id: visual-analyst`: a runtime's record; its keys are its own
     for key, fld in fields.items():
         if key in known or key in extra:
             continue

@@ -48,7 +48,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     elements (`<a id="step-1"></a>`, which GitHub honours). Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
-    targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked.
+    targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked, nor
+    placeholder targets (`URL`, `<LINK_URL>`, `H-YYYYMMDD-###.md`).
     Links in an example that a nested fence cut open (a ```` ```markdown ```` SKILL.md template holding
     ```` ```bash ```` blocks, which CommonMark closes early) are `NESTED_FENCE`, not dead links, in
     SKILL.md and in bundled markdown alike (a skill-writing guide's example skills in `references/`).

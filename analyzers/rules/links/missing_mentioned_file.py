@@ -42,7 +42,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     same block (`cd ~/.claude/skills/other-skill`), and paths that exist relative to a folder above
     the skill up to the workspace root (a plugin or repository root), and paths the same sentence
     places in another project or skill ("`scripts/policy.json` in the arelay repo", "… from the upstream
-    repository", "run `scripts/detect.py` from that skill directory"), and paths given as examples: in a list item or paragraph that starts with
+    repository", "run `scripts/detect.py` from that skill directory", "`references/papers.bib` exists at
+    the workspace root", "repo-level `references/papers.bib`"), wherever else the document names them, and paths given as examples: in a list item or paragraph that starts with
     `Example:` / `**Examples**:` / `e.g.` (a list item counts whole, wrapped lines included, and so does
     a list introduced by an `Example: … :` paragraph), in a sentence where `e.g.`, `for example`,
     `for instance` or `such as` comes before the path (an `(e.g. …)` parenthetical only up to its `)`),
@@ -100,6 +101,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     guide: bool | None = None
     linked: dict[int, tuple[str, ...]] = {}
     others: dict = {}  # rel -> held by another skill; '\0folders' -> those skills' folders
+    declared: frozenset[str] | None = None
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
@@ -142,15 +144,38 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             continue  # "Create or update `references/conventions.md`": the file this skill makes
         if _in_other_skill(doc, ctx, m.rel, others):
             continue  # `references/dream-core.md` of a sibling skill: whose file it is, the text must say
+        if declared is None:
+            declared = _declared_elsewhere(doc)
+        if m.rel in declared:
+            continue  # another mention says whose it is ("exists at the workspace root"): so is this one
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")
 
 
 _ELSEWHERE = re.compile(
     r"\s*[)`'\"]?[\s,:(]*(?:in|from|of|inside|within)\s+(?:"
     r"(?:the\s+|their\s+|its\s+|your\s+)?"
-    r"(?:[`'\"]?[\w.@/-]{1,80}[`'\"]?\s+)?(?:repo|repository|project|package|codebase|monorepo)\b"
+    r"(?:[`'\"]?[\w.@/-]{1,80}[`'\"]?\s+)?(?:repo|repository|project|package|codebase|monorepo|workspace)\b"
     # "… from that skill directory", "in the other skill's folder", "of another skill"
-    r"|(?:that|another|the\s+other)\s+skill\b)", re.I)
+    r"|(?:that|another|the\s+other)\s+skill\b)"
+    # "`references/papers.bib` exists at the workspace root"
+    r"|\s*[)`'\"]?\s+(?:exists\s+|lives\s+|is\s+|sits\s+)?at\s+the\s+(?:[\w-]+\s+)?root\b", re.I)
+# "repo-level `references/papers.bib`", "(workspace-wide `datasets/`, …)": said before the path
+_SCOPE_BEFORE = re.compile(r"\b(?:repo|repository|project|workspace)[- ](?:level|wide|root)\b[^.;]{0,60}$", re.I)
+
+
+def _declared_elsewhere(doc: SkillDocument) -> frozenset[str]:
+    """The paths one of whose prose mentions says they are another project's ("`references/papers.bib` exists
+    at the workspace root", "repo-level `references/papers.bib`"): every mention of them means that file."""
+    out = set()
+    for m in mentioned_files(doc):
+        if m.where == "command" or m.rel in out:
+            continue
+        line = doc.lines[m.range.start.line]
+        start = m.range.start.character
+        if _elsewhere(doc.lines[m.range.end.line], m.range.end.character) or _SCOPE_BEFORE.search(
+                line, max(0, start - 120), start):
+            out.add(m.rel)
+    return frozenset(out)
 
 
 def _elsewhere(line: str, end: int) -> bool:

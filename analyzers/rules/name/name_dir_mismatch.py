@@ -10,7 +10,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import package_data
-from .._helpers import NAME_RE, placeholder_name
+from .._helpers import NAME_RE, placeholder_name, runtime_id
 
 # A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
@@ -58,7 +58,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ## What it does
     Compares `name` with the skill directory's name, where that name is the skill's identity: in a
     skills folder (the parent or grandparent folder's name contains `skills`: `skills/<name>/`,
-    `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`). Elsewhere (a
+    `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`). A runtime that
+    identifies the skill by a slug id equal to the folder's name (`skill: ip-design`, `id: ip-design`)
+    shows `name` as a label (`name: IP Design`): not reported. Elsewhere (a
     package's `payload/`, `examples/`, a source tree, a repository root) the folder is a layout that
     installers copy to `<skills>/<name>/`, and nothing is reported. A directory whose name starts with `_` or `.` is
     skipped: it is a package's source layout (`mypkg/_skill/SKILL.md`), which an installer copies to
@@ -106,6 +108,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     dirname = doc.skill_dir.name
     if not dirname or fld.value == dirname or placeholder_name(fld.value, doc.lines[fld.value_range.start.line]):
         return
+    ident = runtime_id(doc.frontmatter.data)
+    if ident is not None and ident.rsplit("/", 1)[-1] == dirname:
+        return  # `skill: ip-design` in `ip-design/` identifies it; `name: IP Design` is the runtime's label
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or any(
             (doc.skill_dir / m).exists() for m in _ROOT_MARKS):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it

@@ -31,7 +31,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Checks `name` against `^[a-z0-9]+(-[a-z0-9]+)*$`: lowercase ASCII letters and digits separated
     by single hyphens, no leading or trailing hyphen.
 
-    A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`) uses `name`
+    A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`; also
+    `skill_id:` or `skill:`) uses `name`
     as its display label (`name: Momentum Trading`): not reported.
     A template's placeholder (`name: "{skill-name}"`, `<skill-name>`) is not reported: whoever copies
     the template fills it in.
@@ -69,7 +70,7 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     name = fld.value
     if NAME_RE.match(name) or placeholder_name(name, doc.lines[fld.value_range.start.line]):
         return  # (a template's `{skill-name}` is filled in by whoever copies it)
-    if runtime_id(fm.data):
+    if runtime_id(fm.data) is not None:
         return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
     if NAME_RE.match(dirname) and not is_container(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
