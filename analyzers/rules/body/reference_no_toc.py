@@ -164,7 +164,17 @@ def _word_in(part: str, text: str) -> bool:
 
 
 # "(round 2)", "Phase 3", "step 1" in the top's prose or a table, and "## Round 2: How work reaches you"
-_NUMBERED = re.compile(r"\b(step|phase|part|stage|round|section|chapter|module|lesson|week|day)\s+(\d{1,3})\b")
+# (no leading `\b`: without it re skips to the words' first letters; the boundary is tested on each hit)
+_NUMBERED = re.compile(r"(step|phase|part|stage|round|section|chapter|module|lesson|week|day)\s+(\d{1,3})\b")
+_DIGITS = "0123456789"
+
+
+def _numbered_parts(top: str) -> set[tuple[str, str]]:
+    """The (label, number) pairs the top names ("(round 2)", "Phase 3"); most tops hold no digit: no scan."""
+    if not any(d in top for d in _DIGITS):
+        return set()
+    return {(m.group(1), m.group(2)) for m in _NUMBERED.finditer(top)
+            if not m.start() or not top[m.start() - 1].isalnum()}
 
 
 def _names_headings(lines: list[str]) -> bool:
@@ -189,8 +199,7 @@ def _names_headings(lines: list[str]) -> bool:
             if len(item) >= MIN_NAME and not set(item) <= set("-: "):
                 items.append(item)
     top = "\n".join(parts)
-    numbered = {(m.group(1), m.group(2)) for m in _NUMBERED.finditer(top)} if any(
-        c.isdigit() for c in top) else set()
+    numbered = _numbered_parts(top)
     found: set[str] = set()
     used: set[str] = set()
     seen = 0
