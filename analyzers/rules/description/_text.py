@@ -102,6 +102,9 @@ def _codex_policy_off(doc: SkillDocument) -> bool:
     return False
 
 
+USE_GAP = 12  # characters from "use" to the name: " the ", blanks
+
+
 def own_name_as_this_skill(text: str, name: object) -> str:
     """`text` with "Use <the skill's own name> to / for / when …" (`library-skills` written `Library Skills`, or
     `the siyuan-cli tool`) put as "Use this skill to / for / when …": the same clause."""
@@ -111,16 +114,21 @@ def own_name_as_this_skill(text: str, name: object) -> str:
     low = text.lower()
     if words[0] not in low:
         return text  # the name's first word is nowhere: nothing to put (most descriptions)
+    starts: list[int] = []  # a "use" right before an occurrence of the name's first word (they are few)
+    j = low.find(words[0])
+    while j >= 0:
+        i = low.rfind("use", max(0, j - USE_GAP), j)
+        if i >= 0 and (not starts or starts[-1] != i):
+            starts.append(i)
+        j = low.find(words[0], j + 1)
     parts: list[str] = []
     last = 0
-    i = low.find("use")
-    while i >= 0:
-        if (i == 0 or not low[i - 1].isalnum()) and low[i + 3:i + 4].isspace():  # ("user", "because": no)
+    for i in starts:
+        if i >= last and (i == 0 or not low[i - 1].isalnum()) and low[i + 3:i + 4].isspace():  # ("user": no)
             m = _USE_NAMED.match(text, i)
             if m is not None and _SEPARATORS.split(m.group(2).lower()) == words:
                 parts += (text[last:i], m.group(1), "this skill")
                 last = m.end()
-        i = low.find("use", i + 3)
     return "".join(parts) + text[last:] if parts else text
 
 
