@@ -66,6 +66,12 @@ SAME_SHAPE = [
     # set 20: an adverb before the request ("when the user explicitly asks to …")
     (None, ["Repairs the environment lock. Only when the user explicitly asks to repair the environment.",
             "Repairs the environment lock. Only when the user asks to repair the environment."]),
+    # set 21: more ways to say when
+    (None, ["Cleans up feature flags. Use this once the rollout has reached every user.",
+            "Coding standards for the API. Required reading when changing any endpoint.",
+            "Release checklist. ALWAYS read and follow this skill before tagging a release.",
+            "Reviews pull requests for the team members, when they request a review of a change."]),
+    ("WEAK_TRIGGER", ["Cleans up feature flags once they are stale, for teams with many flags."]),
 ]
 
 

@@ -121,6 +121,35 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
     return None
 
 
+# "# WRONG - colon in unquoted string", "# Bad:", "❌": the lines under it are the mistake being shown
+_COUNTER = re.compile(r"\b(?:wrong|bad|incorrect|invalid|broken|avoid|don['’]t|do\s+not|never)\b|❌|✗|✘", re.I)
+
+
+def _counter_example(code: str, line: int) -> bool:
+    """The error's line follows a `#` comment that labels a counter-example (`# WRONG - …`, `# ❌ Bad`), with no
+    other comment between: the block shows the mistake on purpose, beside the right form."""
+    lines = code.split("\n")
+    for text in reversed(lines[:min(line, len(lines))]):
+        stripped = text.strip()
+        if stripped.startswith(("#", "//")):
+            return _COUNTER.search(stripped[:120]) is not None
+    return False
+
+
+def _yaml_lines(code: str) -> bool:
+    """Values listed one per line (`"(now() - file.ctime).days"` then `"(date(due) - today()).days"`, with
+    comments): each line is a YAML value of its own, as JSON Lines are JSON."""
+    values = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+    if len(values) < 2 or not all(ln[:1] in "\"'" for ln in values):
+        return False
+    try:
+        for ln in values:
+            yaml.safe_load(ln)
+    except (yaml.YAMLError, RecursionError):
+        return False
+    return True
+
+
 def _toml_array_items(code: str, tomllib) -> bool:  # type: ignore[no-untyped-def]
     """Every line is an array's entry (a quoted string or inline table and a comma, comments allowed): an
     excerpt of `dependencies = [ … ]`, which parses inside one."""
@@ -184,7 +213,8 @@ def invalid_blocks(doc: SkillDocument) -> Iterator[tuple[CodeBlock, tuple[int, i
             err = _check(lang, b.content)
         except (RecursionError, MemoryError):  # e.g. tomllib on `a = [[[[…`: too deep to be an example
             err = (0, 0, "nested too deeply")
-        if err is not None:
+        if err is not None and not _counter_example(b.content, err[0]) and not (
+                lang == "yaml" and _yaml_lines(b.content)):
             yield b, err
 
 
@@ -207,7 +237,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     the Elasticsearch console form) and JSON Lines (one value per line) are checked part by part; so is a
     slice of a list (`{"type": "rect"}, {"type":
     "text"}`: elements separated by commas), checked as the array it belongs in, and a `toml` block of
-    array entries (`"idna>=3.15",` lines, for `dependencies = [ … ]`).
+    array entries (`"idna>=3.15",` lines, for `dependencies = [ … ]`), and a `yaml` block of quoted values
+    one per line. An error right under a comment that labels a counter-example (`# WRONG - colon in
+    unquoted string`, `# ❌ Bad`) is the mistake the block shows on purpose: not reported.
 
     ## Why is this bad?
     Models copy code from skills. A snippet that does not parse is copied with its error, and a JSON

@@ -252,8 +252,10 @@ def why_hidden(body: str, visible: str = "", template: bool = False) -> str | No
             return "it tells the agent to override its instructions"
         if _hides(w):
             return "it tells the agent to hide something from the user"
-        if _addressed(w) and ("`" not in sentence or _addressed(_words(_CODE_SPAN.sub(" ", sentence)))):
+        if not template and _addressed(w) and ("`" not in sentence or _addressed(_words(_CODE_SPAN.sub(" ", sentence)))):
             return "it speaks to the agent where the user cannot see it"  # (`agent: explorer` is a key, not a name)
+        # (in a fill-in template `<!-- AGENT: list the modules -->` tells whoever fills it in what goes there: the
+        # note shapes the filled document, like the template's visible fields; rules 1, 2 and 4 still apply)
         verb = None if markdown else _commands(w, sentence, template)
         if verb is None:
             continue
@@ -433,8 +435,9 @@ def hidden_instruction(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
       name says template (`report-template.md`, a file under `templates/`), or it is a document
       template with three or more `[placeholder]` fields under `assets/` or `templates/` (as for
       REFERENCE_NO_TOC). Its comments are notes on filling in the copy, so `output`, `respond`,
-      `reply`, `pretend`, `act`, `ignore` there shape that copy. Machine verbs, risky objects,
-      pipes into a shell and rules 1–3 still count there.
+      `reply`, `pretend`, `act`, `ignore` there shape that copy, and so does a note addressed to
+      whoever fills it in (`<!-- AGENT: list the modules -->`, rule 3). Machine verbs, risky
+      objects, pipes into a shell and rules 1 and 2 still count there.
     - a note saying where the document itself goes: `copy to <repo-root>/AGENTS.md`, `copy this file
       into docs/` (no object but the file; a home, system, remote or `$VAR` destination still counts:
       `copy this to ~/.bashrc`).

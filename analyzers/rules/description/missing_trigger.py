@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
+from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, placeholder_name, usage_context
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
@@ -35,7 +36,13 @@ def _exempt(doc: SkillDocument) -> bool:
     paths = data.get("paths")
     if isinstance(paths, str) and paths.strip():
         return True
-    return isinstance(paths, list) and any(isinstance(p, str) and p.strip() for p in paths)
+    if isinstance(paths, list) and any(isinstance(p, str) and p.strip() for p in paths):
+        return True
+    return any(isinstance(data.get(k), list) and data[k] and package_reads(doc, k) for k in TRIGGER_KEYS)
+
+
+# a routing list of the skill's own runtime: `triggers: [react, useState]`, loaded when a keyword appears
+TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "activation")
 
 
 PLACEHOLDER = "Use when <the situations this skill is for>."
@@ -94,7 +101,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        if …" (not "apply for"), "Invoke it / this skill to …" (as "Use it to …"), "Loaded / invoked / injected
        (automatically) by <a plugin> when / before / after / on …", "when <up to three words> is / are
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
-       as / for …", a description opening with its situation ("When the user …", "When there is …"),
+       as / for …", "Invoke after …", "Use this once <the situation>", "Required reading when / before …",
+       "Read and follow this skill before …", "when they / you ask / request …", "when the user explicitly
+       asks …", a description opening with its situation ("When the user …", "When there is …"),
        also after a one-word label ("WHAT — When the repo has no template …"), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Portuguese ("Use (também) quando …"),
        Vietnamese ("Dùng khi …"), Russian ("Используй при / когда …"), Chinese ("…時使用 / 时使用",
@@ -132,7 +141,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
     invoked directly"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
-    `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), and a
+    `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
+    skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, not a mode such as
+    `trigger: user_request`) the code of its shipping package reads (that
+    runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`): whoever copies it writes the
     description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...fields import FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, frontmatter_dialect
 from ...findings import Edit, Finding, Fix, Severity
+from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
 from .._helpers import runtime_record
@@ -42,6 +43,12 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
     `phase`), is a runtime's own record, read by that runtime's loader: its other keys (`kind`, `aliases`,
     `trigger`) are that runtime's, and only a near-miss of a known key (`descripton`) is reported.
+
+    A key that the code of the package shipping the skill reads from its SKILL.md files (a source of
+    the package, the nearest folder above the skill with `pyproject.toml`, `setup.py`, `package.json` or a
+    wheel's `*.dist-info`, that names `SKILL.md` or `frontmatter` and writes the key as a quoted name:
+    `meta.get("priority")`) is that package's format, declared as `known-fields` would declare it: only a
+    near-miss of a known key is reported.
 
     A key that another agent documents for the same purpose as a known one is reported without a
     rename: Qwen Code reads only `allowedTools`, Claude Code only `allowed-tools`, so renaming one to the
@@ -113,8 +120,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if close and close[0] not in fields:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
-        elif registry:
-            continue  # only a typo of a known key is reported in a runtime's record
+        elif registry or package_reads(doc, key):
+            continue  # only a typo of a known key is reported in a runtime's record, or of a key the package reads
         yield ctx.finding(fld.key_range, msg, fix)
 
 

@@ -1,0 +1,109 @@
+"""The keys a skill's shipping package reads from its SKILL.md files with its own code.
+
+A package that ships skills often loads them itself (an advisor that reads `priority` and `domains`, a
+runtime that routes on `triggers`, a registry that requires `profile`): those keys are that package's
+documented format, as a project's `known-fields` setting would declare them. The package is the nearest
+folder above the skill, within the workspace, that holds a package manifest (`pyproject.toml`, `setup.py`,
+`setup.cfg`, `package.json`) or an installed wheel's `*.dist-info`; its loader is any of its Python or
+JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it writes
+as a string literal (`meta.get("priority")`, `fm["triggers"]`, `data.profile ?? …` is not counted: only
+quoted names). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
+once per process (a package's loader changing under a running language server is seen on its restart).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from pathlib import Path
+
+from .document import SkillDocument
+from .measures import exists_recorded, within
+from .workspace import BUNDLE_SKIP_DIRS
+
+PACKAGE_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
+SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts")
+LOADER_MARKS = ("SKILL.md", "frontmatter")
+MAX_SOURCES = 3000  # source files looked at per package
+MAX_SOURCE_BYTES = 400_000  # larger sources (bundles, generated code) are not a loader anyone reads
+MAX_TOTAL_BYTES = 16_000_000  # source text read per package
+PACKAGE_LEVELS = 8  # folders above the skill looked at for the package's manifest
+_LITERAL = re.compile(r"""["']([A-Za-z_][\w-]{0,40})["']""")
+
+
+def package_root(doc: SkillDocument) -> Path | None:
+    """The nearest folder above the skill (within the workspace) holding a package manifest or a wheel's
+    `*.dist-info`, or None (a skill repository, the shared corpus: no package code to ask)."""
+    if doc.skill_dir is None or doc.workspace_root is None:
+        return None
+    memo = doc._resolved
+    key = ("package_root",)
+    if key not in memo:
+        memo[key] = _package_root(doc)
+    return memo[key]
+
+
+def _package_root(doc: SkillDocument) -> Path | None:
+    assert doc.skill_dir is not None and doc.workspace_root is not None
+    for i, folder in enumerate(doc.skill_dir.parents):
+        if i >= PACKAGE_LEVELS or not within(doc, folder, doc.workspace_root):
+            return None
+        if any(exists_recorded(doc, str(folder / m)) for m in PACKAGE_MARKERS) or _has_dist_info(str(folder)):
+            return folder
+    return None
+
+
+def _has_dist_info(folder: str) -> bool:
+    try:
+        with os.scandir(folder) as it:
+            return any(e.name.endswith(".dist-info") and e.is_dir() for e in it)
+    except OSError:
+        return False
+
+
+def package_reads(doc: SkillDocument, key: str) -> bool:
+    """The code of the skill's shipping package reads `key` from its SKILL.md files (see the module)."""
+    root = package_root(doc)
+    return root is not None and key in loader_keys(str(root))
+
+
+@functools.lru_cache(maxsize=64)
+def loader_keys(root: str) -> frozenset[str]:
+    """The quoted names in the package's SKILL.md loaders (sources naming `SKILL.md` or `frontmatter`)."""
+    keys: set[str] = set()
+    seen = total = 0
+    stack = [root]
+    while stack and seen < MAX_SOURCES and total < MAX_TOTAL_BYTES:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)  # (the same files read, whatever the disk's order)
+        except OSError:
+            continue
+        for e in entries:
+            if e.name.startswith(".") or e.name in BUNDLE_SKIP_DIRS:
+                continue
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    stack.append(e.path)
+                    continue
+                if not e.name.endswith(SOURCE_SUFFIXES):
+                    continue
+                size = e.stat().st_size
+            except OSError:
+                continue
+            if size > MAX_SOURCE_BYTES:
+                continue
+            seen += 1
+            total += size
+            if seen > MAX_SOURCES or total > MAX_TOTAL_BYTES:
+                break
+            try:
+                with open(e.path, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if any(m in text for m in LOADER_MARKS):
+                keys.update(_LITERAL.findall(text))
+    return frozenset(keys)

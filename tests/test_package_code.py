@@ -1,0 +1,67 @@
+"""The keys a skill's shipping package reads with its own code (set 21: taskboy's `profile`, teotl's
+`triggers`, connectonion-studio's `category`): that package's format, not unknown fields; a key no code of
+the package reads, or a skill with no package around it, is still reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skillgrade.analyzers.config import Config
+from skillgrade.analyzers.package_code import loader_keys
+from skillgrade.analyzers.report import analyze
+
+LOADER = '''import yaml
+
+def load(path):
+    text = (path / "SKILL.md").read_text()
+    meta = yaml.safe_load(text.split("---")[1])
+    return meta.get("priority", 50), meta["triggers"], meta.get("domains", [])
+'''
+
+
+def _skill(root: Path, fm: str) -> Path:
+    skill = root / "advisor" / "skills" / "react"
+    skill.mkdir(parents=True, exist_ok=True)
+    (skill / "SKILL.md").write_text(f"---\nname: react\n{fm}---\n\n# React\n\nPrefer hooks.\n", encoding="utf-8")
+    return skill / "SKILL.md"
+
+
+def _codes(path: Path, root: Path, *codes: str) -> list[tuple[str, str]]:
+    rep = analyze(path.read_text(), path, config=Config(select=codes), workspace_root=root)
+    return sorted((f.code, f.message.split(";")[0]) for f in rep.findings)
+
+
+FM = "description: React component design, hooks and state.\npriority: 80\ntriggers: [react, useState]\nowner: web\n"
+
+
+def test_keys_the_package_reads_are_its_format(tmp_path: Path) -> None:
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "loader.py").write_text(LOADER)
+    (tmp_path / "advisor" / "cli.py").write_text('print("owner")\n')  # names no SKILL.md: not a loader
+    path = _skill(tmp_path, FM)
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD", "MISSING_TRIGGER") == [
+        ("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+
+
+def test_without_package_code_every_key_is_reported(tmp_path: Path) -> None:
+    loader_keys.cache_clear()
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "loader.py").write_text(LOADER)  # no manifest: not a package's code
+    path = _skill(tmp_path, FM)
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD", "MISSING_TRIGGER") == [
+        ("MISSING_TRIGGER", "`description` has no trigger clause (e.g. \"Use when …\")"),
+        ("UNKNOWN_FIELD", "Unknown frontmatter field `owner`"),
+        ("UNKNOWN_FIELD", "Unknown frontmatter field `priority`"),
+        ("UNKNOWN_FIELD", "Unknown frontmatter field `triggers`")]
+
+
+def test_a_trigger_mode_is_no_keyword_list(tmp_path: Path) -> None:
+    """Set 19: aegis reads `trigger: user_request` (a mode), and routes on the description: still reported."""
+    loader_keys.cache_clear()
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup()\n")
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "sync.py").write_text('def mode(fm):  # SKILL.md frontmatter\n    return fm["trigger"]\n')
+    path = _skill(tmp_path, "description: React component design, hooks and state.\ntrigger: user_request\n")
+    assert [c for c, _m in _codes(path, tmp_path, "UNKNOWN_FIELD", "MISSING_TRIGGER")] == ["MISSING_TRIGGER"]
