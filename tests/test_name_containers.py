@@ -60,3 +60,18 @@ def test_per_agent_copies_shipped_as_package_data_are_not_duplicates(tmp_path: P
 
 def test_per_agent_copies_in_a_project_are_still_duplicates(tmp_path: Path) -> None:
     assert _agent_copies(tmp_path, package=False) == ["DUPLICATE_SKILL_NAME", "DUPLICATE_SKILL_NAME"]
+
+
+def test_name_missing_offers_no_container_name(tmp_path: Path) -> None:
+    """Set 21: secondbrain's `data/skill/SKILL.md` is installed as `~/.claude/skills/brain/`; the safe fix
+    `name: skill` would rename it. A folder named like a skill still gets the fix."""
+    text = "---\ndescription: Keeps notes. Use when the user asks to remember something.\n---\n\n# B\n"
+    fixes = {}
+    for folder in ("skill", "brain"):
+        skill = tmp_path / folder
+        skill.mkdir()
+        (skill / "SKILL.md").write_text(text)
+        (f,) = analyze(text, skill / "SKILL.md", config=Config(select=("NAME_MISSING",)),
+                       workspace_root=tmp_path).findings
+        fixes[folder] = f.fix.title if f.fix else None
+    assert fixes == {"skill": None, "brain": "Add `name: brain`"}

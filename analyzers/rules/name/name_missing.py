@@ -8,6 +8,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, frontmatter_insert_point
+from .name_dir_mismatch import is_container
 
 
 @rule("NAME_MISSING", family="name", severity=Severity.ERROR, fix=FixAvailability.SOMETIMES)
@@ -38,7 +39,9 @@ def name_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## Fix
     Inserts `name: <directory name>` when the directory name is a valid skill name (safe: that is the
-    name Claude Code already uses).
+    name Claude Code already uses), and not a package's generic container for its skill (`skill`,
+    `data`, `assets`, `templates`, …: see `NAME_DIR_MISMATCH`), which its installer copies under
+    another name.
     """
     fm = doc.frontmatter
     if not fm.ok or fm.root_kind != "mapping":
@@ -48,6 +51,8 @@ def name_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return
     fix = None
     dirname = doc.skill_dir.name if doc.skill_dir is not None else None
+    if dirname and is_container(dirname):
+        dirname = None  # `skill/`, `data/`, `assets/`: a package's container, installed under another name
     if fld is None:
         if dirname and NAME_RE.match(dirname):
             at = frontmatter_insert_point(doc)
