@@ -91,3 +91,15 @@ def test_stale_copy_inside_the_skill_collides(tmp_path: Path) -> None:
     rels = ["repo/foo/SKILL.md", "repo/foo/foo/SKILL.md", "elsewhere/foo/SKILL.md"]
     got = _dups(tmp_path, rels)
     assert got == {rels[0]: [rels[1]], rels[1]: [rels[0]], rels[2]: []}
+
+
+def test_generated_per_agent_copies_inside_a_skill_are_no_collision(tmp_path: Path) -> None:
+    """Set 22: shodan-skill's root SKILL.md and its generated `platforms/<agent>/…` copies, installed one at a
+    time by its installer; a stale copy kept elsewhere inside the skill is still reported."""
+    (tmp_path / ".git").mkdir()
+    rels = ["foo/SKILL.md", "foo/platforms/codex/SKILL.md", "foo/old/SKILL.md"]
+    for rel in rels:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+    got = _dups(tmp_path, rels)
+    assert got["foo/platforms/codex/SKILL.md"] == []
+    assert got["foo/old/SKILL.md"] == ["foo/SKILL.md"]

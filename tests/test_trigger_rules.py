@@ -72,6 +72,9 @@ SAME_SHAPE = [
             "Release checklist. ALWAYS read and follow this skill before tagging a release.",
             "Reviews pull requests for the team members, when they request a review of a change."]),
     ("WEAK_TRIGGER", ["Cleans up feature flags once they are stale, for teams with many flags."]),
+    # set 22: "Spawned ONLY when PM sends BAZINGA" (an orchestrator's verbs)
+    (None, ["Validates the final result. Spawned ONLY when PM sends BAZINGA.",
+            "Validates the final result. Invoked ONLY when PM sends BAZINGA."]),
 ]
 
 

@@ -48,7 +48,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the package, the nearest folder above the skill with `pyproject.toml`, `setup.py`, `package.json` or a
     wheel's `*.dist-info`, that names `SKILL.md` or `frontmatter` and writes the key as a quoted name:
     `meta.get("priority")`) is that package's format, declared as `known-fields` would declare it: only a
-    near-miss of a known key is reported.
+    near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there.
 
     A key that another agent documents for the same purpose as a known one is reported without a
     rename: Qwen Code reads only `allowedTools`, Claude Code only `allowed-tools`, so renaming one to the

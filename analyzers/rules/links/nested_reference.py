@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 from collections import Counter
@@ -25,6 +26,20 @@ def _folder_named(doc: SkillDocument, folder: str, memo: dict[str, bool]) -> boo
         pat = re.compile(r"(?<![\w./-])" + re.escape(folder) + r"/(?:\*[\w.*-]*)?(?![\w.<{$\[-])")
         hit = memo[folder] = pat.search(doc.text) is not None
     return hit
+
+
+def _glob_named(doc: SkillDocument, target: str, memo: dict[str, list[str]]) -> bool:
+    """SKILL.md names the file by a pattern of its folder (`docs/KEEP-*.md` for docs/KEEP-PROMPT.md): it
+    tells the agent that those files exist."""
+    folder, base = posixpath.split(target)
+    if not folder:
+        return False
+    globs = memo.get(folder)
+    if globs is None:
+        at = doc.text.find(folder + "/")
+        globs = memo[folder] = [] if at < 0 else [m.group(1) for m in re.finditer(
+            r"(?<![\w./-])" + re.escape(folder) + r"/([\w.-]{0,60}\*[\w.*-]{0,60})", doc.text)]
+    return any(fnmatch.fnmatchcase(base, g) for g in globs)
 
 
 def _named_by_base(doc: SkillDocument, target: str, bases: dict[str, int]) -> bool:
@@ -71,7 +86,8 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     markdown file of the skill (say `references/b.md`) that SKILL.md neither links to nor names
     anywhere in its text (by its path, or by its file name alone when no other bundled file has that
     name: a `docs/` tree diagram), or names its folder as a whole (`syntax/*.md`, "the cards in
-    `syntax/`"; not a placeholder path such as `reference/<command>.md`, which names one file per command). A `README.md` / `INDEX.md` whose links to the skill's files (scripts and
+    `syntax/`"; not a placeholder path such as `reference/<command>.md`, which names one file per command),
+    or by a pattern its name matches (`docs/KEEP-*.md` for `docs/KEEP-NOW.md`). A `README.md` / `INDEX.md` whose links to the skill's files (scripts and
     data too; a link back to SKILL.md aside) all lead to files SKILL.md links is not counted either: it
     sends the agent nowhere new. Reports the link to `a.md` in SKILL.md, naming the nested files. Links
     to scripts, images and data, to SKILL.md, back to `a.md` itself, to files outside the skill, and
@@ -110,6 +126,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if res.inside_skill and res.exists and res.rel not in linked:
             linked[res.rel] = t
     folders: dict[str, bool] = {}
+    globs: dict[str, list[str]] = {}
     bases: dict[str, int] = {}
     for rel, t in linked.items():
         if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md" or doc.files.in_nested_skill(rel) \
@@ -131,7 +148,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             if _boilerplate(target) or not doc.files.exists(target) or target in doc.text:
                 continue  # missing (a link rule's business), or SKILL.md names it in prose or code
             if _named_by_base(doc, target, bases) or _index_of_linked(doc, target, linked) or _folder_named(
-                    doc, posixpath.dirname(target), folders):
+                    doc, posixpath.dirname(target), folders) or _glob_named(doc, target, globs):
                 continue
             nested.append(target)
         if nested:

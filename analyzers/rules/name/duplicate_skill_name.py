@@ -62,7 +62,18 @@ def _nested(skill_dir: str, other: str) -> bool:
     """Whether one of the two skill folders holds the other (a stale copy inside the skill): installed
     together, and found together by agents that search a skills folder at any depth (OpenCode, Codex)."""
     there = os.path.dirname(os.path.abspath(other))
-    return there.startswith(skill_dir + os.sep) or skill_dir.startswith(there + os.sep)
+    if there.startswith(skill_dir + os.sep):
+        inner = there[len(skill_dir) + 1:]
+    elif skill_dir.startswith(there + os.sep):
+        inner = skill_dir[len(there) + 1:]
+    else:
+        return False
+    return not any(part in _GENERATED for part in inner.split(os.sep))
+
+
+# folders of generated per-agent copies inside a skill (`platforms/<agent>/…`, `dist/`): built from the skill
+# by its own tooling, and installed one at a time, never beside it
+_GENERATED = frozenset({"platforms", "dist", "build", "bundles", "generated", "out"})
 
 
 @rule("DUPLICATE_SKILL_NAME", family="name", severity=Severity.WARNING, workspace=True)
@@ -82,7 +93,9 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
       `.codex/skills`; Cursor `.cursor/skills`, `.claude/skills`, `.codex/skills` and
       `.agents/skills`; Gemini CLI `.gemini/skills` and `.agents/skills`;
     - a skill inside another skill's folder (`pdf/old/SKILL.md` in `pdf/`): installed with it, and
-      found with it by agents that search a skills folder at any depth (OpenCode, Codex).
+      found with it by agents that search a skills folder at any depth (OpenCode, Codex); not a copy
+      the skill's own tooling generates under `platforms/`, `dist/`, `build/`, `bundles/`, `generated/` or
+      `out/` (`platforms/codex/SKILL.md`: one per agent, installed one at a time).
 
     Skills in two different skills folders are not compared: a build that copies
     `packages/shared/skills/*` into `packages/plugin/skills/`, a marketplace whose plugins each ship a
