@@ -37,6 +37,7 @@ def runtime_id(data: object) -> str | None:
 
 
 FOREIGN_KEYS = 3  # top-level keys no agent defines that, with no `description`, make a record of another runtime
+RECORD_KEYS = 60  # a record has at most this many top-level keys
 
 
 def runtime_record(data: object) -> bool:
@@ -45,8 +46,8 @@ def runtime_record(data: object) -> bool:
     pipeline's `type`, `group`, `phase`, `inputs`; a scanner fixture's `skill_id`, `ecosystem`)."""
     if runtime_id(data) is not None:
         return True
-    if not isinstance(data, dict) or "description" in data:
-        return False
+    if not isinstance(data, dict) or "description" in data or len(data) > RECORD_KEYS:
+        return False  # (thousands of keys: a data dump, whose description may lie past the keys read)
     from ..fields import DIALECT_FIELDS, FIELDS, OTHER_AGENT_FIELDS
 
     foreign = 0
