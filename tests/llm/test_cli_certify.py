@@ -134,10 +134,13 @@ def test_dry_run_and_no_key(fake_api, tmp_path, skill):
 
 def test_ctrl_c_keeps_finished_simulations_and_rerun_resumes(tmp_path, skill):
     responder = deep_responder()
+    held = {"simulations": 0, "hold": True}  # simulations past the 25th wait until Ctrl-C is sent
 
     def slow(body):
         item = responder(body)
-        item.delay = 0.03
+        simulation = len(body["messages"]) == 1 and bool(body.get("tools"))
+        held["simulations"] += simulation  # (one handler thread at a time updates it: a lost count only delays)
+        item.delay = 2.0 if simulation and held["hold"] and held["simulations"] > 25 else 0.03
         return item
 
     with FakeAPI() as fake:
@@ -151,6 +154,7 @@ def test_ctrl_c_keeps_finished_simulations_and_rerun_resumes(tmp_path, skill):
             time.sleep(0.02)
         proc.send_signal(signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=60)
+        held["hold"] = False  # (the re-run below is not slowed)
         assert proc.returncode == 130, stderr
         first = layers(json.loads(stdout))
         mc = first["monte_carlo"]
