@@ -5,9 +5,9 @@ runtime that routes on `triggers`, a registry that requires `profile`): those ke
 documented format, as a project's `known-fields` setting would declare them. The package is the nearest
 folder above the skill, within the workspace, that holds a package manifest (`pyproject.toml`, `setup.py`,
 `setup.cfg`, `package.json`) or an installed wheel's `*.dist-info`; its loader is any of its Python or
-JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it writes
-as a string literal (`meta.get("priority")`, `fm["triggers"]`, `data.profile ?? …` is not counted: only
-quoted names). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
+JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it reads by
+a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`; `data.profile ?? …` and a
+bare string such as a validator's list of allowed keys are not counted). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
 once per process (a package's loader changing under a running language server is seen on its restart).
 """
 
@@ -29,7 +29,9 @@ MAX_SOURCES = 3000  # source files looked at per package
 MAX_SOURCE_BYTES = 400_000  # larger sources (bundles, generated code) are not a loader anyone reads
 MAX_TOTAL_BYTES = 16_000_000  # source text read per package
 PACKAGE_LEVELS = 8  # folders above the skill looked at for the package's manifest
-_LITERAL = re.compile(r"""["']([A-Za-z_][\w-]{0,40})["']""")
+# a key read by name: `meta.get("priority"`, `fm["triggers"]`, `data.pop('kind'` (a bare string such as a
+# validator's list of allowed keys, or a message, is not a read)
+_READ = re.compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w-]{0,40})["']""")
 
 
 def package_root(doc: SkillDocument) -> Path | None:
@@ -105,5 +107,5 @@ def loader_keys(root: str) -> frozenset[str]:
             except OSError:
                 continue
             if any(m in text for m in LOADER_MARKS):
-                keys.update(_LITERAL.findall(text))
+                keys.update(_READ.findall(text))
     return frozenset(keys)

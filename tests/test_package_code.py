@@ -65,3 +65,14 @@ def test_a_trigger_mode_is_no_keyword_list(tmp_path: Path) -> None:
     (tmp_path / "advisor" / "sync.py").write_text('def mode(fm):  # SKILL.md frontmatter\n    return fm["trigger"]\n')
     path = _skill(tmp_path, "description: React component design, hooks and state.\ntrigger: user_request\n")
     assert [c for c, _m in _codes(path, tmp_path, "UNKNOWN_FIELD", "MISSING_TRIGGER")] == ["MISSING_TRIGGER"]
+
+
+def test_a_list_of_names_is_not_a_read(tmp_path: Path) -> None:
+    """A repository's own validator naming keys as bare strings (skillgrade's repository and its examples:
+    `ALLOWED = {"name", "author"}`) reads none of them: `author` is still reported."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'lint'\n")
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "lint.py").write_text('ALLOWED = {"name", "description", "author"}  # SKILL.md keys\n')
+    path = _skill(tmp_path, "description: React component design. Use when the user writes React.\nauthor: me\n")
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `author`")]
