@@ -368,6 +368,11 @@ class AnthropicProvider:
             async with asyncio.timeout(timeout_s):
                 return await make()
         except TimeoutError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                # cancelled (Ctrl-C) as the deadline passed: Python 3.11's timeout reports the cancellation as a
+                # TimeoutError, which the poll loop would retry, so the run never stopped
+                raise asyncio.CancelledError from None
             raise LLMError(ErrorKind.TIMEOUT, f"{self.base_url} did not answer the batch {what} within "
                                               f"{timeout_s:g} s.") from None
         except (asyncio.CancelledError, LLMError):

@@ -237,6 +237,9 @@ class Outcome:
     first: bool = True
 
 
+CLOSE_WAIT_S = 5.0  # how long closing waits for cancelled polls and submissions to stop
+
+
 class BatchRunner:
     def __init__(self, provider: Any, *, state: BatchState | None = None, quiet_s: float = 0.2,
                  max_wait_s: float = 5.0, max_items: int = MAX_ITEMS, max_bytes: int = MAX_BYTES,
@@ -462,8 +465,8 @@ class BatchRunner:
         tasks = [t for t in (*self._tasks, self._flusher) if t is not None and not t.done()]
         for t in tasks:
             t.cancel()
+        if tasks:  # bounded: a task that does not stop on cancel must not hold up Ctrl-C (its work is lost, not
+            await asyncio.wait(tasks, timeout=CLOSE_WAIT_S)  # the finished results, already kept)
         for t in tasks:
-            try:
-                await t
-            except BaseException:  # noqa: BLE001 - cancelled or already failed
-                pass
+            if t.done() and not t.cancelled():
+                t.exception()  # (retrieved: no "exception was never retrieved" warning)

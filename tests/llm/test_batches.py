@@ -416,3 +416,28 @@ async def test_cancel_on_the_sdk_gives_canceled_items(fake_api: FakeAPI) -> None
     items = await provider.batch_results(created.id, reqs, timeout_s=5)
     assert sorted((i.custom_id, i.outcome) for i in items) == [("k0", "canceled"), ("k1", "canceled"), ("k2", "canceled")]
     await provider.aclose()
+
+
+async def test_a_cancelled_poll_stays_cancelled_when_its_deadline_passes_too() -> None:
+    """Ctrl-C as a batch call's deadline passes: Python 3.11's timeout reports a TimeoutError, which the poll
+    loop would retry as a failed poll (the CLI then never stopped). A pending cancellation wins; a deadline
+    alone is still a TIMEOUT error."""
+    from skillgrade.analyzers.llm.types import LLMError
+
+    with FakeAPI() as fake:
+        provider = AnthropicProvider(TEST_KEY, fake.url, max_retries=0)
+
+        async def cancelled_then_late() -> None:
+            asyncio.current_task().cancel()  # the Ctrl-C, not yet delivered
+            raise TimeoutError
+
+        async def late() -> None:
+            raise TimeoutError
+
+        poll = asyncio.ensure_future(provider._batch_call("poll", cancelled_then_late, 1.0))  # its own task
+        with pytest.raises(asyncio.CancelledError):
+            await poll
+        assert poll.cancelled()
+        with pytest.raises(LLMError, match="did not answer the batch poll"):
+            await provider._batch_call("poll", late, 1.0)
+        await provider.aclose()
