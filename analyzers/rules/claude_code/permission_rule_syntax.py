@@ -20,6 +20,9 @@ def _problem(name: str, spec: str | None, closed: bool) -> str | None:
         return "has unbalanced parentheses"
     if not spec.strip():
         return "has an empty `()`; write the bare tool name to allow every use, or a pattern inside"
+    if name in ("Bash", "PowerShell") and ":*," in spec.replace(" ", ""):
+        return (f"packs several commands into one rule; Claude Code reads it as one pattern that no command "
+                f"matches: write one rule per command (`{name}(…:*)`, comma-separated)")
     if name in ("Bash", "PowerShell") and ":*" in spec.rstrip()[:-2]:
         return "uses `:*` before the end; the prefix form `:*` only works at the end of the pattern (use ` *`)"
     if name == "WebFetch" and not spec.startswith("domain:"):
@@ -34,7 +37,8 @@ def permission_rule_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     ## What it does
     Checks the `Tool(pattern)` entries of `allowed-tools` against Claude Code's permission-rule
     syntax: the parenthesis is closed and balanced, the pattern is not empty, the legacy prefix
-    form `:*` of `Bash(…)` comes only at the end (`Bash(git diff:*)`), and `WebFetch` takes
+    form `:*` of `Bash(…)` comes only at the end (`Bash(git diff:*)`), one rule holds one command
+    (`Bash(ls:*, git log:*)` packs two: one rule each, `Bash(ls:*), Bash(git log:*)`), and `WebFetch` takes
     `domain:` (`WebFetch(domain:docs.python.org)`). `Read(./src/**)`, `Bash(npm run *)` and MCP
     names are valid. Unknown tool names are `UNKNOWN_TOOL`'s.
 
