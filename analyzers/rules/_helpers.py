@@ -8,6 +8,7 @@ import re
 import unicodedata
 
 from ..document import SkillDocument
+from ..fields import DIALECT_FIELDS, FIELDS, OTHER_AGENT_FIELDS
 from ..findings import Pos
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -48,8 +49,6 @@ def runtime_record(data: object) -> bool:
         return True
     if not isinstance(data, dict) or "description" in data or len(data) > RECORD_KEYS:
         return False  # (thousands of keys: a data dump, whose description may lie past the keys read)
-    from ..fields import DIALECT_FIELDS, FIELDS, OTHER_AGENT_FIELDS
-
     foreign = 0
     for key in data:
         if key not in FIELDS and key not in OTHER_AGENT_FIELDS and not any(key in d for d in DIALECT_FIELDS.values()):

@@ -102,10 +102,12 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         try:
             for _ in yaml.safe_load_all(code):
                 pass
-        except yaml.MarkedYAMLError as e:
-            m = e.problem_mark
-            return (m.line if m else 0, m.column if m else 0, (e.problem or "invalid YAML").strip())
         except (yaml.YAMLError, RecursionError) as e:
+            if _yaml_lines(code):
+                return None  # quoted values one per line, as JSON Lines are JSON
+            if isinstance(e, yaml.MarkedYAMLError):
+                m = e.problem_mark
+                return (m.line if m else 0, m.column if m else 0, (e.problem or "invalid YAML").strip())
             return (0, 0, str(e).splitlines()[0] if str(e) else "invalid YAML")
     elif lang == "toml":
         try:
@@ -213,8 +215,7 @@ def invalid_blocks(doc: SkillDocument) -> Iterator[tuple[CodeBlock, tuple[int, i
             err = _check(lang, b.content)
         except (RecursionError, MemoryError):  # e.g. tomllib on `a = [[[[…`: too deep to be an example
             err = (0, 0, "nested too deeply")
-        if err is not None and not _counter_example(b.content, err[0]) and not (
-                lang == "yaml" and _yaml_lines(b.content)):
+        if err is not None and not _counter_example(b.content, err[0]):
             yield b, err
 
 

@@ -421,14 +421,10 @@ def exists_near(doc: SkillDocument, rel: str) -> bool:
     """`rel` exists relative to a folder above the skill, up to the workspace root (a plugin or repo root)."""
     if doc.skill_dir is None:
         return True  # nothing to check against: assume it exists
-    cache = _listing_cache(doc)
-    memo = cache.setdefault("\0near", {})
+    memo = _listing_cache(doc).setdefault("\0near", {})
     hit = memo.get(rel)
     if hit is None:
-        anc = cache.get("\0ancestors")
-        if anc is None:
-            anc = cache["\0ancestors"] = _ancestors(doc)
-        hit = memo[rel] = any(exists_recorded(doc, a / rel) for a in anc)
+        hit = memo[rel] = any(exists_recorded(doc, a / rel) for a in _ancestor_folders(doc))
     return hit
 
 
@@ -437,11 +433,21 @@ def shared_above(doc: SkillDocument, rel: str) -> bool:
     the skill, up to the workspace root, and not back inside the skill (`scitex/SKILL.md` from `skills/scitex/`
     is the skill itself): a file kept once for the skills under that folder, merged into each when they are
     installed."""
-    if "/" not in rel or doc.skill_dir is None or not exists_near(doc, rel):
+    if "/" not in rel or doc.skill_dir is None:
         return False
-    own = doc.skill_dir.name
-    return rel.split("/", 1)[0] != own or any(
-        exists_recorded(doc, a / rel) for a in _listing_cache(doc)["\0ancestors"][1:])
+    above = _ancestor_folders(doc)
+    if rel.split("/", 1)[0] == doc.skill_dir.name:
+        above = above[1:]  # from the skill's own parent that path leads back into the skill
+    return any(exists_recorded(doc, a / rel) for a in above)
+
+
+def _ancestor_folders(doc: SkillDocument) -> list[Path]:
+    """_ancestors, computed once per document."""
+    cache = _listing_cache(doc)
+    anc = cache.get("\0ancestors")
+    if anc is None:
+        anc = cache["\0ancestors"] = _ancestors(doc)
+    return anc
 
 
 def _ancestors(doc: SkillDocument) -> list[Path]:
