@@ -121,6 +121,8 @@ CASES: dict[str, tuple[Callable[[], str], float]] = {
     "placeholder-dots": (lambda: _body("```python\n" + "..." * 100_000 + "\n```"), 0.014),
     "frontmatter-keys-1e5": (lambda: _keys(100_000), 0.17),
     "ten-megabytes": (_ten_mb, 0.38),
+    # a `yaml` block of 10^5 quoted values under a label: read line by line only up to YAML_LINES of them
+    "yaml-quoted-lines-1e5": (lambda: _body("```yaml\n# CORRECT\n" + '"a"\n' * 100_000 + "```"), 0.15),
 }
 
 

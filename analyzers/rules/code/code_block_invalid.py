@@ -138,12 +138,15 @@ def _counter_example(code: str, line: int) -> bool:
     return False
 
 
+YAML_LINES = 200  # values one per line read as a list of examples
+
+
 def _yaml_lines(code: str) -> bool:
     """Values listed one per line (`"(now() - file.ctime).days"` then `"(date(due) - today()).days"`, with
     comments): each line is a YAML value of its own, as JSON Lines are JSON."""
     values = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
-    if len(values) < 2 or not all(ln[:1] in "\"'" for ln in values):
-        return False
+    if not 2 <= len(values) <= YAML_LINES or not all(ln[:1] in "\"'" for ln in values):
+        return False  # (a longer block is no list of examples: each line's parse costs ~30 us)
     try:
         for ln in values:
             yaml.safe_load(ln)
