@@ -78,7 +78,8 @@ _RACY_NS = 2_000_000_000  # a file changed this recently may change again within
 class ResultCache:
     """One file per workspace root (marshal: loads twice as fast as JSON).
 
-    - results: key -> (report, {external path: existed}); the key hashes the SKILL.md's content, its
+    - results: key -> (report, {external path: existed, or a package's mark: the digest of the keys its
+      code reads (package_code)}); the key hashes the SKILL.md's content, its
       folder listing, the config, the workspace's skill names and the root;
     - files: path -> (stat, content digest, quick name), so an unchanged SKILL.md (same size, mtime,
       ctime, inode and device, as git's index decides) is neither read nor hashed again. A file whose
@@ -116,12 +117,17 @@ class ResultCache:
         if e is None:
             return None
         for p, existed in e[1].items():
-            if os.path.exists(p) != existed:
+            if p.startswith("\0"):  # not a path: what a package's code reads (imported only when asked)
+                from .package_code import cache_still_valid
+
+                if not cache_still_valid(p, existed):
+                    return None
+            elif os.path.exists(p) != existed:
                 return None
         self.used.add(key)
         return e[0]
 
-    def put(self, key: str, report: dict, external: dict[str, bool]) -> None:
+    def put(self, key: str, report: dict, external: dict[str, bool | str]) -> None:
         self.results.pop(key, None)  # re-inserted last: the newest entries survive pruning
         self.results[key] = (report, external)
         self.used.add(key)

@@ -282,7 +282,7 @@ class SkillDocument:
     html_blocks: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, CommonMark kind 1-7)
     too_large: bool = False
     bom: bool = False  # the text started with a UTF-8 byte order mark (removed before parsing)
-    external: dict[str, bool] = field(default_factory=dict)
+    external: dict[str, bool | str] = field(default_factory=dict)
     # prose lines, built on first use from (lines, body_start, skip, quoted) by _make_prose (parse.py):
     # bundled markdown files parsed for their links never need them
     _prose: list[ProseLine] | None = None

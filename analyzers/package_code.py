@@ -8,12 +8,14 @@ folder above the skill, within the workspace, that holds a package manifest (`py
 JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it reads by
 a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`; `data.profile ?? …` and a
 bare string such as a validator's list of allowed keys are not counted). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
-once per process (a package's loader changing under a running language server is seen on its restart).
+once per process (a package's loader changing under a running language server is seen on its restart; the
+CLI's result cache checks the key set again on every run).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -65,9 +67,28 @@ def _has_dist_info(folder: str) -> bool:
 
 
 def package_reads(doc: SkillDocument, key: str) -> bool:
-    """The code of the skill's shipping package reads `key` from its SKILL.md files (see the module)."""
+    """The code of the skill's shipping package reads `key` from its SKILL.md files (see the module). The
+    answer depends on that code, so the document remembers the package's key set (by digest) for the result
+    cache to check again (`cache_still_valid`), as it remembers the existence of the paths it looked at."""
     root = package_root(doc)
-    return root is not None and key in loader_keys(str(root))
+    if root is None:
+        return False
+    keys = loader_keys(str(root))
+    doc.external[KEYS_MARK + str(root)] = keys_digest(keys)
+    return key in keys
+
+
+KEYS_MARK = "\0package-keys:"  # a key of SkillDocument.external that is no path (a path holds no NUL)
+
+
+def keys_digest(keys: frozenset[str]) -> str:
+    return hashlib.blake2b("\n".join(sorted(keys)).encode(), digest_size=16).hexdigest()
+
+
+def cache_still_valid(mark: str, digest: object) -> bool:
+    """A cached result that asked the package at `mark` (KEYS_MARK + root) holds while that package's
+    loaders still read the same keys."""
+    return keys_digest(loader_keys(mark[len(KEYS_MARK):])) == digest
 
 
 @functools.lru_cache(maxsize=64)

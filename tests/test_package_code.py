@@ -76,3 +76,31 @@ def test_a_list_of_names_is_not_a_read(tmp_path: Path) -> None:
     (tmp_path / "advisor" / "lint.py").write_text('ALLOWED = {"name", "description", "author"}  # SKILL.md keys\n')
     path = _skill(tmp_path, "description: React component design. Use when the user writes React.\nauthor: me\n")
     assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `author`")]
+
+
+def test_the_result_cache_sees_the_package_code_change(tmp_path: Path) -> None:
+    """A cached result that leaned on the package's code is not served once that code reads other keys
+    (each run is a new process, as a user's are: the per-process key cache is no help here)."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
+    (tmp_path / "advisor").mkdir()
+    loader = tmp_path / "advisor" / "loader.py"
+    loader.write_text(LOADER)
+    _skill(tmp_path, FM)
+
+    def unknown() -> list[str]:
+        p = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", str(tmp_path / "advisor"),
+                            "--format", "json", "--select", "UNKNOWN_FIELD"],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert p.returncode in (0, 1), p.stderr
+        return sorted(f["message"].split("`")[1] for f in json.loads(p.stdout)["findings"])  # (one skill: one report)
+
+    assert unknown() == ["owner"]
+    assert unknown() == ["owner"]  # served from the cache
+    assert (tmp_path / ".skillgrade_cache").is_dir()
+    loader.write_text(LOADER.replace('meta.get("priority", 50), ', ""))  # the loader stops reading `priority`
+    assert unknown() == ["owner", "priority"]
