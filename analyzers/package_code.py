@@ -81,6 +81,7 @@ def package_reads(doc: SkillDocument, key: str) -> bool:
 KEYS_MARK = "\0package-keys:"  # a key of SkillDocument.external that is no path (a path holds no NUL)
 
 
+@functools.lru_cache(maxsize=64)
 def keys_digest(keys: frozenset[str]) -> str:
     return hashlib.blake2b("\n".join(sorted(keys)).encode(), digest_size=16).hexdigest()
 
