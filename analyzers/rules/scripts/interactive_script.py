@@ -238,7 +238,8 @@ _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 # (unless --force)"), not another command's (`delete --force`). Found with substring searches: a regex whose
 # alternatives start differently is tried at every character of a large script.
 _SKIP_OPTIONS = ("--yes", "--assume-yes", "--confirm", "--no-input", "--no-prompt", "--non-interactive",
-                 "--noninteractive", "--auto-approve", "--skip-confirm")
+                 "--noninteractive", "--no-interactive", "--unattended", "--auto-approve", "--skip-confirm",
+                 "--answers", "--answers-file", "--answer-file")  # (an answers file: `wizard --answers a.json`)
 _CASE_ARM_Y = re.compile(r"^[ \t]*-y[ \t]*[|)]", re.M)
 
 
@@ -326,8 +327,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `[Console]::IsInputRedirected`) is not reported: it is written to run without one; nor is a script
     with an opt-in interactive mode (it names a `--interactive` or `--repl` option), whose default run
     takes its input as arguments, nor one with an option that answers its prompt ahead (`--yes` / `-y`,
-    `--confirm`, `--no-input`, `--non-interactive`, `--auto-approve`, or `--force` on a line that says it
-    skips the confirmation: "Are you sure?" with
+    `--confirm`, `--no-input`, `--non-interactive`, `--unattended`, `--auto-approve`, an answers file
+    `--answers a.json`, or `--force` on a line that says it skips the confirmation: "Are you sure?" with
     the skip flag this page recommends), nor a prompt that only fills in a value the arguments left out
     (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, Python's `else:` branch of
     an `if args.code:` within 300 characters before the prompt, or a wrapper
