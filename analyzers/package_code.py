@@ -33,7 +33,7 @@ MAX_TOTAL_BYTES = 16_000_000  # source text read per package
 PACKAGE_LEVELS = 8  # folders above the skill looked at for the package's manifest
 # a key read by name: `meta.get("priority"`, `fm["triggers"]`, `data.pop('kind'` (a bare string such as a
 # validator's list of allowed keys, or a message, is not a read)
-_READ = re.compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w-]{0,40})["']""")
+_READ = re.compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w.-]{0,60})["']""")
 
 
 def package_root(doc: SkillDocument) -> Path | None:
@@ -66,8 +66,9 @@ def _has_dist_info(folder: str) -> bool:
         return False
 
 
-def package_reads(doc: SkillDocument, key: str) -> bool:
-    """The code of the skill's shipping package reads `key` from its SKILL.md files (see the module). The
+def package_reads(doc: SkillDocument, key: str, nested: bool = False) -> bool:
+    """The code of the skill's shipping package reads `key` from its SKILL.md files (see the module); with
+    `nested`, also a key under it by a dotted name (`meta.get("routing.kind")` reads `metadata.routing`). The
     answer depends on that code, so the document remembers the package's key set (by digest) for the result
     cache to check again (`cache_still_valid`), as it remembers the existence of the paths it looked at."""
     root = package_root(doc)
@@ -75,7 +76,10 @@ def package_reads(doc: SkillDocument, key: str) -> bool:
         return False
     keys = loader_keys(str(root))
     doc.external[KEYS_MARK + str(root)] = keys_digest(keys)
-    return key in keys
+    if key in keys:
+        return True
+    prefix = key + "."
+    return nested and any(k.startswith(prefix) for k in keys)
 
 
 KEYS_MARK = "\0package-keys:"  # a key of SkillDocument.external that is no path (a path holds no NUL)

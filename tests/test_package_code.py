@@ -104,3 +104,20 @@ def test_the_result_cache_sees_the_package_code_change(tmp_path: Path) -> None:
     assert (tmp_path / ".skillgrade_cache").is_dir()
     loader.write_text(LOADER.replace('meta.get("priority", 50), ', ""))  # the loader stops reading `priority`
     assert unknown() == ["owner", "priority"]
+
+
+def test_nested_metadata_the_package_reads_is_its_format(tmp_path: Path) -> None:
+    """elements-mcp (set 20) reads `metadata.routing.kind` with its own line parser by the dotted name: the
+    nested block is that package's format; a nested key it does not read is still reported."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "registry.py").write_text(
+        'def kind(fm):  # parsed from SKILL.md\n    return fm.get("routing.kind", [])\n')
+    fm = ("description: React component design. Use when the user writes React.\n"
+          "metadata:\n  routing:\n    kind: specialized\n  requires:\n    bins: [node]\n")
+    path = _skill(tmp_path, fm)
+    assert _codes(path, tmp_path, "FIELD_TYPE") == [("FIELD_TYPE", "`metadata.requires` must be text, not a mapping")]
+    (tmp_path / "pyproject.toml").unlink()  # no package: both are the spec's string map
+    loader_keys.cache_clear()
+    assert len(_codes(path, tmp_path, "FIELD_TYPE")) == 2

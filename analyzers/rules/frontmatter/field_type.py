@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...fields import FIELDS, agent_namespaces, frontmatter_dialect, metadata_namespace
 from ...findings import Edit, Finding, Fix, Severity
+from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
 from .._helpers import yaml_quote
@@ -58,8 +59,9 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     under any other name (`metadata.helixforge` with its engine, tier, limits and workflow): a runtime's
     configuration block, read by that runtime; nor a mapping named after a folder above the skill or the
     first word of its name (`metadata.ts_agents` in `ts_agents/resources/skills/…`, `metadata.echo` in
-    `echo_agent/…`): the shipping package's own block. Other nested `metadata` keys (`metadata.requires: {bins: …}`)
-    are still reported.
+    `echo_agent/…`): the shipping package's own block; nor a nested key that the shipping package's own code
+    reads (`meta.get("routing.kind")`, `fm["intake"]` in a source that names SKILL.md or frontmatter, as
+    UNKNOWN_FIELD asks it). Other nested `metadata` keys (`metadata.requires: {bins: …}`) are still reported.
 
     ## Why is this bad?
     Tools read these fields as text; a list `description` crashes the reference evaluator and is
@@ -126,6 +128,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 continue
             for k_node, v_node in node.value:
                 if v_node.__class__.__name__ != "ScalarNode" and k_node.value not in namespaces:
+                    if isinstance(k_node.value, str) and package_reads(doc, k_node.value, nested=True):
+                        continue  # the shipping package's own code reads this block (`.get("routing.kind")`)
                     inner = v.get(k_node.value)
 
                     rng = doc.node_range(k_node)
