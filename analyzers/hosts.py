@@ -3,7 +3,9 @@
 The `target` setting says where skills run; unset, it is `claude-code`. A skill can still say otherwise on
 its own: an OpenClaw skill carries `metadata.openclaw` (or the older `clawdbot` / `clawdis` / `moltbot`),
 and a skill kept in another agent's project folder (`.opencode/skills/…`, `.codex/skills/…`) is loaded by
-that agent, and a skill of a Codex plugin (`.codex-plugin/` at the plugin root) by Codex. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
+that agent, a skill of a Codex plugin (`.codex-plugin/` at the plugin root) by Codex, and a skill whose
+package's own code reads a key of its frontmatter that no agent defines (and never names `.claude`) by that
+package's runtime. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
 `targets` is claude-code alone: `$N` substitution, tool names, permission syntax, …) stay silent on such a
 skill: their findings and fixes would be wrong there (an escaped `\\$1` is not unescaped by OpenClaw).
 """
@@ -14,11 +16,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .fields import frontmatter_dialect
+from .fields import DIALECT_FIELDS, FIELDS, OTHER_AGENT_FIELDS, frontmatter_dialect
 
 if TYPE_CHECKING:
     from .document import SkillDocument
 
+FOREIGN_SCAN = 60  # frontmatters with more top-level keys are a data dump, not a runtime's record
 PLUGIN_DEPTH = 3  # skills/<name>/SKILL.md: the plugin root is two folders up; one more for a nested layout
 # project folders of agents other than Claude Code (`.claude/` wins where both appear in a path)
 # (`.agent/`: Google Antigravity's workspace folder, and where Codex skill packs such as oh-my-codex keep theirs;
@@ -44,7 +47,27 @@ def other_host(doc: SkillDocument) -> str | None:
     for part in reversed(parts):
         if part in OTHER_AGENT_DIRS:
             return part.lstrip(".")
-    return _plugin_host(doc.path.parent)
+    plugin = _plugin_host(doc.path.parent)
+    if plugin is None and fm.ok and _package_runtime(doc):
+        return "its package's own runtime"
+    return plugin
+
+
+def _package_runtime(doc: SkillDocument) -> bool:
+    """The frontmatter has a key no agent defines that the code of the package shipping the skill reads (teotl's
+    `triggers` and `auth`, read by its SkillRegistry), and no code of that package names `.claude`: the
+    package's own runtime loads the skill, not Claude Code (it hands the body over as it is: no `$N`
+    substitution, no permission syntax)."""
+    data = doc.frontmatter.data
+    if not isinstance(data, dict) or len(data) > FOREIGN_SCAN:
+        return False
+    foreign = [k for k in data if isinstance(k, str) and k not in FIELDS and k not in OTHER_AGENT_FIELDS
+               and not any(k in d for d in DIALECT_FIELDS.values())]
+    if not foreign:
+        return False
+    from .package_code import package_runtime_only  # (only for skills with such keys: most never import it)
+
+    return package_runtime_only(doc, foreign)
 
 
 def _plugin_host(skill_dir: Path) -> str | None:

@@ -82,6 +82,20 @@ def package_reads(doc: SkillDocument, key: str, nested: bool = False) -> bool:
     return nested and any(k.startswith(prefix) for k in keys)
 
 
+CLAUDE_DIR = ".claude"  # a source naming Claude Code's folder (`.claude/skills`, `".claude"`) installs or syncs skills there
+INSTALLS_FOR_CLAUDE = "\0.claude"  # in loader_keys' set: some source of the package names CLAUDE_DIR (no key has NUL)
+
+
+def package_runtime_only(doc: SkillDocument, foreign: list[str]) -> bool:
+    """The package's code reads one of the skill's `foreign` keys (ones no agent defines) and never names
+    `.claude`: its own runtime loads the skill, and nothing of it puts the skill where Claude Code looks (a
+    package whose adapter copies its skills into `.claude/skills/`, vibesop, is read by Claude Code too)."""
+    if not any(package_reads(doc, k) for k in foreign):
+        return False
+    root = package_root(doc)
+    return root is not None and INSTALLS_FOR_CLAUDE not in loader_keys(str(root))
+
+
 KEYS_MARK = "\0package-keys:"  # a key of SkillDocument.external that is no path (a path holds no NUL)
 
 
@@ -134,4 +148,6 @@ def loader_keys(root: str) -> frozenset[str]:
                 continue
             if any(m in text for m in LOADER_MARKS):
                 keys.update(_READ.findall(text))
+            if CLAUDE_DIR in text:
+                keys.add(INSTALLS_FOR_CLAUDE)
     return frozenset(keys)

@@ -121,3 +121,22 @@ def test_nested_metadata_the_package_reads_is_its_format(tmp_path: Path) -> None
     (tmp_path / "pyproject.toml").unlink()  # no package: both are the spec's string map
     loader_keys.cache_clear()
     assert len(_codes(path, tmp_path, "FIELD_TYPE")) == 2
+
+
+def test_a_package_runtime_that_reads_its_own_keys_is_not_claude_code(tmp_path: Path) -> None:
+    """teotl (set 21) loads its skills with its own registry, which reads `triggers` and `auth` and hands the
+    body over as it is: Claude Code's `$N` substitution does not apply there. A package whose code also names
+    `.claude` (an adapter that copies the skills where Claude Code looks, vibesop in set 20) is still read as
+    Claude Code's."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "registry.py").write_text(
+        'def meta(fm):  # SKILL.md frontmatter\n    return fm.get("triggers", []), fm.get("auth")\n')
+    fm = "description: Reads files. Use when the user asks about a file.\nauth: none\ntriggers: [file]\n"
+    path = _skill(tmp_path, fm)
+    path.write_text(path.read_text() + "\n```bash\nawk '{print $1}' data.txt\n```\n")
+    assert _codes(path, tmp_path, "ARGUMENT_IN_CODE") == []
+    (tmp_path / "advisor" / "sync.py").write_text('TARGET = "~/.claude/skills"\n')
+    loader_keys.cache_clear()
+    assert [c for c, _ in _codes(path, tmp_path, "ARGUMENT_IN_CODE")] == ["ARGUMENT_IN_CODE"]
