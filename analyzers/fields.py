@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 
@@ -183,8 +184,9 @@ HERMES_KEYS = ("required_environment_variables", "required_credential_files")
 
 def frontmatter_dialect(data: object) -> str | None:
     """The agent dialect of a whole frontmatter mapping: its `metadata` (dialect_of), or Hermes's own keys
-    (`required_environment_variables`), Codex's `metadata.short-description`, or a `compatibility` naming
-    Hermes Agent."""
+    (`required_environment_variables`), Codex's `metadata.short-description`, a `compatibility` naming
+    Hermes Agent, or a description saying the skill runs with OpenClaw ("… with OpenClaw", "powered by
+    OpenClaw") and naming no Claude."""
     if not isinstance(data, dict):
         return None
     meta = data.get("metadata")
@@ -196,5 +198,16 @@ def frontmatter_dialect(data: object) -> str | None:
     if isinstance(meta, dict) and "short-description" in meta:
         return CODEX  # Codex shows `metadata.short-description` in its skill list
     compat = data.get("compatibility")
-    return HERMES if isinstance(compat, str) and "hermes" in compat.lower() else None
+    if isinstance(compat, str) and "hermes" in compat.lower():
+        return HERMES
+    desc = data.get("description")
+    low = desc.lower() if isinstance(desc, str) else ""
+    if "openclaw" in low and "claude" not in low.replace("openclaw", "") and _RUNS_ON_OPENCLAW.search(low):
+        return OPENCLAW  # "… an AI-controlled server with OpenClaw": run by OpenClaw (not one about it)
+    return None
+
+
+# the description says the skill runs with OpenClaw ("… server with OpenClaw", "powered by OpenClaw"), not that
+# it is about OpenClaw ("manages OpenClaw skills" may run anywhere)
+_RUNS_ON_OPENCLAW = re.compile(r"\b(?:with|in|on|via|using|powered\s+by|for\s+your)\s+openclaw\b(?![\w/-])", re.I)
 

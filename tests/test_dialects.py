@@ -101,3 +101,30 @@ def test_other_host_reads_the_folders_above_the_skill_not_its_own() -> None:
     text = "---\nname: x\ndescription: Use when x.\n---\n"
     assert other_host(parse(text, Path("proj/.codex/skills/x/SKILL.md"))) == "codex"
     assert other_host(parse(text, Path("proj/skills/.codex/SKILL.md"))) is None
+
+
+@pytest.mark.parametrize(("description", "host"), [
+    ("Complete setup guide for running an AI-controlled Minecraft server with OpenClaw on Paper", OPENCLAW),
+    ("Daily briefings, powered by OpenClaw.", OPENCLAW),
+    ("Manage OpenClaw skills: find, audit and update them.", None),  # about OpenClaw: it may run anywhere
+    ("Works with OpenClaw and Claude Code alike.", None),  # names Claude too
+    ("Use with openclaw-gateway to route messages.", None),  # another tool's name
+])
+def test_a_description_that_runs_with_openclaw(description: str, host: str | None) -> None:
+    """set 23's MineAI: no OpenClaw metadata, but its description says it runs with OpenClaw (Claude Code's `$1`
+    substitution does not apply: ARGUMENT_IN_CODE was judged wrong twice)."""
+    from pathlib import Path
+
+    from skillgrade.analyzers.hosts import other_host
+
+    text = f"---\nname: x\ndescription: {description}\n---\n"
+    assert other_host(parse(text, Path("proj/skills/x/SKILL.md"))) == host
+
+
+def test_a_hostile_description_naming_openclaw_is_fast() -> None:
+    from skillgrade.analyzers.fields import frontmatter_dialect
+
+    t0 = time.perf_counter()
+    for desc in ("with " * 50_000 + "openclaw", "openclaw" + " with" * 50_000, "\t" * 100_000 + "openclaw"):
+        frontmatter_dialect({"description": desc})
+    assert time.perf_counter() - t0 < 1
