@@ -79,3 +79,17 @@ def test_outside_a_skill_tree_is_no_mismatch(tmp_path: Path, folder: str) -> Non
     skills folder whose entries are named after their skills."""
     path, text = _skill(tmp_path, folder, "mood-tracker")
     assert [f.code for f in _findings(path, text)] == []
+
+
+@pytest.mark.parametrize(("folder", "name", "title"), [
+    # set 23: the slug of `古法作业.skill` is `skill`, a container's name: the folder's name, made valid, instead
+    ("Hand-crafted-Homework.skill", "古法作业.skill", "Rename to `hand-crafted-homework` (from the folder's name)"),
+    ("工具", "JEV结构化决策引擎", None),  # `jev` keeps a third of the name, the folder makes none: no fix
+    ("My_Tools", "PDF Tools", "Rename to `pdf-tools`"),  # the name's slug keeps it whole
+])
+def test_name_format_fix_keeps_the_name_or_offers_none(tmp_path: Path, folder: str, name: str,
+                                                       title: str | None) -> None:
+    path, text = _skill(tmp_path, folder, name)
+    found = [f for f in _findings(path, text) if f.code == "NAME_FORMAT"]
+    assert len(found) == 1
+    assert (found[0].fix.title if found[0].fix is not None else None) == title

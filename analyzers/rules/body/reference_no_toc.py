@@ -21,17 +21,28 @@ TOP_LINES = 30  # where the table of contents must start
 _TOC_HEADING_START = re.compile(
     r"\s{0,3}#{1,6}\s\W*(?:table\s+of\s+contents|contents|toc|index|on\s+this\s+page|"
     r"in\s+this\s+(?:file|document|guide|reference|page)|sections|overview\s+of\s+sections|quick\s+navigation|"
-    r"navigation)",
+    r"navigation|目录|索引|目次|导航)",
     re.I,
 )
 _TOC_HEADING_END = re.compile(r":?\s*#*")  # after the label, blanks aside: a colon, closing hashes
+_SUBTITLE_SEPARATORS = ("·", "：", "—", "|")  # "## 索引 · 25 个叙事类型各读哪几段": the label, then what it indexes
 _TOC_LABEL_START = re.compile(r"\s*(?:\*\*|__)?(?:table\s+of\s+contents|contents|toc|on\s+this\s+page)", re.I)
 _TOC_LABEL_END = re.compile(r":?\s*(?:\*\*|__)?:?")  # a colon, the closing bold, a colon
 
 
-def _toc_heading(line: str) -> bool:
+def _toc_heading(line: str, after: list[str]) -> bool:
+    """A `Contents`-like heading; a Chinese one (`## 索引`, also a database's "Indexes" section) only when a
+    list or a table follows it (`after`: the lines below it)."""
     m = _TOC_HEADING_START.match(line)
-    return m is not None and _TOC_HEADING_END.fullmatch(line[m.end():].strip()) is not None
+    if m is None:
+        return False
+    rest = line[m.end():].strip()
+    if _TOC_HEADING_END.fullmatch(rest) is None and not rest.startswith(_SUBTITLE_SEPARATORS):
+        return False
+    if m.group(0)[-1].isascii():
+        return True
+    nxt = next((a.strip() for a in after[:3] if a.strip()), "")
+    return nxt.startswith(("|", "-", "*", "+")) or nxt[:1].isdigit()
 
 
 def _toc_label(line: str) -> bool:
@@ -165,7 +176,7 @@ def _word_in(part: str, text: str) -> bool:
 
 # "(round 2)", "Phase 3", "step 1" in the top's prose or a table, and "## Round 2: How work reaches you"
 # (no leading `\b`: without it re skips to the words' first letters; the boundary is tested on each hit)
-_NUMBERED = re.compile(r"(step|phase|part|stage|round|section|chapter|module|lesson|week|day)\s+(\d{1,3})\b")
+_NUMBERED = re.compile(r"(step|phase|part|stage|round|section|chapter|module|lesson|week|day)\s+(\d{1,3}[a-z]?)\b")
 _DIGITS = "0123456789"
 
 
@@ -190,6 +201,9 @@ def _names_headings(lines: list[str]) -> bool:
     for line in lines[:TOP_LINES]:
         line = line[:OVERVIEW_CHARS]
         fence, is_fence = fence_step(fence, line)
+        if fence and not is_fence and ("→" in line or "->" in line):
+            parts.append(_plain(line))  # a flow drawn in a block: "Step 3a 追问 → Step 3b 挖本质 → Step 4 精简"
+            continue
         if is_fence or fence or line.lstrip().startswith("#"):
             continue
         parts.append(_plain(line))
@@ -269,7 +283,7 @@ def has_toc(lines: list[str]) -> bool:
     if _description_lists(lines):
         return True
     for i, line in enumerate(lines[:TOP_LINES]):
-        if _toc_heading(line) or _toc_label(line) or _TOC_MARKER.search(line) or _toc_label_links(line):
+        if _toc_heading(line, lines[i + 1:i + 4]) or _toc_label(line) or _TOC_MARKER.search(line) or _toc_label_links(line):
             return True
         if i < SCOPE_LINES:
             said = _scope_text(lines, i)
@@ -360,7 +374,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     of contents would list one or two sections, or none in a file structured by XML tags). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
-    `In this guide`; a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
+    `In this guide`, `目录`, `索引` (a heading may go on after `·`, `：`, `—` or `|`: `## 索引 · 各类型读哪几段`); a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
     link to the file's own headings (`- [Setup](#setup)`), a `Contents:` label followed by such links on
     its line, or three plain list items naming the file's own headings; or, in its first 10 lines, a sentence
     saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
@@ -373,7 +387,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     search"), or a
     frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
-    (`**Lifecycle:** A → B → C` above `## Step 1: A` …), a numbered list of the steps, an overview table or
+    (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`), a numbered list of the steps, an overview table or
     list whose items the headings contain (`| Teacher | …` for `## Teacher tools`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`).
 

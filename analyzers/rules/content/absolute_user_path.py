@@ -25,6 +25,11 @@ _GENERIC = frozenset({
     # accounts of well-known sandboxes, CI runners and containers: the same path on every such machine
     "claude", "runner", "runneradmin", "ubuntu", "node", "vscode", "codespace", "codespaces", "jovyan",
     "circleci", "ec2user", "gitpod", "sandbox", "agent", "app", "developer", "dev", "admin",
+    # the same placeholders in other languages ("C:\\Users\\你的用户名\\…"): 用户名 / ユーザー名 / 사용자 이름,
+    # usuario, utilisateur, benutzer, benutzername, nomeutente
+    "用户名", "用戶名", "你的用户名", "您的用户名", "你的用戶名", "用户", "ユーザー名", "ユーザ名", "ユーザー", "사용자",
+    "사용자이름", "사용자명", "usuario", "nombredeusuario", "tuusuario", "utilisateur", "nomutilisateur",
+    "benutzer", "benutzername", "nomeutente", "utente",
 })
 _PLACEHOLDER_START = ("<", "$", "{", "%", "[", "*", ".")
 

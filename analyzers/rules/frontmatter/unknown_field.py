@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...fields import FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, frontmatter_dialect
+from ...fields import AGENT_WRITTEN_KEYS, FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, frontmatter_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
@@ -53,6 +53,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     A key that another agent documents for the same purpose as a known one is reported without a
     rename: Qwen Code reads only `allowedTools`, Claude Code only `allowed-tools`, so renaming one to the
     other silently removes that agent's tool allowlist. A skill that has both keys is not reported.
+    Nor is a key an agent's own skill creator writes on the skills it makes (`agent_created: true`): the
+    author did not write it, and moving it would hide it from that agent.
 
     ## Why is this bad?
     Unknown keys are ignored by agents (a typo such as `descripton` silently drops the description)
@@ -94,7 +96,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     known = known_fields(ctx.config.target, dialect)
     registry = runtime_record(doc.frontmatter.data)  # `id: visual-analyst`: a runtime's record; its keys are its own
     for key, fld in fields.items():
-        if key in known or key in extra:
+        if key in known or key in extra or key in AGENT_WRITTEN_KEYS:
             continue
         if key in OTHER_AGENT_FIELDS:  # another agent's name for a known key: renaming it breaks that agent
             agent, ours = OTHER_AGENT_FIELDS[key]

@@ -165,7 +165,9 @@ _SCOPE_BEFORE = re.compile(r"\b(?:repo|repository|project|workspace)[- ](?:level
 
 def _declared_elsewhere(doc: SkillDocument) -> frozenset[str]:
     """The paths one of whose prose mentions says they are another project's ("`references/papers.bib` exists
-    at the workspace root", "repo-level `references/papers.bib`"): every mention of them means that file."""
+    at the workspace root", "repo-level `references/papers.bib`") or that the skill makes them ("write the keys
+    into `scripts/config.json`"): every mention of them means that file ("make sure `scripts/config.json`
+    exists" in a troubleshooting table)."""
     out = set()
     for m in mentioned_files(doc):
         if m.where == "command" or m.rel in out:
@@ -173,7 +175,7 @@ def _declared_elsewhere(doc: SkillDocument) -> frozenset[str]:
         line = doc.lines[m.range.start.line]
         start = m.range.start.character
         if _elsewhere(doc.lines[m.range.end.line], m.range.end.character) or _SCOPE_BEFORE.search(
-                line, max(0, start - 120), start):
+                line, max(0, start - 120), start) or _created_here(line, start):
             out.add(m.rel)
     return frozenset(out)
 
@@ -259,6 +261,7 @@ def authoring_guide(doc: SkillDocument) -> bool:
 # scripts/out.json", "- Updated `references/x.md`", "Output: `assets/report.html`"
 _CREATES = re.compile(
     r"(?:\b(?:creat|generat|writ|sav|produc|output|updat|maintain|emit|export|overwrit|append)(?:e|es|ed|ing|s)?"
+    r"(?:\s+(?:it|them|these|those)(?=\s+(?:to|into|in)\b))?"  # "write them to `scripts/config.json`"
     r"(?:\s+(?:to|into|in))?(?:\s+(?:the|a|an|its|your|this|that|new|updated|fresh|file))*"
     r"|\b(?:outputs?|creates?|writes?|produces?|generates?|updates?|artifacts?|deliverables?)\s*:)"
     r"[\s`'\"*_\[(]*$", re.I)

@@ -60,8 +60,10 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Sets the name to the skill folder's name when that is a valid name and not a package's generic
     container (`assets`, `data`, `skill`, …: see `NAME_DIR_MISMATCH`) (`name: PDF_Tools` in
     `pdf-tools/` becomes `pdf-tools`, which the spec asks for anyway), else rewrites the name as a
-    slug (`pdf-tools`; the folder must then be renamed to match). Unsafe: renaming a skill changes
-    its command.
+    slug (`pdf-tools`; the folder must then be renamed to match) when the slug keeps at least half of
+    the name's letters and is no container's name, else uses the folder's name made valid
+    (`古法作业.skill` in `Hand-crafted-Homework.skill/` becomes `hand-crafted-homework`, not `skill`);
+    with none of these, no fix is offered. Unsafe: renaming a skill changes its command.
     """
     fm = doc.frontmatter
     fld = fm.get("name") if fm.ok else None
@@ -73,9 +75,20 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if runtime_id(fm.data) is not None:
         return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
+    fix = None
     if NAME_RE.match(dirname) and not is_container(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
-    else:
-        slug = slugify(name)
-        fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug)) if slug else None
+    elif (slug := slugify(name)) and not is_container(slug) and 2 * len(slug.replace("-", "")) >= sum(
+            c.isalnum() for c in name):  # the slug keeps most of the name (not `skill` of `古法作业.skill`)
+        fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug))
+    elif (folder := _folder_slug(dirname)) is not None:  # `Hand-crafted-Homework.skill/`: the folder's, made valid
+        fix = Fix.unsafe(f"Rename to `{folder}` (from the folder's name)", Edit(fld.value_range, folder))
     yield ctx.finding(fld.value_range, f"`name: {name}` {_why(name)}", fix)
+
+
+def _folder_slug(dirname: str) -> str | None:
+    """The skill folder's name as a valid name (`Hand-crafted-Homework.skill` -> `hand-crafted-homework`), or None
+    when it makes none, or only a container's (`data`, `skill`)."""
+    base = dirname[:-len(".skill")] if dirname.lower().endswith(".skill") else dirname
+    slug = slugify(base) if base else ""
+    return slug if slug and NAME_RE.match(slug) and not is_container(slug) else None
