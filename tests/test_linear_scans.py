@@ -105,7 +105,7 @@ def test_reference_toc_scans_as_the_old_regexes() -> None:
         line = rng.choice(["", "#", "##", "###", " ##", "####### ", "   ##", "    ##", "**", " ", "- ", " 12.", "*"]) + text
         m = OLD_HEADING_TEXT.match(line)
         assert reference_no_toc._heading_text(line) == (m.group(1) if m else None), repr(line)
-        assert reference_no_toc._toc_heading(line) == bool(OLD_TOC_HEADING.match(line)), repr(line)
+        assert reference_no_toc._toc_heading(line, []) == bool(OLD_TOC_HEADING.match(line)), repr(line)
         assert reference_no_toc._toc_label(line) == bool(OLD_TOC_LABEL.match(line)), repr(line)
         assert reference_no_toc._toc_label_links(line) == bool(OLD_TOC_LABEL_LINKS.match(line)), repr(line)
         assert reference_no_toc._anchor_item(line) == bool(OLD_ANCHOR_ITEM.match(line)), repr(line)
@@ -122,6 +122,8 @@ HOSTILE_TOC_LINES = {
     "table-cells-of-blanks": "| " * 50_000,
     "read-then-blanks": "Read the" + " " * 100_000 + "whole",
     "description-commas": "description:" + ", " * 50_000,
+    "cjk-index-then-blanks": "## 索引" + " " * 100_000 + "· x",
+    "fenced-arrows": "Step 3a →" * 20_000,
 }
 
 
