@@ -30,6 +30,9 @@ _ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"
                            r"|datetime)(?:\[\])?[ \t]*[,}\]\n|]")
 # syntax newer than the oldest Python we run on: PEP 695 type parameters and `type` aliases (3.12)
 _NEWER_PYTHON = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]", re.M)
+# a JSON value written as its shape in bare names: `[timestamp, event_type, data]`, `{id, name}` (one line, no
+# quotes, no digits first: `[1, 2,]` and `{"a": 1,}` are values with an error)
+_SHAPE = re.compile(r"[\[{][ \t]*[A-Za-z_][\w-]*(?:[ \t]*,[ \t]*[A-Za-z_][\w-]*){1,15}[ \t]*[\]}]")
 _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json", "yaml": "yaml",
           "yml": "yaml", "toml": "toml"}
 
@@ -72,6 +75,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         except json.JSONDecodeError as e:
             if _member_fragment(code):
                 return None  # `"dev": "vite"`: the members to add to an object (package.json's scripts)
+            if _SHAPE.fullmatch(code.strip()):
+                return None  # `[timestamp, event_type, data]`: a value's shape in field names, not a value
             if _json_lines(code):
                 return None  # one JSON value per line
             stripped = code.lstrip()
@@ -233,7 +238,7 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `<one line: why>`), `{{ template }}`, `${var}`, a bare `{field}`
     as a value (`"iteration": {current_iteration}`), `//` or `/* … */` comments, a JSON or YAML value written
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
-    schema), a Python decorator
+    schema) or as its shape in bare names (`[timestamp, event_type, data]`), a Python decorator
     shown without its function (`@tool(name=…)`), and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
