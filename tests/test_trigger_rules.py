@@ -75,6 +75,10 @@ SAME_SHAPE = [
     # set 22: "Spawned ONLY when PM sends BAZINGA" (an orchestrator's verbs)
     (None, ["Validates the final result. Spawned ONLY when PM sends BAZINGA.",
             "Validates the final result. Invoked ONLY when PM sends BAZINGA."]),
+    # set 24: "ALWAYS use `bl` FIRST" says when: every time, before anything else
+    (None, ["Alibaba Cloud Model Studio CLI. `bl` is the PRIMARY tool for ALL AI tasks. ALWAYS use `bl` FIRST.",
+            "Model Studio CLI for all AI tasks. Always use this skill first."]),
+    ("WEAK_TRIGGER", ["Model Studio CLI for all AI tasks. Always use descriptive prompts."]),
 ]
 
 

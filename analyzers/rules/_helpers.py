@@ -108,6 +108,8 @@ _EXPLICIT = re.compile(
     r"|(?:^|(?<=[.;!?]\s))(?:always\s+)?(?:use|invoke|load|run|activates?|mandatory|required)\s+"
     r"(?:this\s+(?:skill\s+)?|it\s+)?(?:once\s+|first\s+|only\s+)?"
     r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every)\b"
+    # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
+    r"|(?:^|(?<=[.;!?]\s))always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
     # "Used by /mb-site as the concept step": the slash command that loads it
     r"|used\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before)\b"
     r"|(?:^|(?<=[.;!?]\s))(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"

@@ -41,6 +41,11 @@ def _generic(name: str) -> bool:
     return key in _GENERIC or key.startswith("your") or not key or set(key) <= {"x"}
 
 
+def _regex_flags(name: str) -> bool:
+    """The name is only a regex literal's flags (`/home/i`, `/Users/gi`): at most one of each of `dgimsuvy`."""
+    return len(name) <= 4 and len(set(name)) == len(name) and set(name) <= set("dgimsuvy")
+
+
 # what every match holds: a Unix home root, or a Windows one after its drive's colon (`C:/Users/` holds
 # both); each is one pass over the text (a literal first: re scans for it as fast as str.find), and
 # only the lines holding one are matched against _HOME
@@ -139,6 +144,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         for m in _HOME.finditer(line):
             if _generic(m.group("name")) or _in_container(line, m.start(), container) or m.group("name") in declared:
                 continue
+            if not m.group("rest") and _regex_flags(m.group("name")) and m.group("root").startswith("/"):
+                continue  # `{ name: /home/i }`: a JavaScript regex literal and its flags, not a user's home
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path
                 end -= 1
