@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -196,34 +197,44 @@ def _names_headings(lines: list[str]) -> bool:
     LONG_NAME letters: "events" and "config" in a sentence name no section. So does a numbered part the
     top names (`(round 2)` in an overview table for `## Round 2: How work reaches you`)."""
     parts: list[str] = []
-    items: list[str] = []
+    items: list[tuple[int, str]] = []  # (line, item)
+    top_headings: list[tuple[int, str]] = []  # headings among the top lines after an item: (line, line text)
     fence = ""
-    for line in lines[:TOP_LINES]:
+    for i, line in enumerate(lines[:TOP_LINES]):
         line = line[:OVERVIEW_CHARS]
         fence, is_fence = fence_step(fence, line)
         if fence and not is_fence and ("→" in line or "->" in line):
             parts.append(_plain(line))  # a flow drawn in a block: "Step 3a 追问 → Step 3b 挖本质 → Step 4 精简"
             continue
-        if is_fence or fence or line.lstrip().startswith("#"):
+        if is_fence or fence:
+            continue
+        if line.lstrip().startswith("#"):
+            if items:
+                top_headings.append((i, line))
             continue
         parts.append(_plain(line))
         m = _ITEM_TEXT.match(line) or _TABLE_CELL.match(line)
         if m is not None:
             item = _heading_name(m.group(1).strip())
             if len(item) >= MIN_NAME and not set(item) <= set("-: "):
-                items.append(item)
+                items.append((i, item))
     top = "\n".join(parts)
     numbered = _numbered_parts(top)
     found: set[str] = set()
     used: set[str] = set()
     seen = 0
-    for line in lines[TOP_LINES:]:
+    # the headings below the top, and those within it under the overview (a short command table is followed by
+    # its first section at once): only an item above such a heading may name it
+    below = ((TOP_LINES + k, line) for k, line in enumerate(lines[TOP_LINES:]))
+    for at, line in itertools.chain(top_headings, below):
         if not line.startswith(("#", " #")) or (text := _heading_text(line)) is None:
             continue
         seen += 1
         if seen > OVERVIEW_HEADINGS:
             break
-        if numbered and (m := _NUMBERED.match(_plain(text))) is not None and (m.group(1), m.group(2)) in numbered:
+        in_top = at < TOP_LINES
+        if not in_top and numbered and (m := _NUMBERED.match(_plain(text))) is not None and (
+                m.group(1), m.group(2)) in numbered:
             found.add(_plain(text))
             if len(found) >= HEADING_ITEMS:
                 return True
@@ -231,10 +242,10 @@ def _names_headings(lines: list[str]) -> bool:
         name = _heading_name(text)
         if len(name) < MIN_NAME or name in found:
             continue
-        if (" " in name or len(name) >= LONG_NAME) and _word_in(name, top):
+        if not in_top and (" " in name or len(name) >= LONG_NAME) and _word_in(name, top):
             found.add(name)
         else:  # an item names one heading: "Approach" in three headings is a word, not an overview
-            hit = next((item for item in items if item not in used and _word_in(item, name)), None)
+            hit = next((item for i, item in items if i < at and item not in used and _word_in(item, name)), None)
             if hit is None:
                 continue
             used.add(hit)

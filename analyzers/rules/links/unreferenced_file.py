@@ -13,6 +13,8 @@ from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
 
 _IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "requirements.txt", ".gitkeep", "conftest.py"}
+# a log of the skill's own changes, kept for its maintainers (by stem, any case, `_` or `-`)
+_MAINTAINERS_LOGS = frozenset({"changelog", "changes", "release-notes", "releasenotes", "evolution-log"})
 _TEST_DIRS = ("tests", "test", "__tests__", "__test__")
 _TEST_SUFFIXES = ("_test.py", "_test.go", "_spec.rb")  # a script named smoke_test.sh may be one the skill runs
 
@@ -41,6 +43,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         base = f.rsplit("/", 1)[-1]
         if base.startswith(".") or base in _IGNORED_NAMES or base.endswith((".pyc", ".pyo")) or is_test_file(f):
             continue
+        if base.rsplit(".", 1)[0].lower().replace("_", "-") in _MAINTAINERS_LOGS:
+            continue  # `references/evolution-log.md`: the maintainers' record of changes, not the agent's reading
         targets.append(f)
     if not targets:
         return []
@@ -135,7 +139,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     with hook functions in every skill of a runtime that imports it by convention). A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
-    `requirements.txt`, dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
+    `requirements.txt`, a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`: the
+    maintainers' record), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`: tests import the code, nothing
     imports them, and SKILL.md has no reason to name them) are never reported. The finding is placed on the first line of SKILL.md.
 
