@@ -216,6 +216,9 @@ def _names_headings(lines: list[str]) -> bool:
         m = _ITEM_TEXT.match(line) or _TABLE_CELL.match(line)
         if m is not None:
             item = _heading_name(m.group(1).strip())
+            for arrow in ("→", "->"):  # "Upload raw file → unprocessed file": the step, then what it yields
+                head = item.split(arrow, 1)[0].strip()
+                item = head if len(head) >= MIN_NAME else item
             if len(item) >= MIN_NAME and not set(item) <= set("-: "):
                 items.append((i, item))
     top = "\n".join(parts)
