@@ -15,10 +15,14 @@ CLI's result cache checks the key set again on every run).
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import re
 from pathlib import Path
+
+try:  # the builtin module: hashlib would also load OpenSSL (~6 ms of every start), as batch.py says
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover
+    from hashlib import blake2b
 
 from .document import SkillDocument
 from .measures import exists_recorded, within
@@ -101,7 +105,7 @@ KEYS_MARK = "\0package-keys:"  # a key of SkillDocument.external that is no path
 
 @functools.lru_cache(maxsize=64)
 def keys_digest(keys: frozenset[str]) -> str:
-    return hashlib.blake2b("\n".join(sorted(keys)).encode(), digest_size=16).hexdigest()
+    return blake2b("\n".join(sorted(keys)).encode(), digest_size=16).hexdigest()
 
 
 def cache_still_valid(mark: str, digest: object) -> bool:
