@@ -133,14 +133,15 @@ class ResultCache:
         self.used.add(key)
         self.dirty = True
 
-    def json_text(self, key: str, report: dict) -> str:
-        """The report as compact JSON, encoded once and kept (JSON output splices it)."""
+    def json_text(self, key: str, report: dict, encoded: str | None = None) -> str:
+        """The report as compact JSON, encoded once and kept (JSON output splices it); `encoded`: the text a
+        worker already encoded for this report."""
         if self._texts is None:
             texts = _load(self.texts_file)
             self._texts = texts if isinstance(texts, dict) else {}
         text = self._texts.get(key)
         if text is None:
-            text = self._texts[key] = json.dumps(report, separators=(",", ":"))
+            text = self._texts[key] = encoded or json.dumps(report, separators=(",", ":"))
             self.texts_dirty = True
         return text
 
@@ -212,6 +213,7 @@ def _root_of(p: str) -> str:
 
 
 _WORKSPACE: list = [None]  # the run's workspace index, set before forking (inherited, not pickled)
+_WANT_JSON: list = [False]  # the run prints JSON: workers encode their reports (set before forking)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -222,7 +224,9 @@ def _git_root(directory: str) -> str | None:
     return None if parent == directory else _git_root(parent)
 
 
-def _analyze_one(args: tuple) -> tuple[dict, dict[str, bool]]:
+def _analyze_one(args: tuple) -> tuple[dict, dict[str, bool | str], str | None]:
+    """(report, what it depended on outside the file, the report as compact JSON when the run prints JSON: a
+    worker encodes its own reports, in parallel, instead of the parent encoding them all at the end)."""
     from .parse import decode
     from .report import analyze
 
@@ -231,10 +235,11 @@ def _analyze_one(args: tuple) -> tuple[dict, dict[str, bool]]:
     text, binary = decode(data)
     rep = analyze(text, Path(path), config=config, workspace=ws, workspace_root=root, binary=binary)
     d = rep.to_dict()
-    return d, dict(rep.document.external) if rep.document is not None else {}
+    encoded = json.dumps(d, separators=(",", ":")) if _WANT_JSON[0] else None
+    return d, dict(rep.document.external) if rep.document is not None else {}, encoded
 
 
-def _chunk_worker(batch: list[tuple]) -> list[tuple[dict, dict[str, bool]]]:
+def _chunk_worker(batch: list[tuple]) -> list[tuple[dict, dict[str, bool | str], str | None]]:
     return [_analyze_one(a) for a in batch]
 
 
@@ -305,6 +310,7 @@ def score_paths(
     results: dict[int, dict] = {}
     keys: dict[int, str] = {}
     todo: list[tuple[int, _Item, object, str]] = []
+    encoded_by_worker: dict[int, str] = {}
     for i, it in enumerate(items):
         if it.error is not None:
             errors.append(it.error)
@@ -325,22 +331,28 @@ def score_paths(
     if todo:
         ws = _workspace(items)
         _WORKSPACE[0] = ws
+        _WANT_JSON[0] = json_texts is not None
         args = []
         for _i, it, cfg, _key in todo:
             if it.data is None:
                 it.read()
             args.append((str(it.path), it.data, Path(it.root), cfg))
         outs = _run(args, jobs)
-        for (i, it, _cfg, key), (report, external) in zip(todo, outs, strict=True):
+        for (i, it, _cfg, key), (report, external, encoded) in zip(todo, outs, strict=True):
             results[i] = report
+            if encoded is not None:
+                encoded_by_worker[i] = encoded
             if it.cache is not None:
                 it.cache.put(key, report, external)
     order = sorted(results)
     if json_texts is not None:
         for i in order:
             cache = items[i].cache
-            json_texts.append(cache.json_text(keys[i], results[i]) if cache is not None
-                              else json.dumps(results[i], separators=(",", ":")))
+            encoded = encoded_by_worker.get(i)
+            if cache is not None:
+                json_texts.append(cache.json_text(keys[i], results[i], encoded))
+            else:
+                json_texts.append(encoded or json.dumps(results[i], separators=(",", ":")))
     for cache in caches.values():
         cache.save()  # entries of other runs on the same tree are kept
     return [results[i] for i in order], errors
@@ -410,7 +422,7 @@ def _weight(path: str, size: int) -> int:
     return size + bundle * 3 // 5 + 18_000
 
 
-def _run(args: list[tuple], jobs: int | None) -> list[tuple[dict, dict[str, bool]]]:
+def _run(args: list[tuple], jobs: int | None) -> list[tuple[dict, dict[str, bool | str], str | None]]:
     n = len(args)
     cpus = os.cpu_count() or 1
     jobs = cpus if jobs is None else max(1, jobs)
