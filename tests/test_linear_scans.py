@@ -124,6 +124,7 @@ HOSTILE_TOC_LINES = {
     "description-commas": "description:" + ", " * 50_000,
     "cjk-index-then-blanks": "## 索引" + " " * 100_000 + "· x",
     "fenced-arrows": "Step 3a →" * 20_000,
+    "cjk-enumeration": "小红书、" * 25_000,
 }
 
 

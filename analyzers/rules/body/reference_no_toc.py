@@ -158,6 +158,11 @@ MIN_NAME = 3  # shorter names are not compared
 LONG_NAME = 10  # a one-word heading found in the top's prose must be this long (not "Events", "Config")
 
 
+def _width(text: str) -> int:
+    """Characters, a CJK one counting two (a two-character name, 微博 or 抖音, is a whole word)."""
+    return len(text) + sum(1 for c in text if "\u2e80" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af")
+
+
 def _heading_name(text: str) -> str:
     name = _plain(text)
     m = _HEADING_LABEL.match(name)
@@ -214,12 +219,18 @@ def _names_headings(lines: list[str]) -> bool:
             continue
         parts.append(_plain(line))
         m = _ITEM_TEXT.match(line) or _TABLE_CELL.match(line)
+        if m is None and line.count("、") >= 2:  # "小红书、抖音、Twitter/X、微博。": an enumeration of the sections
+            for piece in _plain(line).split("、"):
+                piece = piece.strip().rstrip("。.;；").strip()
+                if _width(piece) >= MIN_NAME:
+                    items.append((i, piece))
+            continue
         if m is not None:
             item = _heading_name(m.group(1).strip())
             for arrow in ("→", "->"):  # "Upload raw file → unprocessed file": the step, then what it yields
                 head = item.split(arrow, 1)[0].strip()
                 item = head if len(head) >= MIN_NAME else item
-            if len(item) >= MIN_NAME and not set(item) <= set("-: "):
+            if _width(item) >= MIN_NAME and not set(item) <= set("-: "):
                 items.append((i, item))
     top = "\n".join(parts)
     numbered = _numbered_parts(top)
@@ -402,7 +413,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`), a numbered list of the steps, an overview table or
-    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`) or whose numbered parts
+    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; also a line enumerating them with
+    `、`: `小红书、抖音、微博。`, two CJK characters a whole name) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`).
 
     ## Why is this bad?
