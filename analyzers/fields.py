@@ -106,13 +106,13 @@ DIALECT_FIELDS: dict[str, dict[str, FieldSpec]] = {
     },
 }
 
-# Top-level keys another agent documents for what a known key does: renaming one to ours would take the
-# setting away from that agent. key -> (agent, our key)
-# keys an agent's own skill creator writes at the top level of the skills it makes, for itself (`agent_created:
+# Keys an agent's own skill creator writes at the top level of the skills it makes, for itself (`agent_created:
 # true`: WorkBuddy's skills, whose text names `~/.workbuddy/`, by unrelated authors in set 23 and the public
 # index): not the author's data to move
 AGENT_WRITTEN_KEYS = frozenset({"agent_created"})
 
+# Top-level keys another agent documents for what a known key does: renaming one to ours would take the
+# setting away from that agent. key -> (agent, our key)
 OTHER_AGENT_FIELDS: dict[str, tuple[str, str]] = {
     # Qwen Code's parseSkillContent reads only `allowedTools` (a list of its own tool names)
     "allowedTools": ("Qwen Code", "allowed-tools"),
