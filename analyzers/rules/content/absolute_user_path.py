@@ -101,7 +101,9 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
 
     Not reported: `~/…`, `$HOME/…`, `%USERPROFILE%\\…`; a generic or placeholder user name (`user`,
     `username`, `you`, `your-name`, `me`, `name`, `someone`, `example`, `xxxx`, and anything written
-    `<user>`, `$USER`, `${USER}`, `{user}`, `%USERNAME%`); shared folders (`/Users/Shared`,
+    `<user>`, `$USER`, `${USER}`, `{user}`, `%USERNAME%`; the same in other languages: `用户名`, `你的用户名`,
+    `ユーザー名`, `usuario`, `Benutzername`, …); a JavaScript regex literal (`{ name: /home/i }`: `i` is its
+    flags, nothing follows); shared folders (`/Users/Shared`,
     `C:\\Users\\Public`, `C:\\Users\\Default`, `/home/linuxbrew`); the home folders of well-known
     sandboxes, CI runners and containers, the same on every such machine (`/home/claude` in claude.ai's
     code sandbox, `/home/runner` on GitHub Actions, `/home/ubuntu`, `/home/node`, `/home/vscode`,
