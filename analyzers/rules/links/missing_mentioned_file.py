@@ -67,7 +67,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     A path a verb right before it makes ("Create or update `references/notes.md`", "Writes
     `assets/report.html`", "- Updated `references/summary.md`", "Output: `assets/chart.png`") or that the
     description names (the skill is about that file) is the skill's output, not its input (also in
-    Chinese: "创建 `scripts/x.py`"); so is a path followed by "if it exists", "(if present)", "(optional)",
+    Chinese: "创建 `scripts/x.py`", and "write them to `scripts/config.json`"), at every mention of that path
+    (a troubleshooting row "make sure `scripts/config.json` exists" means the file the skill makes); so is a
+    path followed by "if it exists", "(if present)", "(optional)",
     a path in "If `references/x.md` exists …",
     and one after "<name> Skill 的" (that skill's file). A path that
     another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling

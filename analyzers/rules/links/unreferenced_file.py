@@ -112,7 +112,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
 
     ## What it does
     Follows what SKILL.md points to, through every bundled text file it reaches, and reports the files
-    under `references/` and `scripts/` that are never reached. Counted as pointing to a file:
+    under `references/` and `scripts/` that are never reached. A plugin that keeps a root skill beside its
+    own `skills/<name>/SKILL.md` has those skills followed too (each runs its own
+    `${CLAUDE_PLUGIN_ROOT}/scripts/x.py`). Counted as pointing to a file:
     a link, or its path anywhere in the text (prose, inline code, code blocks), also written
     `{baseDir}/…`, `${CLAUDE_PLUGIN_ROOT}/…`, `$SKILL_DIR/…` or from a plugin or repository root
     (a path that ends in the file's path); a bare file name (`fields.json`); a mention of a folder
