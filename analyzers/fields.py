@@ -106,6 +106,9 @@ DIALECT_FIELDS: dict[str, dict[str, FieldSpec]] = {
     },
 }
 
+RECORD_KEYS = 60  # a runtime's record has at most this many top-level keys (more: a data dump)
+
+
 # Keys an agent's own skill creator writes at the top level of the skills it makes, for itself (`agent_created:
 # true`: WorkBuddy's skills, whose text names `~/.workbuddy/`, by unrelated authors in set 23 and the public
 # index): not the author's data to move
@@ -117,6 +120,12 @@ OTHER_AGENT_FIELDS: dict[str, tuple[str, str]] = {
     # Qwen Code's parseSkillContent reads only `allowedTools` (a list of its own tool names)
     "allowedTools": ("Qwen Code", "allowed-tools"),
 }
+
+
+def agent_defines(key: object) -> bool:
+    """Some agent's skill loader defines this top-level key: ours, another agent's name for one of ours, or a
+    dialect's own (OpenClaw's `homepage`, Hermes's keys). A key none defines is a runtime's or the author's."""
+    return key in FIELDS or key in OTHER_AGENT_FIELDS or any(key in d for d in DIALECT_FIELDS.values())
 
 
 def metadata_namespace(metadata: object) -> str | None:

@@ -16,12 +16,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .fields import DIALECT_FIELDS, FIELDS, OTHER_AGENT_FIELDS, frontmatter_dialect
+from .fields import RECORD_KEYS, agent_defines, frontmatter_dialect
 
 if TYPE_CHECKING:
     from .document import SkillDocument
 
-FOREIGN_SCAN = 60  # frontmatters with more top-level keys are a data dump, not a runtime's record
 PLUGIN_DEPTH = 3  # skills/<name>/SKILL.md: the plugin root is two folders up; one more for a nested layout
 # project folders of agents other than Claude Code (`.claude/` wins where both appear in a path)
 # (`.agent/`: Google Antigravity's workspace folder, and where Codex skill packs such as oh-my-codex keep theirs;
@@ -59,10 +58,9 @@ def _package_runtime(doc: SkillDocument) -> bool:
     package's own runtime loads the skill, not Claude Code (it hands the body over as it is: no `$N`
     substitution, no permission syntax)."""
     data = doc.frontmatter.data
-    if not isinstance(data, dict) or len(data) > FOREIGN_SCAN:
-        return False
-    foreign = [k for k in data if isinstance(k, str) and k not in FIELDS and k not in OTHER_AGENT_FIELDS
-               and not any(k in d for d in DIALECT_FIELDS.values())]
+    if not isinstance(data, dict) or len(data) > RECORD_KEYS:
+        return False  # (a data dump, not a runtime's record)
+    foreign = [k for k in data if isinstance(k, str) and not agent_defines(k)]
     if not foreign:
         return False
     from .package_code import package_runtime_only  # (only for skills with such keys: most never import it)

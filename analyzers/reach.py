@@ -535,8 +535,6 @@ def _plugin_skills(files: frozenset[str]) -> list[str]:
     """The skills of a plugin whose root is this skill's folder: `skills/<name>/SKILL.md` beside the root's own
     SKILL.md (a plugin that keeps a legacy root skill). The host loads each of them, and each runs the scripts
     it names (`${CLAUDE_PLUGIN_ROOT}/scripts/tts.py`): those are not dead weight of the plugin."""
-    if not any(f.startswith("skills/") for f in files):
-        return []  # (most skills: no nested skills folder)
     return sorted(f for f in files if f.startswith("skills/") and f.endswith("/SKILL.md") and f.count("/") == 2)
 
 

@@ -8,7 +8,7 @@ import re
 import unicodedata
 
 from ..document import SkillDocument
-from ..fields import DIALECT_FIELDS, FIELDS, OTHER_AGENT_FIELDS
+from ..fields import RECORD_KEYS, agent_defines
 from ..findings import Pos
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -38,7 +38,6 @@ def runtime_id(data: object) -> str | None:
 
 
 FOREIGN_KEYS = 3  # top-level keys no agent defines that, with no `description`, make a record of another runtime
-RECORD_KEYS = 60  # a record has at most this many top-level keys
 
 
 def runtime_record(data: object) -> bool:
@@ -51,7 +50,7 @@ def runtime_record(data: object) -> bool:
         return False  # (thousands of keys: a data dump, whose description may lie past the keys read)
     foreign = 0
     for key in data:
-        if key not in FIELDS and key not in OTHER_AGENT_FIELDS and not any(key in d for d in DIALECT_FIELDS.values()):
+        if not agent_defines(key):
             foreign += 1
             if foreign >= FOREIGN_KEYS:
                 return True
