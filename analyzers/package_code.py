@@ -4,7 +4,8 @@ A package that ships skills often loads them itself (an advisor that reads `prio
 runtime that routes on `triggers`, a registry that requires `profile`): those keys are that package's
 documented format, as a project's `known-fields` setting would declare them. The package is the nearest
 folder above the skill, within the workspace, that holds a package manifest (`pyproject.toml`, `setup.py`,
-`setup.cfg`, `package.json`) or an installed wheel's `*.dist-info`; its loader is any of its Python or
+`setup.cfg`, `package.json`) or an installed wheel's `*.dist-info`, else the outermost import package
+(`__init__.py`) holding the skill; its loader is any of its Python or
 JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it reads by
 a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`; `data.profile ?? …` and a
 bare string such as a validator's list of allowed keys are not counted). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
@@ -29,6 +30,7 @@ from .measures import exists_recorded, within
 from .workspace import BUNDLE_SKIP_DIRS
 
 PACKAGE_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
+PY_PACKAGE = "__init__.py"  # with no manifest above: the outermost import package holding the skill is its package
 SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts")
 LOADER_MARKS = ("SKILL.md", "frontmatter")
 MAX_SOURCES = 3000  # source files looked at per package
@@ -42,7 +44,9 @@ _READ = re.compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w
 
 def package_root(doc: SkillDocument) -> Path | None:
     """The nearest folder above the skill (within the workspace) holding a package manifest or a wheel's
-    `*.dist-info`, or None (a skill repository, the shared corpus: no package code to ask)."""
+    `*.dist-info`; failing that, the outermost Python import package (`__init__.py`) the skill sits in (a
+    package's source tree copied without its manifest); else None (a skill repository, the shared corpus: no
+    package code to ask)."""
     if doc.skill_dir is None or doc.workspace_root is None:
         return None
     memo = doc._resolved
@@ -54,12 +58,15 @@ def package_root(doc: SkillDocument) -> Path | None:
 
 def _package_root(doc: SkillDocument) -> Path | None:
     assert doc.skill_dir is not None and doc.workspace_root is not None
+    top = doc.skill_dir if exists_recorded(doc, str(doc.skill_dir / PY_PACKAGE)) else None
     for i, folder in enumerate(doc.skill_dir.parents):
         if i >= PACKAGE_LEVELS or not within(doc, folder, doc.workspace_root):
-            return None
+            break
         if any(exists_recorded(doc, str(folder / m)) for m in PACKAGE_MARKERS) or _has_dist_info(str(folder)):
             return folder
-    return None
+        if exists_recorded(doc, str(folder / PY_PACKAGE)):
+            top = folder
+    return top
 
 
 def _has_dist_info(folder: str) -> bool:

@@ -57,6 +57,18 @@ def test_without_package_code_every_key_is_reported(tmp_path: Path) -> None:
         ("UNKNOWN_FIELD", "Unknown frontmatter field `triggers`")]
 
 
+def test_an_import_package_without_a_manifest_is_the_package(tmp_path: Path) -> None:
+    """A project run from its source tree (no pyproject.toml, no wheel): the outermost import package that
+    holds the skill (`advisor/__init__.py`) is its package, and its loader's keys are its format."""
+    loader_keys.cache_clear()
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "__init__.py").write_text("")
+    (tmp_path / "advisor" / "loader.py").write_text(LOADER)
+    path = _skill(tmp_path, FM)
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD", "MISSING_TRIGGER") == [
+        ("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+
+
 def test_a_trigger_mode_is_no_keyword_list(tmp_path: Path) -> None:
     """Set 19: aegis reads `trigger: user_request` (a mode), and routes on the description: still reported."""
     loader_keys.cache_clear()

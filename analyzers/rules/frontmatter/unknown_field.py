@@ -46,7 +46,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     A key that the code of the package shipping the skill reads from its SKILL.md files (a source of
     the package, the nearest folder above the skill with `pyproject.toml`, `setup.py`, `package.json` or a
-    wheel's `*.dist-info`, that names `SKILL.md` or `frontmatter` and writes the key as a quoted name:
+    wheel's `*.dist-info`, else the outermost import package (`__init__.py`) holding the skill, that names
+    `SKILL.md` or `frontmatter` and writes the key as a quoted name:
     `meta.get("priority")`) is that package's format, declared as `known-fields` would declare it: only a
     near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there.
 
