@@ -93,3 +93,15 @@ def test_name_format_fix_keeps_the_name_or_offers_none(tmp_path: Path, folder: s
     found = [f for f in _findings(path, text) if f.code == "NAME_FORMAT"]
     assert len(found) == 1
     assert (found[0].fix.title if found[0].fix is not None else None) == title
+
+
+@pytest.mark.parametrize(("folder", "name", "codes"), [
+    ("srs-skills/01-initialize-srs", "initialize-srs", []),  # set 26: a number ordering the plugin's folders
+    ("srs-skills/01-vision/05-system-overview", "system-overview", []),
+    ("srs-skills/01-initialize-srs", "initialize", ["NAME_DIR_MISMATCH"]),  # the rest differs: still reported
+    ("srs-skills/v2-initialize-srs", "initialize-srs", ["NAME_DIR_MISMATCH"]),  # no number: still reported
+])
+def test_an_ordering_number_before_the_name_is_no_mismatch(tmp_path: Path, folder: str, name: str,
+                                                           codes: list[str]) -> None:
+    path, text = _skill(tmp_path, folder, name)
+    assert [f.code for f in _findings(path, text)] == codes

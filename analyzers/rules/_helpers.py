@@ -104,7 +104,7 @@ _EXPLICIT = re.compile(
     # at a sentence's start, a routing verb and the moment or occasion: "Use at the start of a session",
     # "Invoke at …", "Activates EVERY session", "Mandatory at seed generation", "Use on …"; a rival it
     # replaces: "Use instead of Chrome for …"; how other skills load it: "Fires only for …", "Surfaces on …"
-    r"|(?:^|(?<=[.;!?]\s))(?:always\s+)?(?:use|invoke|load|run|activates?|mandatory|required)\s+"
+    r"|(?:^|(?<=[.;!?—–]\s))(?:always\s+)?(?:use|invoke|load|run|activates?|mandatory|required)\s+"
     r"(?:this\s+(?:skill\s+)?|it\s+)?(?:once\s+|first\s+|only\s+)?"
     r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every)\b"
     # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
@@ -134,7 +134,9 @@ _EXPLICIT = re.compile(
     # Portuguese: "Use quando …", "Use também quando pedirem …", "Usar esta skill para …"
     r"|us[ea]r?\s+(?:esta\s+skill\s+|este\s+skill\s+)?(?:tamb[ée]m\s+)?(?:quando|sempre\s+que)\b"
     # Vietnamese: "Dùng khi …" / "Sử dụng khi …"; Russian: "Используй при словах …", "Применяйте когда …"
-    r"|(?:dùng|sử\s+dụng)\s+(?:skill\s+này\s+)?khi\b"
+    r"|(?:d[ùu]ng|s[ửu]\s+d[ụu]ng)\s+(?:skill\s+n[àa]y\s+)?khi\b"
+    # Polish: "Używaj, gdy …", "Użyj, kiedy …"
+    r"|u[żz]y(?:waj|j)(?:cie)?,?\s+(?:gdy|kiedy|je[śs]li|przy)\b"
     r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
     # "Run after all readers, before the interview …" at the start of a sentence (not "Runs tests after …")
     r"|(?:^|(?<=[.;!?]\s))run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
@@ -273,7 +275,9 @@ _OTHER_WORDS = _words(
     "il di che gli della delle dei nel nella utilizza questo questa "
     "het een van voor wanneer gebruik deze "
     "yang dan untuk dengan ini itu saat ketika gunakan atau dari "
-    "ve bir için ile bu się jest dla oraz att och för som när")
+    "ve bir için ile bu się jest dla oraz att och för som när "
+    "gdy lub nie jak przez przy jako że może kiedy także używaj użyj "
+    "khi cho va cua cac mot nhung duoc trong voi nay dung khong hoac muon viec nguoi")  # (Vietnamese unaccented)
 ENGLISH_SCAN = 1000  # characters of a description looked at: enough to tell the language, and bounded
 
 

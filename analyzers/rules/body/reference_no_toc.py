@@ -68,8 +68,14 @@ _NOT_REFERENCES = ("readme", "changelog", "license", "licence", "contributing", 
 _SCOPE = re.compile(
     r"\b(?:(?:this|the)\s+(?:file|document|doc|guide|reference|page|topic|article|section|chapter|example|"
     r"walkthrough|tutorial)\s+(?:covers|contains|describes|documents|explains|includes|shows|demonstrates|"
-    r"lists|outlines|walks\s+through)|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b|本(?:文件|文档|参考|指南|文|页)(?:介绍|包含|涵盖|说明|描述|适用于)", re.I)
+    r"lists|outlines|walks\s+through)|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b"
+    r"|本(?:文件|文档|参考|指南|文|页)(?:介绍|包含|涵盖|说明|描述|适用于|维护|定义|记录|列出|汇总|收录)"
+    # a sentence with no subject opening the line ("Defines the formulas for …"), or after 。 ("…配置文件。维护…")
+    r"|^[\s>*_]*(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Lists|Outlines)\b"  # (capital: not a wrapped line)
+    r"|(?:^[\s>*_]*|。)(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)", re.I | re.M)
 SCOPE_LINES = 10
+# the word joining a list's last item ("A, B and C", "A、B和C"): one more item than its commas
+_LAST_ITEM = re.compile(r"\s(?:and|or|&)\s|[和及与或]")
 
 
 def _lists_scope(line: str) -> bool:
@@ -82,7 +88,18 @@ def _lists_scope(line: str) -> bool:
     end = min((i for i in (line.find(". ", m.end()), line.find("。", m.end())) if i >= 0), default=len(line))
     said = line[m.end():end]
     colon = said.find(":")
-    return _commas(said) >= 2 or (colon >= 0 and " and " in said[colon:])
+    return _items(said) >= 3 or (colon >= 0 and " and " in said[colon:])
+
+
+def _items(said: str) -> int:
+    """The things a scope sentence lists: its commas plus one, plus one more when a conjunction joins the last
+    item after the last comma ("A, B and C", "A、B和C": three; "A, B, and C": three)."""
+    commas = _commas(said)
+    if not commas:
+        return 1
+    last = max(said.rfind(","), said.rfind("、"), said.rfind("，"))
+    tail = said[last + 1:]
+    return commas + 1 + (1 if _LAST_ITEM.search(tail) and not said[last - 4:last + 6].lstrip(",、， ").startswith(("and ", "or ")) else 0)
 
 
 def _scope_text(lines: list[str], i: int) -> str:
@@ -312,7 +329,7 @@ def has_toc(lines: list[str]) -> bool:
             return True
         if i < SCOPE_LINES:
             said = _scope_text(lines, i)
-            if (":" in said or _commas(said) >= 2) and _lists_scope(said):  # (no list, no scope sentence)
+            if (":" in said or _commas(said) >= 1) and _lists_scope(said):  # (no list, no scope sentence)
                 return True
         if _anchor_item(line):
             anchors += 1
@@ -406,9 +423,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     streaming.": "this / the file / document / doc / guide / reference / page / topic / article / section /
     chapter / example / walkthrough / tutorial" then "covers / contains / describes / documents / explains /
     includes / shows / demonstrates / lists / outlines / walks through", "it covers / demonstrates / outlines
-    / walks through", or Chinese `本文档介绍`…;
-    the sentence, which may run on to the next line, going on to list three or more things (commas, `、` and
-    `，` count), or two after a colon: "This topic describes two methods: exact search and approximate
+    / walks through", or Chinese `本文档介绍` / `本文件维护`…; or a sentence with no subject opening a line
+    ("Defines the formulas for …", "Covers email login, …"; "…配置文件。维护…"); the sentence, which may run on
+    to the next line, going on to list three or more things (commas, `、` and `，` count, and "and" / 和 before
+    the last item: "A, B and C", "A、B和C"), or two after a colon: "This topic describes two methods: exact search and approximate
     search"), or a
     frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline

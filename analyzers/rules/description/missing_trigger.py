@@ -66,8 +66,8 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fld, text = description(doc)
     if fld is None or text is None or weighted_length(text.strip()) < MIN_CHARS:
         return None  # EMPTY_DESCRIPTION / FIELD_TYPE
-    if not english(text):
-        return None
+    if not english(text) or placeholder_name(text):
+        return None  # (`{{customDescription}}`: the installer writes the description)
     name = fm.get("name")
     if name is not None and isinstance(name.value, str) and placeholder_name(
             name.value, doc.lines[name.value_range.start.line]):
@@ -145,8 +145,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, not a mode such as
     `trigger: user_request`) the code of its shipping package reads (that
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), and a
-    fill-in template whose `name` is a placeholder (`name: <skill-id>`): whoever copies it writes the
-    description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
+    fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
+    (`description: "{{customDescription}}"`): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
     and "Use the siyuan-cli tool to create …" read as "Use this skill to …".
@@ -157,7 +157,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     than a guess. A description counts as English unless a quarter of its letters are in another script
     (Chinese, Japanese, Korean, Cyrillic, …), a tenth are accented (Vietnamese), or more of its function
     words (and at least two) are Portuguese, Spanish, French, German, Italian, Dutch, Indonesian, Turkish,
-    Polish or Swedish than English ("Use quando revisar um Pull Request" is Portuguese).
+    Polish, Swedish or Vietnamese written without its accents ("Dung khi user muon …") than English ("Use quando revisar um Pull Request" is Portuguese).
 
     ## Why is this bad?
     Agents pick skills by matching the request against descriptions. A description that only says

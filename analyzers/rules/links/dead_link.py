@@ -67,8 +67,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `assets/` or `templates/` with three or more `[Field]` or `{FIELD}` placeholders outside code, such
     as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
     folder the filled-in copy goes to (`screenshots/issue-001.png`), nor the markdown pages a sample
-    document links (`references/example-adr.md`, `sample-decision-log.md`: the made-up siblings a real
-    one would have). Nor are markdown files in a hidden
+    document links (`references/example-adr.md`, `sample-decision-log.md`, a page in `examples/` linking
+    `workflows/development.md` beside it: the made-up siblings a real one would have). Nor are markdown files in a hidden
     folder or a test folder (`tests/.skill_backups/other-skill.md`, `tests/fixtures/broken.md`) unless
     SKILL.md names their path: backups and fixtures are not written for the agent, and their links point
     where the original lived. These findings do not change the score.
@@ -119,7 +119,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             tpl = templates[bt.file.rel] = fill_in_template(bt.file.rel, bt.file.lines)
         if tpl:
             continue  # a fill-in template: its links point into the folder it is copied to
-        if _sample_doc(bt.file.rel) and bt.path.lower().endswith((".md", ".mdx")):
+        if bt.path.lower().endswith((".md", ".mdx")) and (
+                _sample_doc(bt.file.rel) or (_in_samples_folder(bt.file.rel) and not bt.link.target.lstrip().startswith(".."))):
             continue  # a sample document's "References": the made-up pages a real one would link
         res = resolve_bundled(doc, bt)
         if res.exists is not False or completion(doc, res.rel) is not None or from_skill_root(doc, bt):
@@ -158,6 +159,15 @@ def _may_nest(text: str) -> bool:
 
 
 _SAMPLE_WORDS = ("example", "sample")
+_SAMPLE_FOLDERS = ("example", "examples", "sample", "samples")
+
+
+def _in_samples_folder(rel: str) -> bool:
+    """A markdown file kept in an `examples/` or `samples/` folder: a sample of the skill's output, whose links
+    to pages beside or below it are the made-up pages of the project it was written for (a link up out of
+    the folder, `../references/format.md`, is the skill's own and still checked)."""
+    parts = rel.lower().split("/")
+    return len(parts) >= 2 and parts[-2] in _SAMPLE_FOLDERS and parts[-1].endswith((".md", ".mdx"))
 
 
 def _sample_doc(rel: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from .._helpers import NAME_RE, placeholder_name, runtime_id
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
 _SOURCE_PREFIXES = ("_", ".")
 _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
+_ORDER_PREFIX = re.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number ordering the skills' folders
 # a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
 CONTAINERS = frozenset({"assets", "payload", "template", "templates", "skill", "data", "home", "files",
@@ -76,7 +78,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`). Nor is a template's
     placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
-    `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`).
+    `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
+    a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`).
 
     ## Why is this bad?
     The spec requires them to be equal. Claude Code lists the skill under the directory name in some
@@ -108,6 +111,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     dirname = doc.skill_dir.name
     if not dirname or fld.value == dirname or placeholder_name(fld.value, doc.lines[fld.value_range.start.line]):
         return
+    ordered = _ORDER_PREFIX.fullmatch(dirname)
+    if ordered is not None and ordered.group(1) == fld.value:
+        return  # `01-initialize-srs/` for `initialize-srs`: a number that orders the folders, chosen on purpose
     ident = runtime_id(doc.frontmatter.data)
     if ident is not None and ident.rsplit("/", 1)[-1] == dirname:
         return  # `skill: ip-design` in `ip-design/` identifies it; `name: IP Design` is the runtime's label
