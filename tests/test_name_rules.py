@@ -105,3 +105,16 @@ def test_an_ordering_number_before_the_name_is_no_mismatch(tmp_path: Path, folde
                                                            codes: list[str]) -> None:
     path, text = _skill(tmp_path, folder, name)
     assert [f.code for f in _findings(path, text)] == codes
+
+
+@pytest.mark.parametrize(("folder", "name"), [
+    ("vibe-browser/skill", "vibe-browser"),  # set 26: a project's `skill/` folder, named by the project
+    ("Tools/PDF_Tools", "pdf-tools"),
+    ("skill/assets", "my-skill"),  # containers all the way up: a placeholder, never `skill`
+])
+def test_frontmatter_missing_fix_names_the_skill_not_its_container(tmp_path: Path, folder: str, name: str) -> None:
+    p = tmp_path / folder / "SKILL.md"
+    p.parent.mkdir(parents=True)
+    text = "# Vibe browser\n\nDrive the browser.\n"
+    (f,) = analyze(text, p, config=Config(select=("FRONTMATTER_MISSING",)), workspace_root=tmp_path).findings
+    assert f.fix is not None and f"\nname: {name}\n" in f.fix.edits[0].new_text

@@ -9,6 +9,7 @@ from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, slugify
 from ..code._helpers import line_break
+from ..name.name_dir_mismatch import is_container
 
 
 @rule("FRONTMATTER_MISSING", family="frontmatter", severity=Severity.ERROR, fix=FixAvailability.ALWAYS)
@@ -42,7 +43,8 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     from … -->` above `---`), the finding says where it starts instead.
 
     ## Fix
-    Inserts a frontmatter block with `name` (from the directory) and a `description` placeholder.
+    Inserts a frontmatter block with `name` (from the directory, or from the folder above a package's
+    generic container such as `skill/` or `assets/`) and a `description` placeholder.
     The placeholder must be replaced, so the fix is a suggestion (display only). For a block that starts
     late, the fix moves the lines above it below its closing `---` (unsafe: check that the block is the
     skill's frontmatter).
@@ -67,9 +69,7 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
                        after),
         )
         return
-    name = doc.skill_dir.name if doc.skill_dir is not None else "my-skill"
-    if not NAME_RE.match(name):
-        name = slugify(name) or "my-skill"
+    name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"
     first = doc.lines[0] if doc.lines else ""
     yield ctx.finding(
@@ -107,3 +107,15 @@ def _late_block(lines: list[str]) -> tuple[int, int] | None:
                 return None
         return None
     return None
+
+
+def _folder_name(doc: SkillDocument) -> str:
+    """The name the skill's folder gives it, made valid: the folder above a generic container (`tool/skill/`
+    gives `tool`, as NAME_MISSING never offers `skill`), else `my-skill`."""
+    if doc.skill_dir is None:
+        return "my-skill"
+    for folder in (doc.skill_dir, doc.skill_dir.parent):
+        name = folder.name if NAME_RE.match(folder.name) else slugify(folder.name)
+        if name and not is_container(name):
+            return name
+    return "my-skill"

@@ -58,7 +58,7 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         siblings: list[str] | None = None
         kept = []
         for f in out:
-            if _program_less_module(doc, f):
+            if f.endswith(_DATA_SUFFIXES) or _program_less_module(doc, f):
                 if siblings is None:
                     siblings = _sibling_skills(doc)
                 if _most_hold(doc, siblings, f):
@@ -69,6 +69,7 @@ def unreferenced(doc: SkillDocument) -> list[str]:
 
 
 _PROGRAM_MARKS = ("__main__", "argv", "argparse", "import click", "import typer", "process.argv", "require.main")
+_DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml")  # a data file no one reads as prose: a tool's, when every skill has it
 CONVENTION_SIBLINGS = 2  # sibling skills holding the same scripts/ path that make it a host's convention
 SIBLINGS_LOOKED = 50
 HEAD_CHARS = 65536  # of a module, looked at for the marks of a program
@@ -138,9 +139,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     whose commands the host runs: `hooks/*.json` (Claude Code hooks), `.mcp.json`, a plugin manifest, a
     JSON / TOML / YAML file at the skill's root (`component.toml` with a cron command), each when it has a
     `command` / `cmd` / `args` / `run` key.
-    Nor is a module under `scripts/` that is no program (no `#!` line, `__main__` block or argument parsing)
-    found at the same path in two or more sibling skills, and in at least half of them (`scripts/handler.py`
-    with hook functions in every skill of a runtime that imports it by convention). A file mentioned only by files SKILL.md never reaches is
+    Nor is a module under `scripts/` that is no program (no `#!` line, `__main__` block or argument parsing),
+    or a data file (`.json`, `.yaml`, `.toml`), found at the same path in two or more sibling skills, and in
+    at least half of them (`scripts/handler.py` with hook functions in every skill of a runtime that
+    imports it by convention; `references/task-profile.json`, an evaluation tool's profile in every skill). A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
     `requirements.txt`, a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
