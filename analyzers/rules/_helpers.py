@@ -71,7 +71,7 @@ def placeholder_name(name: str, line: str = "") -> bool:
 # Explicit trigger clauses: what routers and the methodology look for.
 _EXPLICIT = re.compile(
     r"\b(?:"
-    r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+)?"
+    r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+|skill\s+)?"
     r"(?:(?:only|immediately|especially|primarily|first|always|also),?\s+)?"
     r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|in|to\s+\w+)\b"
     r"|should\s+be\s+used\s+(?:when|whenever|for|if|to)\b"
@@ -150,7 +150,7 @@ _EXPLICIT = re.compile(
     r"|(?:使用|适用|適用)(?:场景|場景)\s*[：:]"
     r"|(?:触发|觸發)(?:短语|短語|词|詞|条件|條件)\s*[：:]"
     # Korean: "…할 때 사용 / 쓴다", "…경우에 사용", "…같은 말에 쓴다" (use it when …, for phrases like …)
-    r"|(?:때|경우에?|말에|요청에)\s*(?:사용|쓴다|쓰세요|쓰십시오|쓰인다|호출|트리거)",
+    r"|(?:때|시|경우에?|말에|요청에)\s*(?:사용|쓴다|쓰세요|쓰십시오|쓰인다|호출|트리거)",
     re.I,
 )
 # Weaker usage contexts: a clause that says in which situation, or for what purpose, the skill applies,
@@ -278,6 +278,7 @@ _OTHER_WORDS = _words(
     "ve bir için ile bu się jest dla oraz att och för som när "
     "gdy lub nie jak przez przy jako że może kiedy także używaj użyj "
     "khi cho va cua cac mot nhung duoc trong voi nay dung khong hoac muon viec nguoi")  # (Vietnamese unaccented)
+OTHER_SCRIPT_LETTERS = 6  # letters of another script that, with fewer than two English function words, are that language
 ENGLISH_SCAN = 1000  # characters of a description looked at: enough to tell the language, and bounded
 
 
@@ -289,10 +290,11 @@ _ASCII_LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
 def english(text: str) -> bool:
     """The description reads as English (see above); True when it has no letters to tell by."""
     text = text[:ENGLISH_SCAN]
+    other_script = 0
     if not text.isascii():
         raw = text.encode("ascii", "ignore")
         letters = len(raw) - len(raw.translate(None, _ASCII_LETTERS))
-        other_script = accented = 0
+        accented = 0
         for ch in _NON_ASCII.findall(text):
             if ch.isalpha():
                 letters += 1
@@ -308,8 +310,11 @@ def english(text: str) -> bool:
         words = lower.encode().translate(_ASCII_PUNCT_TO_SPACE).decode().split()
     else:
         words = [w.strip(_PUNCT) for w in lower.split()]
-    theirs = sum(map(_OTHER_WORDS.__contains__, words))  # (counted in C: this runs for every description)
-    return theirs < 2 or theirs <= sum(map(_ENGLISH_WORDS.__contains__, words))
+    ours = sum(map(_ENGLISH_WORDS.__contains__, words))  # (counted in C: this runs for every description)
+    if other_script >= OTHER_SCRIPT_LETTERS and ours < 2:
+        return False  # "Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names
+    theirs = sum(map(_OTHER_WORDS.__contains__, words))
+    return theirs < 2 or theirs <= ours
 
 
 @functools.lru_cache(maxsize=256)  # the static score and two rules ask about the same description

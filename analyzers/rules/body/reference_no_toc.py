@@ -398,6 +398,19 @@ def _reference(rel: str, doc: SkillDocument) -> bool:
     return not (r.complete and not doc.files.truncated and r.unreached([rel]))
 
 
+_TEMPLATE_FOLDERS = ("templates/", "template/", "assets/")
+
+
+def _output_template(rel: str, text: str) -> bool:
+    """A template of a document the skill writes: `templates/docs/STYLING.md` when SKILL.md names the output
+    `docs/STYLING.md` on its own too (not only as part of the template's path). The agent copies it into the
+    user's project; it is not a reference the agent previews."""
+    if not rel.startswith(_TEMPLATE_FOLDERS):
+        return False
+    out = rel.split("/", 1)[1]
+    return "/" in out and text.count(out) > text.count(rel)
+
+
 @rule("REFERENCE_NO_TOC", family="body", severity=Severity.INFO)
 def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A bundled reference file over 100 lines has no table of contents near its top.
@@ -409,7 +422,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     not READMEs, changelogs, licences and contributing guides (written for people), nor fill-in
     document templates under `assets/` or `templates/` or named `*template*` (three or more
     `[Client name]`-, `{client}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code: copied whole into the
-    agent's output, where a table of contents does not belong), nor prompts handed whole to a subagent
+    agent's output, where a table of contents does not belong), nor a template whose path under
+    `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for
+    `docs/STYLING.md`: copied into the user's project), nor prompts handed whole to a subagent
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …" or "你是…"), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", "Read complete
     step file before taking action"), nor files with fewer than three headings after the first (a table
@@ -471,7 +486,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
         if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) \
-                or read_whole(lines) or few_sections(lines):
+                or read_whole(lines) or few_sections(lines) or _output_template(bf.rel, doc.text):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

@@ -30,6 +30,8 @@ _GENERIC = frozenset({
     "用户名", "用戶名", "你的用户名", "您的用户名", "你的用戶名", "用户", "ユーザー名", "ユーザ名", "ユーザー", "사용자",
     "사용자이름", "사용자명", "usuario", "nombredeusuario", "tuusuario", "utilisateur", "nomutilisateur",
     "benutzer", "benutzername", "nomeutente", "utente",
+    # the stock placeholder person (`/Users/johndoe/…`, `/home/jdoe/…`), unlike a realistic name such as alice
+    "johndoe", "janedoe", "jdoe",
 })
 _PLACEHOLDER_START = ("<", "$", "{", "%", "[", "*", ".")
 

@@ -155,7 +155,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the static triggering score reads, but their phrasing is open-ended (every language and every package
     says "use when" its own way), so a description in another language gets no trigger finding rather
     than a guess. A description counts as English unless a quarter of its letters are in another script
-    (Chinese, Japanese, Korean, Cyrillic, …), a tenth are accented (Vietnamese), or more of its function
+    (Chinese, Japanese, Korean, Cyrillic, …), or six of them are and it has fewer than two English function
+    words ("Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names), a
+    tenth are accented (Vietnamese), or more of its function
     words (and at least two) are Portuguese, Spanish, French, German, Italian, Dutch, Indonesian, Turkish,
     Polish, Swedish or Vietnamese written without its accents ("Dung khi user muon …") than English ("Use quando revisar um Pull Request" is Portuguese).
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...document import SkillDocument
+from ...document import Link, SkillDocument
 from ...findings import Finding, Severity
 from ...measures import completion, resolve
 from ...rule import RuleContext, rule
@@ -101,7 +101,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 yield ctx.finding(link.range, f"No heading matches the anchor `{t}`")
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     for t in link_targets(doc):
-        if t.range.start.line in example:
+        if t.range.start.line in example or (t.link is not None and _array_notation(doc, t.link)):
             continue
         verdict = dead.get(t.path)
         if verdict is None:
@@ -156,6 +156,16 @@ def _may_nest(text: str) -> bool:
             return True
         fence = after
     return False
+
+
+def _array_notation(doc: SkillDocument, link: Link) -> bool:
+    """`{mode, done[](each with an anchor), tags[]}`: a list field's `[]` glued to its name, then a note in
+    parentheses; no link text, and a target with no `/` or `.` of a file path."""
+    if link.text or link.kind != "link" or "/" in link.target or "." in link.target:
+        return False
+    at = link.full_range.start
+    before = doc.lines[at.line][at.character - 1:at.character] if at.character > 0 else ""
+    return before.isalnum() or before == "_"
 
 
 _SAMPLE_WORDS = ("example", "sample")
