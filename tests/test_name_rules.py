@@ -55,8 +55,10 @@ def test_source_folder_is_not_a_mismatch(tmp_path: Path, folder: str) -> None:
     assert _findings(path, text) == []
 
 
-@pytest.mark.parametrize("folder,fixable", [("context_doctor", False), ("skill", True), ("init", True)])
+@pytest.mark.parametrize("folder,fixable", [("context_doctor", False), ("skill", False), ("init", True)])
 def test_other_folders_still_mismatch(tmp_path: Path, folder: str, fixable: bool) -> None:
+    """Reported; the fix sets `name` to the folder's name when that is valid and no container's (set 28: never
+    `name: files`, `name: skill`)."""
     path, text = _skill(tmp_path, f"pkg/skills/{folder}", "init-skill")
     (f,) = _findings(path, text)
     assert f.code == "NAME_DIR_MISMATCH" and f"directory name `{folder}`" in f.message
@@ -118,3 +120,9 @@ def test_frontmatter_missing_fix_names_the_skill_not_its_container(tmp_path: Pat
     text = "# Vibe browser\n\nDrive the browser.\n"
     (f,) = analyze(text, p, config=Config(select=("FRONTMATTER_MISSING",)), workspace_root=tmp_path).findings
     assert f.fix is not None and f"\nname: {name}\n" in f.fix.edits[0].new_text
+
+
+def test_a_container_below_a_skills_folders_entry_is_no_mismatch(tmp_path: Path) -> None:
+    """Set 28: a hub keeps each skill's files in `data/skills/<owner>__<slug>/files/`."""
+    path, text = _skill(tmp_path, "data/skills/acme__gap-analysis/files", "gap-analysis")
+    assert _findings(path, text) == []

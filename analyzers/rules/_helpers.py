@@ -117,7 +117,7 @@ _EXPLICIT = re.compile(
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
-    r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?\s*(?:—|-|:|–)"
+    r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
     # "Use this once the migration is merged"; "Required reading when …"; "ALWAYS read and follow this skill
     # before …"; "… when they request a review" (they: the users)
     r"|use\s+(?:this(?:\s+skill)?|it)\s+once\s+(?:the|a|an|you|your|all|every)\b"

@@ -33,6 +33,15 @@ _NEWER_PYTHON = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^[ 
 # a JSON value written as its shape in bare names: `[timestamp, event_type, data]`, `{id, name}` (one line, no
 # quotes, no digits first: `[1, 2,]` and `{"a": 1,}` are values with an error)
 _SHAPE = re.compile(r"[\[{][ \t]*[A-Za-z_][\w-]*(?:[ \t]*,[ \t]*[A-Za-z_][\w-]*){1,15}[ \t]*[\]}]")
+# a type sketch in a `yaml` block, one type per line: `Person: { name, email?, tags[] }` (`?`: optional, `[]`: a list)
+_SKETCH_FIELD = r"[A-Za-z_][\w-]*(?:\?|\[\])?"
+_TYPE_SKETCH = re.compile(rf"[ \t]*[A-Za-z_][\w-]*[ \t]*:[ \t]*\{{[ \t]*{_SKETCH_FIELD}(?:[ \t]*,[ \t]*{_SKETCH_FIELD}){{0,40}}[ \t]*\}}(?:[ \t]*#[^\n]*)?[ \t]*")
+
+
+def _type_sketch(code: str) -> bool:
+    """Every line (blank lines and `#` comments aside) names a type and its fields in bare names."""
+    lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+    return bool(lines) and all(len(ln) <= 400 and _TYPE_SKETCH.fullmatch(ln) for ln in lines)
 _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json", "yaml": "yaml",
           "yml": "yaml", "toml": "toml"}
 
@@ -110,6 +119,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         except (yaml.YAMLError, RecursionError) as e:
             if _yaml_lines(code):
                 return None  # quoted values one per line, as JSON Lines are JSON
+            if _type_sketch(code):
+                return None  # `Person: { name, email?, tags[] }`: types sketched in bare names, not YAML data
             if isinstance(e, yaml.MarkedYAMLError):
                 m = e.problem_mark
                 return (m.line if m else 0, m.column if m else 0, (e.problem or "invalid YAML").strip())
@@ -238,7 +249,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `<one line: why>`), `{{ template }}`, `${var}`, a bare `{field}`
     as a value (`"iteration": {current_iteration}`), `//` or `/* … */` comments, a JSON or YAML value written
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
-    schema) or as its shape in bare names (`[timestamp, event_type, data]`), a Python decorator
+    schema) or as its shape in bare names (`[timestamp, event_type, data]`; in a `yaml` block, types sketched
+    one per line: `Person: { name, email?, tags[] }`), a Python decorator
     shown without its function (`@tool(name=…)`), and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an

@@ -52,7 +52,10 @@ def deprecated(doc: SkillDocument) -> bool:
 _NOT_ROUTED = re.compile(
     r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load|read)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
     r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
-    r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded)\s+directly\b",
+    r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded)\s+directly\b"
+    # "Internal shared Python helpers used by local skills.": a library other skills load, not a skill to route to
+    r"|^\W{0,3}internal\b[^.;\n]{0,40}?\b(?:helpers?|utilit(?:y|ies)|librar(?:y|ies)|modules?)\b[^.;\n]{0,20}?"
+    r"\bused\s+by\b[^.;\n]{0,30}?\bskills?\b",
     re.I,
 )
 
@@ -72,7 +75,8 @@ def not_routed(doc: SkillDocument) -> bool:
     if not isinstance(text, str):
         return False
     low = text.lower()  # every alternative holds one of these words: most descriptions skip the pattern
-    if "direct" not in low and "independent" not in low and "standalone" not in low and "separate" not in low:
+    if "direct" not in low and "independent" not in low and "standalone" not in low and "separate" not in low \
+            and not low.lstrip(" \"'*_>").startswith("internal"):
         return False
     return _NOT_ROUTED.search(text) is not None
 
