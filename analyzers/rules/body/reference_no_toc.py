@@ -99,7 +99,8 @@ def _items(said: str) -> int:
         return 1
     last = max(said.rfind(","), said.rfind("、"), said.rfind("，"))
     tail = said[last + 1:]
-    return commas + 1 + (1 if _LAST_ITEM.search(tail) and not said[last - 4:last + 6].lstrip(",、， ").startswith(("and ", "or ")) else 0)
+    oxford = tail.lstrip().startswith(("and ", "or "))  # "B, and C": the comma already counted C
+    return commas + 1 + (1 if not oxford and _LAST_ITEM.search(tail) else 0)
 
 
 def _scope_text(lines: list[str], i: int) -> str:
