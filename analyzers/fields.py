@@ -6,6 +6,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from .lazy_re import lazy_compile
+
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
@@ -223,5 +225,5 @@ def frontmatter_dialect(data: object) -> str | None:
 
 # the description says the skill runs with OpenClaw ("… server with OpenClaw", "powered by OpenClaw"), not that
 # it is about OpenClaw ("manages OpenClaw skills" may run anywhere)
-_RUNS_ON_OPENCLAW = re.compile(r"\b(?:with|in|on|via|using|powered\s+by|for\s+your)\s+openclaw\b(?![\w/-])", re.I)
+_RUNS_ON_OPENCLAW = lazy_compile(r"\b(?:with|in|on|via|using|powered\s+by|for\s+your)\s+openclaw\b(?![\w/-])", re.I)
 

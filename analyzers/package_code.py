@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from pathlib import Path
 
 try:  # the builtin module: hashlib would also load OpenSSL (~6 ms of every start), as batch.py says
@@ -26,6 +25,7 @@ except ImportError:  # pragma: no cover
     from hashlib import blake2b
 
 from .document import SkillDocument
+from .lazy_re import lazy_compile
 from .measures import exists_recorded, within
 from .workspace import BUNDLE_SKIP_DIRS
 
@@ -39,7 +39,7 @@ MAX_TOTAL_BYTES = 16_000_000  # source text read per package
 PACKAGE_LEVELS = 8  # folders above the skill looked at for the package's manifest
 # a key read by name: `meta.get("priority"`, `fm["triggers"]`, `data.pop('kind'` (a bare string such as a
 # validator's list of allowed keys, or a message, is not a read)
-_READ = re.compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w.-]{0,60})["']""")
+_READ = lazy_compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w.-]{0,60})["']""")
 
 
 def package_root(doc: SkillDocument) -> Path | None:

@@ -39,6 +39,7 @@ from urllib.parse import unquote
 
 from .bundle import MARKDOWN_SUFFIXES, is_text_name, read_bundled, suffix
 from .document import SkillDocument
+from .lazy_re import lazy_compile
 from .measures import COMPLETIONS
 
 MAX_READ = 400  # reached text files read per skill; past that, reachability is uncertain
@@ -58,12 +59,12 @@ _QUOTES = frozenset("\"'`")
 # `{workflow.review_layers}`: a value a renderer fills in from the skill's own config file
 _CONFIG_REF = re.compile(r"\{([A-Za-z_][\w-]{0,63})\.[\w.-]{1,80}\}")
 _CONFIG_SUFFIXES = frozenset({".toml", ".yaml", ".yml", ".json"})
-_TOP_KEY = re.compile(r"^(?:\[\[?[ \t]*\"?([\w-]+)|([\w-]+)[ \t]*[=:]|[ \t]{0,4}\"([\w-]+)\"[ \t]*:)", re.M)
+_TOP_KEY = lazy_compile(r"^(?:\[\[?[ \t]*\"?([\w-]+)|([\w-]+)[ \t]*[=:]|[ \t]{0,4}\"([\w-]+)\"[ \t]*:)", re.M)
 
 
 RUNNER_CONFIG_CHARS = 200_000  # a runner config larger than this is not read
 # a key that holds a command the host runs: `"command": "node …"`, `command = "python …"`, `args:`
-_COMMAND_KEY = re.compile(r"""["']?\b(?:command|commands|cmd|args|exec|run)["']?[ \t]*[:=]""")
+_COMMAND_KEY = lazy_compile(r"""["']?\b(?:command|commands|cmd|args|exec|run)["']?[ \t]*[:=]""")
 
 
 def _runner_config(rel: str) -> bool:

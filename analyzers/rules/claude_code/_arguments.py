@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ...codespan import code_spans
 from ...document import SkillDocument
+from ...lazy_re import lazy_compile
 
 # a positional placeholder as Claude Code reads it (`/\$(\d+)(?!\w)/`, 0-based; anthropics/claude-code#94709,
 # garrytan/gstack#2896): `$` + one digit not followed by a word character, not escaped with a backslash.
@@ -17,7 +18,7 @@ POSITIONAL = re.compile(r"(?<!\\)\$([0-9])(?!\w)")
 ARGUMENTS = re.compile(r"(?<!\\)\$ARGUMENTS\b(?:\[[0-9]+\])?")
 # a code span that is nothing but a placeholder: the author writing about the argument (`$0`)
 _BARE = re.compile(r"^`+\s*\$(?:[0-9]|ARGUMENTS(?:\[[0-9]+\])?)\s*`+$")
-_PRICE_AFTER = re.compile(r"[0-9]*(?:[.,][0-9]|[kKmMbB]\b|\s*(?:USD|per|/|a\s|an\s|each))")
+_PRICE_AFTER = lazy_compile(r"[0-9]*(?:[.,][0-9]|[kKmMbB]\b|\s*(?:USD|per|/|a\s|an\s|each))")
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ import yaml
 
 from ...document import CodeBlock, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
 
 # Snippets with elisions or template placeholders are illustrations, not programs.
@@ -29,13 +30,13 @@ _ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"
                            r"|\"[ \t]*:[ \t]*(?:number|string|boolean|bool|object|array|integer|int|float|any|date"
                            r"|datetime)(?:\[\])?[ \t]*[,}\]\n|]")
 # syntax newer than the oldest Python we run on: PEP 695 type parameters and `type` aliases (3.12)
-_NEWER_PYTHON = re.compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]", re.M)
+_NEWER_PYTHON = lazy_compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]", re.M)
 # a JSON value written as its shape in bare names: `[timestamp, event_type, data]`, `{id, name}` (one line, no
 # quotes, no digits first: `[1, 2,]` and `{"a": 1,}` are values with an error)
-_SHAPE = re.compile(r"[\[{][ \t]*[A-Za-z_][\w-]*(?:[ \t]*,[ \t]*[A-Za-z_][\w-]*){1,15}[ \t]*[\]}]")
+_SHAPE = lazy_compile(r"[\[{][ \t]*[A-Za-z_][\w-]*(?:[ \t]*,[ \t]*[A-Za-z_][\w-]*){1,15}[ \t]*[\]}]")
 # a type sketch in a `yaml` block, one type per line: `Person: { name, email?, tags[] }` (`?`: optional, `[]`: a list)
 _SKETCH_FIELD = r"[A-Za-z_][\w-]*(?:\?|\[\])?"
-_TYPE_SKETCH = re.compile(rf"[ \t]*[A-Za-z_][\w-]*[ \t]*:[ \t]*\{{[ \t]*{_SKETCH_FIELD}(?:[ \t]*,[ \t]*{_SKETCH_FIELD}){{0,40}}[ \t]*\}}(?:[ \t]*#[^\n]*)?[ \t]*")
+_TYPE_SKETCH = lazy_compile(rf"[ \t]*[A-Za-z_][\w-]*[ \t]*:[ \t]*\{{[ \t]*{_SKETCH_FIELD}(?:[ \t]*,[ \t]*{_SKETCH_FIELD}){{0,40}}[ \t]*\}}(?:[ \t]*#[^\n]*)?[ \t]*")
 
 
 def _type_sketch(code: str) -> bool:
@@ -140,7 +141,7 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
 
 
 # "# WRONG - colon in unquoted string", "# Bad:", "❌": the lines under it are the mistake being shown
-_COUNTER = re.compile(r"\b(?:wrong|bad|incorrect|invalid|broken|avoid|don['’]t|do\s+not|never)\b|❌|✗|✘", re.I)
+_COUNTER = lazy_compile(r"\b(?:wrong|bad|incorrect|invalid|broken|avoid|don['’]t|do\s+not|never)\b|❌|✗|✘", re.I)
 
 
 def _counter_example(code: str, line: int) -> bool:
@@ -185,7 +186,7 @@ def _toml_array_items(code: str, tomllib) -> bool:  # type: ignore[no-untyped-de
 
 
 # an HTTP request line above a JSON body (Elasticsearch's console form: `GET /index/_search`)
-_REQUEST_LINE = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD)[ \t]+\S{1,500}[ \t]*$")
+_REQUEST_LINE = lazy_compile(r"(?:GET|POST|PUT|PATCH|DELETE|HEAD)[ \t]+\S{1,500}[ \t]*$")
 
 
 def _json_lines(code: str) -> bool:

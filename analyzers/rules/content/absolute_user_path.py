@@ -7,11 +7,12 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
 
 # a home folder at the start of a path (not `api/Users/…`, `~/…`, `/users/` routes), then the user name
 # and the rest of the path token; single character classes, so a linear scan
-_HOME = re.compile(
+_HOME = lazy_compile(
     r"(?:(?<=file://)|(?<![\w.~/\\-]))"
     r"(?P<root>/Users/|/home/|[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/))"
     r"(?P<name>[^\s/\\'\"`<>()\[\]{}|:;,*?]+)"
@@ -55,7 +56,7 @@ _ROOTS = (re.compile(r"/(?:Users|home)/"), re.compile(r":[\\/]{1,2}(?i:users)[\\
 
 
 # a container command: its paths are the container's, but for the host side of a mount
-_CONTAINER = re.compile(r"\b(?:docker|podman|nerdctl)(?:\s+container)?\s+(?:run|exec|create)\b")
+_CONTAINER = lazy_compile(r"\b(?:docker|podman|nerdctl)(?:\s+container)?\s+(?:run|exec|create)\b")
 _HOST_SIDE = ("-v ", "--volume ", "--volume=", "src=", "source=", "-v=")
 
 
@@ -83,7 +84,7 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
 
 
 # a service account the document sets up: the same home folder on every machine set up this way
-_SERVICE_USER = re.compile(r"^[ \t]*User=([\w.-]{1,32})[ \t]*$|\b(?:useradd|adduser)\b[^\n]{0,80}?[ \t]([a-z_][\w.-]{0,31})[ \t]*$",
+_SERVICE_USER = lazy_compile(r"^[ \t]*User=([\w.-]{1,32})[ \t]*$|\b(?:useradd|adduser)\b[^\n]{0,80}?[ \t]([a-z_][\w.-]{0,31})[ \t]*$",
                            re.M)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from ...bundle import BundledFile, bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
 
 # (what it is, the prefixes it cannot occur without, pattern); each pattern's group 0 is the secret. Only
@@ -28,7 +29,7 @@ KINDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("a private key", ("PRIVATE KEY-",),
      re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY( BLOCK)?-----")),
 )
-_PLACEHOLDER = re.compile(r"x{4,}|X{4,}|\*{3,}|\.\.\.|0{8,}|1234|example|sample|dummy|fake|your|test|redacted|placeholder",
+_PLACEHOLDER = lazy_compile(r"x{4,}|X{4,}|\*{3,}|\.\.\.|0{8,}|1234|example|sample|dummy|fake|your|test|redacted|placeholder",
                           re.I)
 MAX_SECRET = 400  # the longest formats (OpenAI project keys, GitHub fine-grained tokens) are under 200
 # where a credential can be: each is one pass over the text, as few and as distinctive as the formats

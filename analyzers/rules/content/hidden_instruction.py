@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...bundle import bundled_text_files
 from ...document import LineIndex, SkillDocument
 from ...findings import Finding, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
 from .._helpers import fill_in_template as _document_template
 
@@ -61,10 +62,10 @@ _DOCUMENT_VERBS = frozenset({"copy", "read", "delete"})
 _ACTION_VERBS = _MACHINE_VERBS | _ANSWER_VERBS | _DOCUMENT_VERBS
 # a risky object in the raw sentence: a URL, a path (`/etc`, `~/`, `./x`, `C:\`), a dotfile (`.env`, `.ssh`),
 # an environment variable (`$HOME`)
-_COPY_SELF = re.compile(r"\bcopy\s+(?:it\s+|this(?:\s+file)?\s+)?(?:to|into)\s", re.I)  # the file itself
+_COPY_SELF = lazy_compile(r"\bcopy\s+(?:it\s+|this(?:\s+file)?\s+)?(?:to|into)\s", re.I)  # the file itself
 _OUTSIDE_PROJECT = re.compile(r"~|://|\$|(?<![\w.>-])/|\b[A-Za-z]:\\")  # a home, URL, variable, absolute path
 # (a path, not the `>/` of a `<placeholder>/file`)
-_RISKY_TOKEN = re.compile(r"://|~/|(?<![\w.>])\.{0,2}/\w|(?<![\w./])\.[A-Za-z]\w*|\$\{?[A-Za-z_]\w*|\b[A-Za-z]:\\")
+_RISKY_TOKEN = lazy_compile(r"://|~/|(?<![\w.>])\.{0,2}/\w|(?<![\w./])\.[A-Za-z]\w*|\$\{?[A-Za-z_]\w*|\b[A-Za-z]:\\")
 _SECRET_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "credential", "credentials",
                            "secret", "secrets", "token", "tokens", "cookie", "cookies", "keychain", "keystore",
                            "wallet", "mnemonic", "ssh", "env", "id_rsa", "apikey", "api_key"})

@@ -8,12 +8,13 @@ from collections.abc import Iterator
 from ...codespan import code_spans
 from ...document import SkillDocument
 from ...findings import Finding, Severity
+from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
 from ...targets import CLAUDE_API, CLAUDE_CODE
 from ._text import description
 
 # an opening, closing or self-closing tag: `<example>`, `</example>`, `<br/>`, `<tool name="x">`
-TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s+[\w.:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`]+))?)*\s*/?>")
+TAG = lazy_compile(r"</?[A-Za-z][\w.:-]*(?:\s+[\w.:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`]+))?)*\s*/?>")
 _NAME = re.compile(r"</?([\w.:-]+)")
 _BARE = re.compile(r"<[\w.:-]+\s*>")  # an opening tag without attributes
 _WORDS = re.compile(r"<[\w.:-]+(?:\s+[\w.:-]+)*\s*>")  # an opening tag of words only: `<project root>`

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
+from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
 
 
@@ -51,7 +52,7 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(p.range, p.message)
 
 
-_PLACEHOLDER_SLOT = re.compile(r"\{\{\s?[A-Za-z_][\w.-]{0,60}\s?\}\}")
+_PLACEHOLDER_SLOT = lazy_compile(r"\{\{\s?[A-Za-z_][\w.-]{0,60}\s?\}\}")
 _SLOT_LINE = re.compile(r"__[A-Z][A-Z0-9_]{1,60}__")  # a line an installer replaces whole: `__ALLOWED_RULES__`
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
+from ...lazy_re import lazy_compile
 from ...measures import exists_recorded, resolve
 from ...rule import RuleContext, rule
 from ._mentions import (
@@ -214,7 +215,7 @@ def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> b
 
 
 # a link on the same line to another skill's SKILL.md or folder: `[eliza-cloud](../eliza-cloud/SKILL.md)`
-_SKILL_LINK = re.compile(r"\]\((\.\./[^()\s]{1,200}?)(?:/SKILL\.md|/)?\)")
+_SKILL_LINK = lazy_compile(r"\]\((\.\./[^()\s]{1,200}?)(?:/SKILL\.md|/)?\)")
 
 
 def _linked_skills(doc: SkillDocument, line: int) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from itertools import islice
 from ...bundle import bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Range, Severity
+from ...lazy_re import lazy_compile
 from ...reach import reach
 from ...rule import RuleContext, rule
 from ._source import JS, PS, PY, SH, blank_code, language
@@ -22,11 +23,11 @@ _PY = re.compile(
     r"|Prompt\.ask|Confirm\.ask|IntPrompt\.ask|questionary\.\w+|inquirer\.prompt|pyinputplus\.\w+)\s*\("
 )
 # JavaScript: readline's question() on a stdin interface, prompt libraries
-_JS = re.compile(
+_JS = lazy_compile(
     r"(?P<what>\.question|(?<![\w.$])prompt|inquirer\.prompt|enquirer\.prompt|readlineSync\.\w+)\s*\("
 )
-_JS_STDIN_RL = re.compile(r"createInterface\s*\(\s*\{[^}]{0,200}?input\s*:\s*process\.stdin")
-_PS = re.compile(r"(?P<what>\bRead-Host|\$Host\.UI\.ReadLine|\[Console\]::ReadKey|\[Console\]::ReadLine)\b", re.I)
+_JS_STDIN_RL = lazy_compile(r"createInterface\s*\(\s*\{[^}]{0,200}?input\s*:\s*process\.stdin")
+_PS = lazy_compile(r"(?P<what>\bRead-Host|\$Host\.UI\.ReadLine|\[Console\]::ReadKey|\[Console\]::ReadLine)\b", re.I)
 # the script checks for a terminal first (it is written to also run without one)
 _TTY_GUARD = {
     PY: re.compile(r"isatty\s*\("),
@@ -111,7 +112,7 @@ def _fallback(code: str, start: int) -> bool:
 
 
 # `const question = (q) => new Promise(r => rl.question(q, r));`: a wrapper, named on the line of the call
-_WRAPPER = re.compile(r"(?:const|let|var|function)\s+([A-Za-z_$][\w$]{0,60})\s*=?\s*(?:async\s*)?(?:\([^()\n]{0,200}\)|\w+)\s*(?:=>|\{)")
+_WRAPPER = lazy_compile(r"(?:const|let|var|function)\s+([A-Za-z_$][\w$]{0,60})\s*=?\s*(?:async\s*)?(?:\([^()\n]{0,200}\)|\w+)\s*(?:=>|\{)")
 MAX_WRAPPER_CALLS = 200  # calls of a wrapper looked at
 MAX_WRAPPERS = 50  # prompts per file whose wrapper is looked into
 WRAPPER_SCOPE = 50_000  # characters after a wrapper searched for its calls (its function's body)
