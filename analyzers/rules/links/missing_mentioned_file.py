@@ -22,6 +22,35 @@ from ._mentions import (
     names_project_paths,
 )
 
+NEAR_LOOKED = 200  # files of that folder compared, at most
+NEAR_RATIO = 0.9  # difflib ratio of two file names close enough for a "did you mean" (`tech-spec-templates.md`)
+
+
+def _nearest(doc: SkillDocument, rel: str) -> str | None:
+    """A bundled file in the same folder with the missing one's name before its extensions
+    (`x-template.md` for `x-template.md.tmpl`), else with a close name, for the message."""
+    import difflib  # (only when a finding is made: most runs make none)
+
+    folder, _, name = rel.rpartition("/")
+    prefix = folder + "/" if folder else ""
+    best, best_ratio = None, NEAR_RATIO
+    matcher = difflib.SequenceMatcher(None, "", name.lower())  # (seq2 is the one it indexes)
+    looked = 0
+    for f in doc.files.files:
+        if not f.startswith(prefix) or "/" in f[len(prefix):]:
+            continue
+        looked += 1
+        if looked > NEAR_LOOKED:
+            break
+        if f[len(prefix):].lower().split(".", 1)[0] == name.lower().split(".", 1)[0]:
+            return f
+        matcher.set_seq1(f[len(prefix):].lower())
+        if matcher.real_quick_ratio() > best_ratio and matcher.quick_ratio() > best_ratio:
+            ratio = matcher.ratio()
+            if ratio > best_ratio:
+                best, best_ratio = f, ratio
+    return best
+
 
 @rule("MISSING_MENTIONED_FILE", family="links", severity=Severity.WARNING)
 def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
@@ -31,7 +60,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     Checks file paths under the standard bundle folders written in SKILL.md's prose
     (`See references/setup.md`), in inline code (`` run `scripts/fetch.py` ``), and as the file a
     command runs or reads in a fenced code block (`python scripts/fetch.py`, `bash scripts/x.sh`,
-    `cat references/a.md`). Not checked: links (`DEAD_LINK`, `ORPHAN_REFERENCE`), folders
+    `cat references/a.md`). When a file of the same folder has a close name, the message names it
+    (`references/x-template.md.tmpl` does not exist; `references/x-template.md` does). Not checked: links (`DEAD_LINK`, `ORPHAN_REFERENCE`), folders
     (`scripts/`), names without an extension, paths with placeholders (`references/<topic>.md`,
     `scripts/{name}.py`, `assets/*.png`, `...`, a generic name: `references/filename.md`,
     `scripts/your_script.py`), paths that continue a longer path or URL
@@ -151,7 +181,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             declared = _declared_elsewhere(doc)
         if m.rel in declared:
             continue  # another mention says whose it is ("exists at the workspace root"): so is this one
-        yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder")
+        near = _nearest(doc, m.rel)
+        yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder"
+                          + (f"; `{near}` does" if near else ""))
 
 
 _ELSEWHERE = re.compile(
