@@ -122,7 +122,14 @@ def test_frontmatter_missing_fix_names_the_skill_not_its_container(tmp_path: Pat
     assert f.fix is not None and f"\nname: {name}\n" in f.fix.edits[0].new_text
 
 
-def test_a_container_below_a_skills_folders_entry_is_no_mismatch(tmp_path: Path) -> None:
-    """Set 28: a hub keeps each skill's files in `data/skills/<owner>__<slug>/files/`."""
-    path, text = _skill(tmp_path, "data/skills/acme__gap-analysis/files", "gap-analysis")
-    assert _findings(path, text) == []
+@pytest.mark.parametrize(("entry", "message"), [
+    ("gap-analysis", None),
+    ("acme__gap-analysis", "`name: gap-analysis` does not match the directory name `acme__gap-analysis`"),
+])
+def test_a_container_below_a_skills_folders_entry_is_compared_with_the_entry(tmp_path: Path, entry: str,
+                                                                             message: str | None) -> None:
+    """Set 28: a hub keeps each skill's files in `data/skills/<owner>__<slug>/files/`: the entry is the skill's
+    folder, never `files` (which was offered as the name)."""
+    path, text = _skill(tmp_path, f"data/skills/{entry}/files", "gap-analysis")
+    got = _findings(path, text)
+    assert [f.message for f in got] == ([message] if message else []) and all(f.fix is None for f in got)

@@ -74,8 +74,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     container folder for its skill (`assets`, `payload`, `templates`, `skill`, `data`, `home`, …, or such
     words joined: `skill-assets`) right under such a root, one level below it, or inside a folder that
     has the skill's name (`orchestra/skill-assets/SKILL.md`), which its installer links as
-    `<skills>/<name>/`, or one level below a skills folder's entry (`skills/<slug>/files/SKILL.md`, a hub
-    keeping each skill's files in its entry), nor a code
+    `<skills>/<name>/`; a container one level below a skills folder's entry (`skills/<entry>/files/SKILL.md`,
+    a hub keeping each skill's files in its entry) is compared with the entry's name, nor a code
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`). Nor is a template's
     placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
@@ -125,9 +125,11 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
-    if is_container(dirname) and (doc.skill_dir.parent.name == fld.value or "skills" in doc.skill_dir.parent.parent.name.lower()
-                                  or any((anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS)):
-        return  # `<package>/assets/SKILL.md`, `orchestra/skill-assets/SKILL.md`, `skills/<slug>/files/SKILL.md`: a container
+    if is_container(dirname) and (doc.skill_dir.parent.name == fld.value or any(
+            (anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS)):
+        return  # `<package>/assets/SKILL.md`, `orchestra/skill-assets/SKILL.md`: a container, installed under `name`
+    if is_container(dirname) and "skills" in doc.skill_dir.parent.parent.name.lower():
+        dirname = doc.skill_dir.parent.name  # `skills/<entry>/files/SKILL.md`: the entry is the skill's folder
     fix = None
     if NAME_RE.match(dirname) and not is_container(dirname):  # (never `name: files`)
         fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
