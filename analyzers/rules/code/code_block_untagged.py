@@ -88,6 +88,33 @@ def _shifted_closers(doc: SkillDocument, strays: set[int]) -> set[int]:
     return out
 
 
+def _wrapped_closers(doc: SkillDocument, nested: list[tuple[CodeBlock, int, int]]) -> set[int]:
+    """The author's closers inside a tagged block that does not nest (NESTED_FENCE's outer block, from its inner
+    fence to the author's outer closer: a whole SKILL.md wrapped in ```` ```markdown ````): there the author
+    pairs fences afresh, so a bare fence that closes the author's open example is one CommonMark may read as
+    an opener. Lines looked at are bounded by the file's length (regions are not scanned twice)."""
+    lines = doc.lines
+    out: set[int] = set()
+    done = -1
+    for b, inner, stray in nested:
+        opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
+        if opener is None or inner <= done:
+            continue
+        mark = opener.marker * 3
+        open_fence = None
+        for ln in range(inner, min(stray, len(lines))):
+            f = fence_line(lines[ln]) if mark in lines[ln] else None
+            if f is None or f.marker != opener.marker:
+                continue
+            if open_fence is None:
+                open_fence = f
+            elif not f.info and f.run >= open_fence.run:
+                out.add(ln)
+                open_fence = None
+        done = max(done, stray)
+    return out
+
+
 def _tagged_inside(b: CodeBlock, lines: list[str]) -> int:
     """How many blocks an author has open inside `b` at its end: content lines that are fences of its kind
     with an info string open one, bare ones CommonMark kept as content (indented) close one."""
@@ -119,7 +146,10 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     slipped like that after a stray closer `NESTED_FENCE` names, each later block CommonMark opens starts
     at one of the author's closers until the two readings agree again: none of those is flagged. The
     author's reading there nests: a tagged fence opens a block inside the open one (a block that swallows
-    two tagged openers leaves one of them open), a bare fence closes the innermost.
+    two tagged openers leaves one of them open), a bare fence closes the innermost. Nor is the author's closer
+    of an example inside a tagged block that does not nest (a whole SKILL.md wrapped in ```` ```markdown ````,
+    whose first bare example fence ends the wrapper for CommonMark: `NESTED_FENCE` names it), where the author
+    pairs the fences afresh up to the wrapper's own closer.
     A tag on such a line would stop it from ever closing anything.
 
     ## Why is this bad?
@@ -151,8 +181,9 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     closers = document_pairing(doc).closers
     from .nested_fence import nested_fences
 
-    strays = {stray for _b, _inner, stray in nested_fences(doc)}
-    strays |= _shifted_closers(doc, strays)
+    nested = nested_fences(doc)
+    strays = {stray for _b, _inner, stray in nested}
+    strays |= _shifted_closers(doc, strays) | _wrapped_closers(doc, nested)
     for b in untagged:
         if b.start_line in closers or b.start_line in strays:
             continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)
