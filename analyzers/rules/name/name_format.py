@@ -12,15 +12,19 @@ from .name_dir_mismatch import is_container
 
 
 def _why(name: str) -> str:
+    """Every way the name breaks the format, most telling first (`Code Review Expert`: uppercase and spaces)."""
+    why = []
     if name != name.lower():
-        return "must be lowercase"
+        why.append("must be lowercase")
     if name.startswith("-") or name.endswith("-"):
-        return "cannot start or end with a hyphen"
+        why.append("cannot start or end with a hyphen")
     if "--" in name:
-        return "cannot contain consecutive hyphens"
+        why.append("cannot contain consecutive hyphens")
     if not name.isascii():
-        return "must use ASCII letters, digits and hyphens"
-    return "may contain only lowercase letters, digits and hyphens"
+        why.append("must use ASCII letters, digits and hyphens")
+    elif not name.replace("-", "").isalnum():
+        why.append("may contain only lowercase letters, digits and hyphens")
+    return " and ".join(why) or "may contain only lowercase letters, digits and hyphens"
 
 
 @rule("NAME_FORMAT", family="name", severity=Severity.ERROR, fix=FixAvailability.SOMETIMES)
@@ -29,7 +33,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## What it does
     Checks `name` against `^[a-z0-9]+(-[a-z0-9]+)*$`: lowercase ASCII letters and digits separated
-    by single hyphens, no leading or trailing hyphen.
+    by single hyphens, no leading or trailing hyphen. The message names every way the name breaks it
+    (`Code Review Expert`: "must be lowercase and may contain only lowercase letters, digits and hyphens").
 
     A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`; also
     `skill_id:` or `skill:`) uses `name`
