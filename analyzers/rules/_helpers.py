@@ -310,11 +310,10 @@ def english(text: str) -> bool:
         words = lower.encode().translate(_ASCII_PUNCT_TO_SPACE).decode().split()
     else:
         words = [w.strip(_PUNCT) for w in lower.split()]
-    ours = sum(map(_ENGLISH_WORDS.__contains__, words))  # (counted in C: this runs for every description)
-    if other_script >= OTHER_SCRIPT_LETTERS and ours < 2:
+    if other_script >= OTHER_SCRIPT_LETTERS and sum(map(_ENGLISH_WORDS.__contains__, words)) < 2:
         return False  # "Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names
-    theirs = sum(map(_OTHER_WORDS.__contains__, words))
-    return theirs < 2 or theirs <= ours
+    theirs = sum(map(_OTHER_WORDS.__contains__, words))  # (counted in C: this runs for every description)
+    return theirs < 2 or theirs <= sum(map(_ENGLISH_WORDS.__contains__, words))
 
 
 @functools.lru_cache(maxsize=256)  # the static score and two rules ask about the same description

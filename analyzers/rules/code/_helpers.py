@@ -49,13 +49,14 @@ class Pairing:
     closers: frozenset[int]
 
 
-def author_pairing(lines: list[str], start: int, skip: set[int] | frozenset[int] = frozenset()) -> Pairing:
-    """Pair the fences of lines[start:] in one linear pass, ignoring the lines in `skip`."""
+def author_pairing(lines: list[str], start: int, skip: set[int] | frozenset[int] = frozenset(),
+                   end: int | None = None) -> Pairing:
+    """Pair the fences of lines[start:end] in one linear pass, ignoring the lines in `skip`."""
     closes: dict[int, int | None] = {}
     closers: set[int] = set()
     open_at: int | None = None
     marker, run = "", 0
-    for ln in range(start, len(lines)):
+    for ln in range(start, len(lines) if end is None else min(end, len(lines))):
         if ln in skip:
             continue
         f = fence_line(lines[ln])

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import document_pairing, fence_line
+from ._helpers import author_pairing, document_pairing, fence_line
 
 # a first line that is a shell command: a prompt, or a common command and a space (or nothing) after it
 _SHELL_START = re.compile(
@@ -92,26 +92,13 @@ def _wrapped_closers(doc: SkillDocument, nested: list[tuple[CodeBlock, int, int]
     """The author's closers inside a tagged block that does not nest (NESTED_FENCE's outer block, from its inner
     fence to the author's outer closer: a whole SKILL.md wrapped in ```` ```markdown ````): there the author
     pairs fences afresh, so a bare fence that closes the author's open example is one CommonMark may read as
-    an opener. Lines looked at are bounded by the file's length (regions are not scanned twice)."""
-    lines = doc.lines
+    an opener. Lines looked at are bounded by the file's length (regions are not paired twice)."""
     out: set[int] = set()
     done = -1
-    for b, inner, stray in nested:
-        opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
-        if opener is None or inner <= done:
-            continue
-        mark = opener.marker * 3
-        open_fence = None
-        for ln in range(inner, min(stray, len(lines))):
-            f = fence_line(lines[ln]) if mark in lines[ln] else None
-            if f is None or f.marker != opener.marker:
-                continue
-            if open_fence is None:
-                open_fence = f
-            elif not f.info and f.run >= open_fence.run:
-                out.add(ln)
-                open_fence = None
-        done = max(done, stray)
+    for _b, inner, stray in nested:
+        if inner > done:
+            out |= author_pairing(doc.lines, inner, end=stray).closers
+            done = max(done, stray)
     return out
 
 

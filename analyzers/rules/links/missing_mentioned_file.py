@@ -33,18 +33,21 @@ def _nearest(doc: SkillDocument, rel: str) -> str | None:
 
     folder, _, name = rel.rpartition("/")
     prefix = folder + "/" if folder else ""
+    name = name.lower()
+    stem = name.split(".", 1)[0]
     best, best_ratio = None, NEAR_RATIO
-    matcher = difflib.SequenceMatcher(None, "", name.lower())  # (seq2 is the one it indexes)
+    matcher = difflib.SequenceMatcher(None, "", name)  # (seq2 is the one it indexes)
     looked = 0
     for f in doc.files.files:
-        if not f.startswith(prefix) or "/" in f[len(prefix):]:
+        other = f[len(prefix):].lower() if f.startswith(prefix) else "/"
+        if "/" in other:
             continue
         looked += 1
         if looked > NEAR_LOOKED:
             break
-        if f[len(prefix):].lower().split(".", 1)[0] == name.lower().split(".", 1)[0]:
+        if other.split(".", 1)[0] == stem:
             return f
-        matcher.set_seq1(f[len(prefix):].lower())
+        matcher.set_seq1(other)
         if matcher.real_quick_ratio() > best_ratio and matcher.quick_ratio() > best_ratio:
             ratio = matcher.ratio()
             if ratio > best_ratio:

@@ -125,12 +125,14 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
-    if is_container(dirname) and (doc.skill_dir.parent.name == fld.value or any(
+    container = is_container(dirname)
+    if container and (doc.skill_dir.parent.name == fld.value or any(
             (anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS)):
         return  # `<package>/assets/SKILL.md`, `orchestra/skill-assets/SKILL.md`: a container, installed under `name`
-    if is_container(dirname) and "skills" in doc.skill_dir.parent.parent.name.lower():
+    if container and "skills" in doc.skill_dir.parent.parent.name.lower():
         dirname = doc.skill_dir.parent.name  # `skills/<entry>/files/SKILL.md`: the entry is the skill's folder
+        container = is_container(dirname)
     fix = None
-    if NAME_RE.match(dirname) and not is_container(dirname):  # (never `name: files`)
+    if NAME_RE.match(dirname) and not container:  # (never `name: files`)
         fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
     yield ctx.finding(fld.value_range, f"`name: {fld.value}` does not match the directory name `{dirname}`", fix)
