@@ -70,7 +70,7 @@ def unreferenced(doc: SkillDocument) -> list[str]:
 
 _PROGRAM_MARKS = ("__main__", "argv", "argparse", "import click", "import typer", "process.argv", "require.main")
 _DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml")  # a data file no one reads as prose: a tool's, when every skill has it
-CONVENTION_SIBLINGS = 2  # sibling skills holding the same scripts/ path that make it a host's convention
+CONVENTION_SIBLINGS = 2  # sibling skills holding the same path (a scripts/ module, a data file) that make it a convention
 SIBLINGS_LOOKED = 50
 HEAD_CHARS = 65536  # of a module, looked at for the marks of a program
 
