@@ -105,7 +105,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     (a troubleshooting row "make sure `scripts/config.json` exists" means the file the skill makes); so is a
     path followed by "if it exists", "(if present)", "(optional)",
     a path in "If `references/x.md` exists …",
-    and one after "<name> Skill 的" (that skill's file). A path that
+    and one after "<name> Skill 的" or after another skill's kebab-case name ending in `-skill`
+    ("詳細は run-build-skill `references/x.md`", "the deploy-skill's `scripts/x.sh`": that skill's file;
+    this skill's own name or folder there does not count). A path that
     another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling
     skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
 
@@ -176,7 +178,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             continue  # a guide to writing skills names the files of the skill its reader writes
         if m.where != "command" and (_created_here(doc.lines[ln], m.range.start.character)
                                      or _in_description(doc, m.rel)
-                                     or _qualified(doc.lines[ln], m.range.start.character, m.range.end.character)):
+                                     or _qualified(doc.lines[ln], m.range.start.character, m.range.end.character,
+                                                   _own_names(doc))):
             continue  # "Create or update `references/conventions.md`": the file this skill makes
         if _in_other_skill(doc, ctx, m.rel, others):
             continue  # `references/dream-core.md` of a sibling skill: whose file it is, the text must say
@@ -322,14 +325,29 @@ def _created_here(line: str, col: int) -> bool:
 _OPTIONAL_AFTER = re.compile(r"[\s`'\"*_]*[,(（]?\s*(?:if\s+(?:it\s+)?(?:exists|present|available)|optional)\b", re.I)
 # "X Skill 的 `scripts/x.py`" (Chinese possessive after a skill's name): that skill's file
 _OTHER_SKILL_ZH = re.compile(r"skill\s*的\s*[`'\"]?$", re.I)
+# "詳細は run-build-skill `references/x.md`", "the deploy-skill's scripts/x.sh": a skill's kebab-case name
+# (ending in -skill) right before the path; the group is the name, which must not be this skill's own
+_NAMED_SKILL = re.compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’]s)?\s*[`'\"]?$", re.I)
 
 
-def _qualified(line: str, start: int, end: int) -> bool:
-    """The path is said to be optional right after it, or is another skill's by a Chinese possessive."""
+def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = ()) -> bool:
+    """The path is said to be optional right after it, or is another skill's by a Chinese possessive or by
+    another skill's name right before it (`own` holds this skill's name and folder, lowercased)."""
     before = line[max(0, start - 40):start]
     if before.rstrip(" `'\"*_").lower().endswith("if") and "exist" in line[end:end + 60].lower():
         return True  # "If `references/backends.md` exists in the vault, load it"
-    return _OPTIONAL_AFTER.match(line, end, end + 60) is not None or _OTHER_SKILL_ZH.search(before) is not None
+    if _OPTIONAL_AFTER.match(line, end, end + 60) is not None or _OTHER_SKILL_ZH.search(before) is not None:
+        return True
+    named = _NAMED_SKILL.search(line[max(0, start - 80):start]) if "skill" in before.lower() else None
+    return named is not None and named.group(1).lower() not in own
+
+
+def _own_names(doc: SkillDocument) -> tuple[str, ...]:
+    """This skill's name and folder, lowercased: a path after them is this skill's own."""
+    fm = doc.frontmatter
+    name = fm.data.get("name") if fm.ok and isinstance(fm.data, dict) else None
+    folder = os.path.basename(doc.skill_dir or "")
+    return tuple(x.lower() for x in (name, folder) if isinstance(x, str) and x)
 
 
 def _in_description(doc: SkillDocument, rel: str) -> bool:
