@@ -360,6 +360,9 @@ def frontmatter_insert_point(doc: SkillDocument) -> Pos:
 _FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[A-Za-z][^{}\n]{0,79}\}(?!\})"
                     r"|\{\{[A-Z][A-Z0-9_]{0,60}\}\}"
                     r"|<[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+>")  # `<nom-du-projet>`, `<project_name>` (not `<details>`)
+# a free-text field in angle brackets: `<Title that names the outcome>`, `<who reads the result>` (three or
+# more words, no `=` or quotes: not an HTML tag with attributes, `<details open>` or `<br />`)
+_FREE_FIELD = re.compile(r"<[A-Za-z][^<>=\"'\n]{0,160}>")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 MIN_FIELDS = 3
 
@@ -384,8 +387,8 @@ def fence_step(fence: str, line: str) -> tuple[str, bool]:
 
 def fill_in_template(rel: str, lines: list[str]) -> bool:
     """A document template (under assets/ or templates/, or a file named `*template*`, such as
-    `references/design-template.md`): three or more `[placeholder]`, `{placeholder}`, `{{PLACEHOLDER}}` or
-    `<compound-name>` fields outside code.
+    `references/design-template.md`): three or more `[placeholder]`, `{placeholder}`, `{{PLACEHOLDER}}`,
+    `<compound-name>` or `<free text to fill in>` fields outside code.
 
     The agent copies such a file into its output (a proposal, a report) and fills it in: it is read whole
     (a table of contents would end up in the user's document), and its relative links point into the
@@ -403,6 +406,8 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
             if "`" in line:
                 line = _CODE_SPAN.sub("", line)
             fields += len(_FIELD.findall(line))
+            if "<" in line:
+                fields += sum(1 for f in _FREE_FIELD.findall(line) if f.count(" ") >= 2 and not f.endswith("/>"))
             if fields >= MIN_FIELDS:
                 return True
     return False

@@ -52,7 +52,7 @@ def deprecated(doc: SkillDocument) -> bool:
 _NOT_ROUTED = re.compile(
     r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load|read)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
     r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
-    r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded)\s+directly\b"
+    r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded|activated|selected|run)\s+directly\b"
     # "Internal shared Python helpers used by local skills.": a library other skills load, not a skill to route to
     r"|^\W{0,3}internal\b[^.;\n]{0,40}?\b(?:helpers?|utilit(?:y|ies)|librar(?:y|ies)|modules?)\b[^.;\n]{0,20}?"
     r"\bused\s+by\b[^.;\n]{0,30}?\bskills?\b",

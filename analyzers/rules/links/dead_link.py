@@ -64,7 +64,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     that file. There a missing `references/…` target is a `DEAD_LINK` too, a path that exists when
     read from the skill folder (`scripts/fill.py` written in `references/forms.md`) is accepted, and
     links to other skills or agents are not checked. Links in a fill-in template (a markdown file under
-    `assets/` or `templates/` with three or more `[Field]` or `{FIELD}` placeholders outside code, such
+    `assets/` or `templates/`, or named `*template*`, with three or more `[Field]`, `{FIELD}` or
+    `<free text to fill in>` placeholders outside code, such
     as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
     folder the filled-in copy goes to (`screenshots/issue-001.png`), nor the markdown pages a sample
     document links (`references/example-adr.md`, `sample-decision-log.md`, a page in `examples/` linking
