@@ -76,12 +76,17 @@ SEQUENCE_RUN = 6  # consecutive ascending characters (`ABCDEF`, `TUVWXY`, `34567
 
 
 def _made_up(secret: str) -> bool:
-    """The key holds SEQUENCE_RUN characters in alphabet or digit order (`AKIA0000TUVWXY3BCDEF`): a made-up
-    example. A random key of 100 letters and digits has such a run about once in 500,000 keys."""
-    run = 1
+    """The key holds SEQUENCE_RUN characters in alphabet or digit order (`AKIA0000TUVWXY3BCDEF`) or one
+    character SEQUENCE_RUN times (`AKIAYYYYYYYYYYYYYYYY`): a made-up example. A random key of 100 letters
+    and digits has such a run about once in 500,000 keys."""
+    run = same = 1
     for a, b in zip(secret, secret[1:], strict=False):
-        run = run + 1 if a.isalnum() and ord(b) == ord(a) + 1 and b.isalnum() else 1
-        if run >= SEQUENCE_RUN:
+        if not (a.isalnum() and b.isalnum()):
+            run = same = 1
+            continue
+        run = run + 1 if ord(b) == ord(a) + 1 else 1
+        same = same + 1 if b == a else 1
+        if run >= SEQUENCE_RUN or same >= SEQUENCE_RUN:
             return True
     return False
 
@@ -158,7 +163,8 @@ def hardcoded_secret(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     configs; a finding in a bundled file is reported on that file), code blocks included, for
     credentials with a distinctive format: Anthropic, OpenAI, GitHub, Slack, Google and Stripe keys, AWS access key ids and PEM private
     keys (a private key only with a base64 body: a header over `...` shows the format). Placeholders (`sk-ant-api03-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, values with `your`, `example`,
-    `test`, `...`, six characters in alphabet or digit order: `AKIA0000TUVWXY3BCDEF`) are not reported.
+    `test`, `...`, six characters in alphabet or digit order: `AKIA0000TUVWXY3BCDEF`, one character six times:
+    `AKIAYYYYYYYYYYYYYYYY`) are not reported.
 
     ## Why is this bad?
     Skills are shared: copied between repositories, published in marketplaces, uploaded to Claude.

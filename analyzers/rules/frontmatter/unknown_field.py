@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
+from ... import claude_code
 from ...document import SkillDocument
 from ...fields import AGENT_WRITTEN_KEYS, FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, frontmatter_dialect
 from ...findings import Edit, Finding, Fix, Severity
@@ -31,7 +32,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     documented fields (`argument-hint`, `arguments`, `disable-model-invocation`, `user-invocable`,
     `model`, `effort`, `context`, `agent`, `hooks`, `paths`, `shell`, `version`, `when_to_use`).
     With `target = "claude-api"` or `"agentskills"` the Claude Code fields are reported too: other
-    clients ignore them. Suggests the closest known key for typos.
+    clients ignore them. Suggests the closest known key for typos, when the value would be valid there
+    (`modle: sonnet` is a misspelt `model`; `mode: manual` is not: `manual` names no model).
 
     A skill written for OpenClaw (formerly Clawdbot), recognised by an `openclaw`, `clawdbot`,
     `clawdis` or `moltbot` key in its `metadata` or by an OpenClaw plugin manifest (`openclaw.plugin.json`)
@@ -118,8 +120,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         fix = None
         msg = (f"Unknown frontmatter field `{key}`; custom data belongs under `metadata` (a key your own tools "
                "read: list it in `known-fields`)")
-        if close and close[0] in FIELDS and not _fits(fld.value, FIELDS[close[0]].kind):
-            close = []  # `agents: [planner, developer]` is no misspelt `agent` (text): a list of its own
+        if close and close[0] in FIELDS and not _fits(fld.value, FIELDS[close[0]].kind, close[0]):
+            close = []  # `agents: [planner, developer]` is no misspelt `agent` (text); `mode: manual` no `model`
         if close and close[0] not in fields:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
@@ -128,8 +130,15 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(fld.key_range, msg, fix)
 
 
-def _fits(value: object, kind: str) -> bool:
-    """The value has the type the suggested field takes (a rename must not trade one finding for another)."""
+_VALUED = ("model", "context", "effort", "shell")
+
+
+def _fits(value: object, kind: str, field: str = "") -> bool:
+    """The value has the type the suggested field takes (a rename must not trade one finding for another),
+    and for a field with documented values (`model`, `context`, `effort`, `shell`) one of them."""
+    if field in _VALUED and isinstance(value, str):
+        cc = claude_code.data()
+        return claude_code.known_model(value) if field == "model" else value in cc.enums[field]
     if kind == "string":
         return isinstance(value, str | int | float) and not isinstance(value, bool)
     if kind == "bool":
