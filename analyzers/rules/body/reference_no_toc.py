@@ -212,6 +212,10 @@ def _numbered_parts(top: str) -> set[tuple[str, str]]:
             if not m.start() or not top[m.start() - 1].isalnum()}
 
 
+# a line of a drawn outline that names a numbered stage: "Stage 1: Baseline Check", "├── Phase 2 Review"
+_STEP_LINE = re.compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|round|level|tier)\s?\d", re.I)
+
+
 def _names_headings(lines: list[str]) -> bool:
     """The first TOP_LINES lines name HEADING_ITEMS of the file's later headings, in any form: an outline
     (`**Lifecycle:** A → B → C` for `## Step 1: A` …), a numbered list of the steps, an overview table or list
@@ -226,9 +230,9 @@ def _names_headings(lines: list[str]) -> bool:
     for i, line in enumerate(lines[:TOP_LINES]):
         line = line[:OVERVIEW_CHARS]
         fence, is_fence = fence_step(fence, line)
-        if fence and not is_fence and ("→" in line or "->" in line):
-            parts.append(_plain(line))  # a flow drawn in a block: "Step 3a 追问 → Step 3b 挖本质 → Step 4 精简"
-            continue
+        if fence and not is_fence and ("→" in line or "->" in line or _STEP_LINE.match(line)):
+            parts.append(_plain(line))  # a flow drawn in a block: "Step 3a 追问 → Step 3b 挖本质 → Step 4 精简",
+            continue  # or an outline of numbered stages: "Stage 1: Baseline Check" / "  └── …"
         if is_fence or fence:
             continue
         if line.lstrip().startswith("#"):
@@ -409,7 +413,26 @@ def _output_template(rel: str, text: str) -> bool:
     if not rel.startswith(_TEMPLATE_FOLDERS):
         return False
     out = rel.split("/", 1)[1]
-    return "/" in out and text.count(out) > text.count(rel)
+    if text.count(out) <= text.count(rel):
+        return False
+    if "/" in out:
+        return True
+    # a bare name (`templates/plan-full.md` for `plan-full.md`) only as what a command writes:
+    # `--output plan-full.md`, `-o out/plan-full.md`, `> plan-full.md` (the first 50 mentions are looked at)
+    i, seen = text.find(out), 0
+    while i >= 0 and seen < 50:
+        end = i + len(out)
+        if not _NAME_CHAR.match(text, end) and (i == 0 or text[i - 1] in _PATH_START) \
+                and _WRITES_TO.search(text, max(0, i - 120), i) is not None:
+            return True
+        i, seen = text.find(out, end), seen + 1
+    return False
+
+
+_NAME_CHAR = re.compile(r"[\w.-]")
+_PATH_START = frozenset(" /=>\t\n`'\"")
+# an output option or a redirection, then the start of the path, right before the name
+_WRITES_TO = re.compile(r"(?:--out(?:put)?[= ]|\s-o |>\s?)[^\s`'\">]{0,100}$")
 
 
 @rule("REFERENCE_NO_TOC", family="body", severity=Severity.INFO)
@@ -425,7 +448,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `[Client name]`-, `{client}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code: copied whole into the
     agent's output, where a table of contents does not belong), nor a template whose path under
     `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for
-    `docs/STYLING.md`: copied into the user's project), nor prompts handed whole to a subagent
+    `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
+    as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …" or "你是…"), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", "Read complete
     step file before taking action"), nor files with fewer than three headings after the first (a table
@@ -446,7 +470,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     search"), or a
     frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
-    (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`), a numbered list of the steps, an overview table or
+    (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` lines), a numbered list of the steps, an overview table or
     list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; also a line enumerating them with
     `、`: `小红书、抖音、微博。`, two CJK characters a whole name) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`).
