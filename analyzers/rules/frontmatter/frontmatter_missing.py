@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -39,6 +40,11 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     # PDF tools
     ```
 
+    A skill whose manifest beside SKILL.md (a `*.json` file at its root) names the frontmatter an installer
+    writes for each host (`"materializedFrontmatterDigest"`, a `"frontmatter"` key) is a source the
+    installer completes: it is not reported. A sidecar `skill.json` that only holds the name and
+    description (`"entryPoint": "skill.md"`) is: an agent that loads the folder as it is finds no frontmatter.
+
     When a frontmatter block comes a little later, after blank lines or HTML comments only (`<!-- mirrored
     from … -->` above `---`), the finding says where it starts instead.
 
@@ -68,6 +74,8 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
             Fix.unsafe("Move the lines above the frontmatter below it", Edit(Range(Pos(0, 0), Pos(start, 0)), ""),
                        after),
         )
+        return
+    if _materialized(doc):
         return
     name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"
@@ -119,3 +127,21 @@ def _folder_name(doc: SkillDocument) -> str:
         if name and not is_container(name):
             return name
     return "my-skill"
+
+
+# a JSON key that names the frontmatter a tool writes: `"materializedFrontmatterDigest"`, `"frontmatter": {…}`
+_FRONTMATTER_KEY = re.compile(r'"[A-Za-z_]{0,40}frontmatter[A-Za-z_]{0,40}"\s*:', re.I)
+MANIFEST_BYTES = 65536
+
+
+def _materialized(doc: SkillDocument) -> bool:
+    """A manifest at the skill's root says an installer writes SKILL.md's frontmatter (per host)."""
+    for rel in doc.files.files:
+        if "/" in rel or not rel.endswith(".json") or rel in doc.files.empty:
+            continue
+        from ...bundle import read_bundled  # (only for a skill with no frontmatter and a JSON file beside it)
+
+        bf = read_bundled(doc, rel)
+        if bf is not None and _FRONTMATTER_KEY.search(bf.text[:MANIFEST_BYTES]) is not None:
+            return True
+    return False
