@@ -75,3 +75,23 @@ def test_name_missing_offers_no_container_name(tmp_path: Path) -> None:
                        workspace_root=tmp_path).findings
         fixes[folder] = f.fix.title if f.fix else None
     assert fixes == {"skill": None, "brain": "Add `name: brain`"}
+
+
+def _nested_codes(tmp_path: Path, rel: str, name: str) -> list[str]:
+    skill = tmp_path / rel
+    skill.mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: Audits code for security issues. Use when asked for a security review.\n---\n\n# S\n"
+    (skill / "SKILL.md").write_text(text)
+    report = analyze(text, skill / "SKILL.md", config=Config(select=("NAME_DIR_MISMATCH",)), workspace_root=tmp_path)
+    return [f.code for f in report.findings]
+
+
+def test_a_vendored_copy_keeps_its_upstream_folder_name(tmp_path: Path) -> None:
+    """`my-agent-skills/vendor/Dilaz__security-review-skill/` for `name: security-review` (held-out set 30)."""
+    assert _nested_codes(tmp_path, "my-agent-skills/vendor/Dilaz__security-review-skill", "security-review") == []
+    assert _nested_codes(tmp_path, "my-agent-skills/third_party/Dilaz__security-review-skill", "security-review") == []
+
+
+def test_the_same_folder_under_a_category_is_a_mismatch(tmp_path: Path) -> None:
+    assert _nested_codes(tmp_path, "my-agent-skills/review/Dilaz__security-review-skill",
+                         "security-review") == ["NAME_DIR_MISMATCH"]

@@ -17,6 +17,9 @@ from .._helpers import NAME_RE, placeholder_name, runtime_id
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
 _SOURCE_PREFIXES = ("_", ".")
 _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
+# folders that hold copies of other repositories, each under its upstream name (`vendor/owner__repo/`)
+_VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "thirdparty", "external", "externals",
+                       "upstream", "submodules", "mirrors"})
 _ORDER_PREFIX = re.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number ordering the skills' folders
 # a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
@@ -77,7 +80,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `<skills>/<name>/`; a container one level below a skills folder's entry (`skills/<entry>/files/SKILL.md`,
     a hub keeping each skill's files in its entry) is compared with the entry's name, nor a code
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
-    `src/adapters/claude/SKILL.md`). Nor is a template's
+    `src/adapters/claude/SKILL.md`), nor a copy of another repository in a `vendor/`, `third_party/`,
+    `external/`, `upstream/` or `submodules/` folder (`vendor/Dilaz__security-review-skill/`: named after
+    its upstream). Nor is a template's
     placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
     a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`).
@@ -123,6 +128,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
     if not any("skills" in p.name.lower() for p in Path(os.path.abspath(doc.skill_dir)).parents[:2]):
         return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
+    if doc.skill_dir.parent.name.lower() in _VENDORED:
+        return  # `vendor/Dilaz__security-review-skill/`: a copy of another repository, kept under that repository's name
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     container = is_container(dirname)
