@@ -95,3 +95,11 @@ def test_a_vendored_copy_keeps_its_upstream_folder_name(tmp_path: Path) -> None:
 def test_the_same_folder_under_a_category_is_a_mismatch(tmp_path: Path) -> None:
     assert _nested_codes(tmp_path, "my-agent-skills/review/Dilaz__security-review-skill",
                          "security-review") == ["NAME_DIR_MISMATCH"]
+
+
+def test_a_retired_copy_in_an_archive_folder_is_not_compared(tmp_path: Path) -> None:
+    """`claude-skills/.archive/adjutant-add-phase-v2/` for `name: adjutant-add-phase` (held-out set 31)."""
+    for folder in (".archive", "_archive", "archive", "deprecated"):
+        assert _nested_codes(tmp_path, f"claude-skills/{folder}/adjutant-add-phase-v2", "adjutant-add-phase") == []
+    assert _nested_codes(tmp_path, "claude-skills/phases/adjutant-add-phase-v2",
+                         "adjutant-add-phase") == ["NAME_DIR_MISMATCH"]

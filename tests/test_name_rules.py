@@ -113,6 +113,7 @@ def test_an_ordering_number_before_the_name_is_no_mismatch(tmp_path: Path, folde
     ("vibe-browser/skill", "vibe-browser"),  # set 26: a project's `skill/` folder, named by the project
     ("Tools/PDF_Tools", "pdf-tools"),
     ("skill/assets", "my-skill"),  # containers all the way up: a placeholder, never `skill`
+    ("claude-skills/3層モデルルーティングによるコスト最適化", "my-skill"),  # set 31: never `3`, nor the repository's
 ])
 def test_frontmatter_missing_fix_names_the_skill_not_its_container(tmp_path: Path, folder: str, name: str) -> None:
     p = tmp_path / folder / "SKILL.md"

@@ -118,6 +118,8 @@ _EXPLICIT = re.compile(
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
+    # "… Symptoms: write this as a prompt I can paste, hand this to the team …": the situations, as a label
+    r"|(?:^|(?<=[.;!?]\s))symptoms?\s*:"
     # "Use this once the migration is merged"; "Required reading when …"; "ALWAYS read and follow this skill
     # before …"; "… when they request a review" (they: the users)
     r"|use\s+(?:this(?:\s+skill)?|it)\s+once\s+(?:the|a|an|you|your|all|every)\b"

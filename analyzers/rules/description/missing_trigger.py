@@ -88,7 +88,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
-       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", "Use as <a role> when …", "Use first, before …", a sentence opening "Run after / before /
+       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", a sentence opening "Symptoms: …" (the
+       situations, listed after a label), "Use as <a role> when …", "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
        for …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message contains / mentions / includes …" (the same keyword trigger, said of the

@@ -119,13 +119,17 @@ def _late_block(lines: list[str]) -> tuple[int, int] | None:
 
 def _folder_name(doc: SkillDocument) -> str:
     """The name the skill's folder gives it, made valid: the folder above a generic container (`tool/skill/`
-    gives `tool`, as NAME_MISSING never offers `skill`), else `my-skill`."""
+    gives `tool`, as NAME_MISSING never offers `skill`), else `my-skill` (also when making it valid drops most
+    of it: `3層モデルルーティング` would give `3`)."""
     if doc.skill_dir is None:
         return "my-skill"
     for folder in (doc.skill_dir, doc.skill_dir.parent):
         name = folder.name if NAME_RE.match(folder.name) else slugify(folder.name)
-        if name and not is_container(name):
-            return name
+        if name and is_container(name):
+            continue  # `tool/skill/`: the folder above names it
+        if name and 2 * len(name.replace("-", "")) >= sum(c.isalnum() for c in folder.name):
+            return name  # the slug keeps most of the name (not `3` of `3層モデル…`)
+        break
     return "my-skill"
 
 

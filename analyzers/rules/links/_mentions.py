@@ -468,7 +468,9 @@ def _ancestors(doc: SkillDocument) -> list[Path]:
 
 _ITEM = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's bullet
 _EXAMPLE_LEAD = re.compile(r"(?:[*_]{1,2})?(?:examples?(?:[*_]{1,2})?\s*:|e\.g\.)", re.I)  # `**Example**:`, `e.g.`
-_EXAMPLE_WORDS = re.compile(r"\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b|\bexamples?:", re.I)
+# (and in Chinese / Japanese: 例如, 比如, 譬如, 例えば, たとえば, and 如 opening a parenthetical: "（如 `x`）")
+_EXAMPLE_WORDS = re.compile(r"\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b|\bexamples?:"
+                            r"|例如|比如|譬如|例えば|たとえば|(?<=[（(])如(?![果何此下今])", re.I)
 _LIKE = re.compile(r"\blike\s+[`'\"*_]*$", re.I)  # "files like `references/x.md`": the word right before
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.I)  # full stops that end no sentence
 SENTENCE_CHARS = 400  # text read back from a path for its sentence (bounded: linear on any input)
@@ -478,8 +480,9 @@ MAX_LOOKBACK = 40  # lines walked back to a list item's or paragraph's start
 def is_example(doc: SkillDocument, m: Mention) -> bool:
     """The path is given as an example, not as a file of this skill: its list item or paragraph starts with
     `Example:` / `**Examples**:` / `e.g.` (or follows a paragraph that does and ends with `:`, introducing
-    the list), or its sentence puts `e.g.`, `for example`, `for instance` or `such as` before it (an
-    `(e.g. …)` parenthetical only up to its `)`), or the word right before it is `like`.
+    the list), or its sentence puts `e.g.`, `for example`, `for instance` or `such as` before it (also
+    例如, 比如, 例えば, and 如 opening a parenthetical: "（如 `scripts/helper.py`）"; an `(e.g. …)`
+    parenthetical only up to its `)`), or the word right before it is `like`.
     Skill-authoring guides name the files *the reader's* skill could bundle
     (`**Examples**: references/finance.md for financial schemas`)."""
     if m.where == "command":
@@ -511,8 +514,8 @@ def is_example(doc: SkillDocument, m: Mention) -> bool:
     hits = list(_EXAMPLE_WORDS.finditer(sentence))
     if hits:
         after = sentence[hits[-1].end():]
-        opened = sentence[: hits[-1].start()].rstrip().endswith("(")
-        if not (opened and ")" in after):  # "(e.g. `a.md`) resolve from `references/b.md`": b is not
+        opened = sentence[: hits[-1].start()].rstrip().endswith(("(", "（"))
+        if not (opened and (")" in after or "）" in after)):  # "(e.g. `a.md`) resolve from `references/b.md`": b is not
             return True
     if bullet:
         return _introduced_by_example(doc, start)

@@ -17,9 +17,10 @@ from .._helpers import NAME_RE, placeholder_name, runtime_id
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
 _SOURCE_PREFIXES = ("_", ".")
 _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
-# folders that hold copies of other repositories, each under its upstream name (`vendor/owner__repo/`)
+# folders that hold copies of other repositories, each under its upstream name (`vendor/owner__repo/`), or
+# retired copies of skills (`.archive/x-v2/`, `_archive/`, `deprecated/`): neither is a folder agents load
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "thirdparty", "external", "externals",
-                       "upstream", "submodules", "mirrors"})
+                       "upstream", "submodules", "mirrors", "archive", "archived", "archives", "deprecated", "attic"})
 _ORDER_PREFIX = re.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number ordering the skills' folders
 # a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
@@ -82,7 +83,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`), nor a copy of another repository in a `vendor/`, `third_party/`,
     `external/`, `upstream/` or `submodules/` folder (`vendor/Dilaz__security-review-skill/`: named after
-    its upstream). Nor is a template's
+    its upstream), nor a retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/`
+    folder (`.archive/adjutant-add-phase-v2/`: no agent loads it). Nor is a template's
     placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
     a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`).
@@ -128,8 +130,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
     if not any("skills" in p.name.lower() for p in Path(os.path.abspath(doc.skill_dir)).parents[:2]):
         return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
-    if doc.skill_dir.parent.name.lower() in _VENDORED:
-        return  # `vendor/Dilaz__security-review-skill/`: a copy of another repository, kept under that repository's name
+    if doc.skill_dir.parent.name.lower().lstrip("._") in _VENDORED:
+        return  # `vendor/Dilaz__security-review-skill/`: a copy of another repository, kept under that repository's
+        # name; `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     container = is_container(dirname)
