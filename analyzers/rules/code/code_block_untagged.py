@@ -18,8 +18,27 @@ _SHELL_START = re.compile(
     r"rm|touch|grep|find|sed|jq|tar|ssh|rsync|chmod|make|cargo|go|node|bash|sh)(?: |$))")
 
 
+# `export const x = …` is TypeScript / JavaScript, not the shell's `export`
+_JS_EXPORT = re.compile(r"export\s+(?:const|let|var|function|class|interface|type|default|async|enum|abstract|declare|\{|\*)")
+# PowerShell: a backtick continuing the line, `$env:`, a drive path, a venv's `Scripts\`, a cmdlet
+_POWERSHELL = re.compile(r" `$|^\s*\$env:|\b[A-Za-z]:\\|\.venv\\|\\Scripts\\|\b(?:Get|Set|New|Remove|Write|Invoke)-[A-Z]", re.M)
+# a line only Python writes: `def f(x):`, `class A(B):`, `from x import y`, `import os, sys`, `print(`
+_PY_LINE = re.compile(r"^(?:(?:async )?def \w{1,80}\([^\n]{0,300}\)\s{0,20}(?:->[^\n]{0,120})?:\s{0,20}(?:#[^\n]*)?$"
+                      r"|class \w+(?:\([^)\n]*\))?:|from \.*[\w.]* import |import [\w.]+(?: as \w+)?(?:, [\w.]+(?: as \w+)?)*\s*$"
+                      r"|print\()", re.M)
+# … unless the block also reads as another language: TypeScript / JavaScript imports and declarations, arrows,
+# statements ending in `;`, braces opening blocks, Java / C# / Go / Rust / C keywords
+_OTHER_CODE = re.compile(r"^\s*(?:import\s[^\n]{0,200}\sfrom\s|import\s*[{'\"*]|export\s|const\s|let\s|var\s|function\s"
+                         r"|interface\s|type\s+\w+\s*=|public\s|private\s|package\s|using\s|fn\s|func\s|#include)"
+                         r"|=>|;\s*$|\bfunction\s*\(|\{\s*$", re.M)
+# … or as a shell script running Python: a heredoc, `$(…)`, a command line (`python3 -c "…"`, `pip install`)
+_SHELLISH = re.compile(r"<<|\$\(|^\s*(?:python3?|uv|pip3?|cat|curl|eval|export|cd|echo)\s", re.M)
+
+
 def guess_language(block: CodeBlock) -> str:
-    """A conservative guess; `text` when unsure."""
+    """A conservative guess; `text` when unsure. Measured on the tagged blocks of the corpus and the held-out
+    sets (`benchmarks/tag_guess.py`): where it guesses, the author's own tag agrees for json 99.9%, python
+    99.4% and bash 98.3% of distinct blocks (the rest mostly tagged `powershell` or `text` by their authors)."""
     c = block.content.strip()
     if not c:
         return "text"
@@ -32,9 +51,9 @@ def guess_language(block: CodeBlock) -> str:
     first = c.splitlines()[0]
     if first.startswith("#!") and ("bash" in first or "/sh" in first):
         return "bash"
-    if _SHELL_START.match(first):
+    if _SHELL_START.match(first) and not _JS_EXPORT.match(first) and not _POWERSHELL.search(c):
         return "bash"
-    if re.search(r"^(def |class |import |from \S+ import |print\(|async def )", c, re.M):
+    if _PY_LINE.search(c) and not _OTHER_CODE.search(c) and not _SHELLISH.search(c):
         return "python"
     return "text"
 
@@ -160,7 +179,12 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
 
     ## Fix
     Adds a tag guessed from the content (`json`, `bash`, `python`, else `text`); safe, since a tag
-    on a fence that opens a closed block, and closes nothing, does not change what is code.
+    on a fence that opens a closed block, and closes nothing, does not change what is code. The guess is
+    conservative: `python` only for lines no other language writes (`def f(x):`, `from x import y`) in a
+    block with no TypeScript / JavaScript, C-family or shell lines (`export const …`, `… {`, `;`, a heredoc,
+    `python3 -c`); `bash` for a command first line, but not `export const …` nor PowerShell (a backtick
+    continuation, `C:\\`). Measured against the tags authors gave the same content in the corpus and
+    held-out sets (`python benchmarks/tag_guess.py ROOTS`): json 99.9%, python 99.4%, bash 98.3% agree.
     """
     untagged = [b for b in doc.code_blocks if b.fenced and not b.info and b.closed]
     if not untagged:
