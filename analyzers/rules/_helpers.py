@@ -10,6 +10,7 @@ import unicodedata
 from ..document import SkillDocument
 from ..fields import RECORD_KEYS, agent_defines
 from ..findings import Pos
+from ..lazy_re import lazy_compile
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # `name: "{skill-name}"`, `<skill-name>`, `[Skill Name]`: a template's placeholder, filled in by whoever
@@ -364,7 +365,7 @@ _FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[A-Za
                     r"|<[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+>")  # `<nom-du-projet>`, `<project_name>` (not `<details>`)
 # a free-text field in angle brackets: `<Title that names the outcome>`, `<who reads the result>` (three or
 # more words, no `=` or quotes: not an HTML tag with attributes, `<details open>` or `<br />`)
-_FREE_FIELD = re.compile(r"<[A-Za-z][^<>=\"'\n]{0,160}>")
+_FREE_FIELD = lazy_compile(r"<[A-Za-z][^<>=\"'\n]{0,160}>")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 MIN_FIELDS = 3
 

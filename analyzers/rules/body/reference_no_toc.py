@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from ...bundle import bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Severity
+from ...lazy_re import lazy_compile
 from ...reach import reach
 from ...rule import RuleContext, rule
 from .._helpers import fence_step, fill_in_template
@@ -213,7 +214,7 @@ def _numbered_parts(top: str) -> set[tuple[str, str]]:
 
 
 # a line of a drawn outline that names a numbered stage: "Stage 1: Baseline Check", "├── Phase 2 Review"
-_STEP_LINE = re.compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|round|level|tier)\s?\d", re.I)
+_STEP_LINE = lazy_compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|round|level|tier)\s?\d", re.I)
 
 
 def _names_headings(lines: list[str]) -> bool:
@@ -429,10 +430,10 @@ def _output_template(rel: str, text: str) -> bool:
     return False
 
 
-_NAME_CHAR = re.compile(r"[\w.-]")
+_NAME_CHAR = lazy_compile(r"[\w.-]")
 _PATH_START = frozenset(" /=>\t\n`'\"")
 # an output option or a redirection, then the start of the path, right before the name
-_WRITES_TO = re.compile(r"(?:--out(?:put)?[= ]|\s-o |>\s?)[^\s`'\">]{0,100}$")
+_WRITES_TO = lazy_compile(r"(?:--out(?:put)?[= ]|\s-o |>\s?)[^\s`'\">]{0,100}$")
 
 
 @rule("REFERENCE_NO_TOC", family="body", severity=Severity.INFO)

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from ._helpers import author_pairing, document_pairing, fence_line
 
@@ -19,20 +20,20 @@ _SHELL_START = re.compile(
 
 
 # `export const x = …` is TypeScript / JavaScript, not the shell's `export`
-_JS_EXPORT = re.compile(r"export\s+(?:const|let|var|function|class|interface|type|default|async|enum|abstract|declare|\{|\*)")
+_JS_EXPORT = lazy_compile(r"export\s+(?:const|let|var|function|class|interface|type|default|async|enum|abstract|declare|\{|\*)")
 # PowerShell: a backtick continuing the line, `$env:`, a drive path, a venv's `Scripts\`, a cmdlet
-_POWERSHELL = re.compile(r" `$|^\s*\$env:|\b[A-Za-z]:\\|\.venv\\|\\Scripts\\|\b(?:Get|Set|New|Remove|Write|Invoke)-[A-Z]", re.M)
+_POWERSHELL = lazy_compile(r" `$|^\s*\$env:|\b[A-Za-z]:\\|\.venv\\|\\Scripts\\|\b(?:Get|Set|New|Remove|Write|Invoke)-[A-Z]", re.M)
 # a line only Python writes: `def f(x):`, `class A(B):`, `from x import y`, `import os, sys`, `print(`
-_PY_LINE = re.compile(r"^(?:(?:async )?def \w{1,80}\([^\n]{0,300}\)\s{0,20}(?:->[^\n]{0,120})?:\s{0,20}(?:#[^\n]*)?$"
+_PY_LINE = lazy_compile(r"^(?:(?:async )?def \w{1,80}\([^\n]{0,300}\)\s{0,20}(?:->[^\n]{0,120})?:\s{0,20}(?:#[^\n]*)?$"
                       r"|class \w+(?:\([^)\n]*\))?:|from \.*[\w.]* import |import [\w.]+(?: as \w+)?(?:, [\w.]+(?: as \w+)?)*\s*$"
                       r"|print\()", re.M)
 # … unless the block also reads as another language: TypeScript / JavaScript imports and declarations, arrows,
 # statements ending in `;`, braces opening blocks, Java / C# / Go / Rust / C keywords
-_OTHER_CODE = re.compile(r"^\s*(?:import\s[^\n]{0,200}\sfrom\s|import\s*[{'\"*]|export\s|const\s|let\s|var\s|function\s"
+_OTHER_CODE = lazy_compile(r"^\s*(?:import\s[^\n]{0,200}\sfrom\s|import\s*[{'\"*]|export\s|const\s|let\s|var\s|function\s"
                          r"|interface\s|type\s+\w+\s*=|public\s|private\s|package\s|using\s|fn\s|func\s|#include)"
                          r"|=>|;\s*$|\bfunction\s*\(|\{\s*$", re.M)
 # … or as a shell script running Python: a heredoc, `$(…)`, a command line (`python3 -c "…"`, `pip install`)
-_SHELLISH = re.compile(r"<<|\$\(|^\s*(?:python3?|uv|pip3?|cat|curl|eval|export|cd|echo)\s", re.M)
+_SHELLISH = lazy_compile(r"<<|\$\(|^\s*(?:python3?|uv|pip3?|cat|curl|eval|export|cd|echo)\s", re.M)
 
 
 def guess_language(block: CodeBlock) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, slugify
 from ..code._helpers import line_break
@@ -134,7 +135,7 @@ def _folder_name(doc: SkillDocument) -> str:
 
 
 # a JSON key that names the frontmatter a tool writes: `"materializedFrontmatterDigest"`, `"frontmatter": {…}`
-_FRONTMATTER_KEY = re.compile(r'"[A-Za-z_]{0,40}frontmatter[A-Za-z_]{0,40}"\s*:', re.I)
+_FRONTMATTER_KEY = lazy_compile(r'"[A-Za-z_]{0,40}frontmatter[A-Za-z_]{0,40}"\s*:', re.I)
 MANIFEST_BYTES = 65536
 
 

@@ -327,7 +327,7 @@ _OPTIONAL_AFTER = re.compile(r"[\s`'\"*_]*[,(（]?\s*(?:if\s+(?:it\s+)?(?:exists
 _OTHER_SKILL_ZH = re.compile(r"skill\s*的\s*[`'\"]?$", re.I)
 # "詳細は run-build-skill `references/x.md`", "the deploy-skill's scripts/x.sh": a skill's kebab-case name
 # (ending in -skill) right before the path; the group is the name, which must not be this skill's own
-_NAMED_SKILL = re.compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’]s)?\s*[`'\"]?$", re.I)
+_NAMED_SKILL = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’]s)?\s*[`'\"]?$", re.I)
 
 
 def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = ()) -> bool:
