@@ -9,13 +9,18 @@ from skillgrade.analyzers.report import analyze
 from skillgrade.analyzers.rules.name.name_dir_mismatch import is_container
 
 
-def _codes(tmp_path: Path, folder: str, name: str) -> list[str]:
-    skill = tmp_path / "skills" / folder
+def _nested_codes(tmp_path: Path, rel: str, name: str) -> list[str]:
+    """NAME_DIR_MISMATCH's codes for a skill at `rel` below the workspace root."""
+    skill = tmp_path / rel
     skill.mkdir(parents=True)
     text = f"---\nname: {name}\ndescription: Runs the orchestra. Use when the user asks to coordinate agents.\n---\n\n# O\n"
     (skill / "SKILL.md").write_text(text)
     report = analyze(text, skill / "SKILL.md", config=Config(select=("NAME_DIR_MISMATCH",)), workspace_root=tmp_path)
     return [f.code for f in report.findings]
+
+
+def _codes(tmp_path: Path, folder: str, name: str) -> list[str]:
+    return _nested_codes(tmp_path, f"skills/{folder}", name)
 
 
 def test_a_container_inside_a_folder_named_like_the_skill_is_not_a_mismatch(tmp_path: Path) -> None:
@@ -75,15 +80,6 @@ def test_name_missing_offers_no_container_name(tmp_path: Path) -> None:
                        workspace_root=tmp_path).findings
         fixes[folder] = f.fix.title if f.fix else None
     assert fixes == {"skill": None, "brain": "Add `name: brain`"}
-
-
-def _nested_codes(tmp_path: Path, rel: str, name: str) -> list[str]:
-    skill = tmp_path / rel
-    skill.mkdir(parents=True)
-    text = f"---\nname: {name}\ndescription: Audits code for security issues. Use when asked for a security review.\n---\n\n# S\n"
-    (skill / "SKILL.md").write_text(text)
-    report = analyze(text, skill / "SKILL.md", config=Config(select=("NAME_DIR_MISMATCH",)), workspace_root=tmp_path)
-    return [f.code for f in report.findings]
 
 
 def test_a_vendored_copy_keeps_its_upstream_folder_name(tmp_path: Path) -> None:
