@@ -340,6 +340,12 @@ def yaml_quote(value: str) -> str:
 
 
 
+def keeps_most(slug: str, text: str) -> bool:
+    """The slug keeps most of the text's letters and digits (`code-review` of `Code Review`; not `3` of
+    `3層モデルルーティング`, nor `skill` of `古法作业.skill`)."""
+    return 2 * len(slug.replace("-", "")) >= sum(c.isalnum() for c in text)
+
+
 def slugify(text: str) -> str:
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     text = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

@@ -9,7 +9,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, slugify
+from .._helpers import NAME_RE, keeps_most, slugify
 from ..code._helpers import line_break
 from ..name.name_dir_mismatch import is_container
 
@@ -128,8 +128,8 @@ def _folder_name(doc: SkillDocument) -> str:
         name = folder.name if NAME_RE.match(folder.name) else slugify(folder.name)
         if name and is_container(name):
             continue  # `tool/skill/`: the folder above names it
-        if name and 2 * len(name.replace("-", "")) >= sum(c.isalnum() for c in folder.name):
-            return name  # the slug keeps most of the name (not `3` of `3層モデル…`)
+        if name and keeps_most(name, folder.name):
+            return name  # (not `3` of `3層モデル…`)
         break
     return "my-skill"
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, placeholder_name, runtime_id, slugify
+from .._helpers import NAME_RE, keeps_most, placeholder_name, runtime_id, slugify
 from .name_dir_mismatch import is_container
 
 
@@ -83,8 +83,7 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     fix = None
     if NAME_RE.match(dirname) and not is_container(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
-    elif (slug := slugify(name)) and not is_container(slug) and 2 * len(slug.replace("-", "")) >= sum(
-            c.isalnum() for c in name):  # the slug keeps most of the name (not `skill` of `古法作业.skill`)
+    elif (slug := slugify(name)) and not is_container(slug) and keeps_most(slug, name):  # (not `skill` of `古法作业.skill`)
         fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug))
     elif (folder := _folder_slug(dirname)) is not None:  # `Hand-crafted-Homework.skill/`: the folder's, made valid
         fix = Fix.unsafe(f"Rename to `{folder}` (from the folder's name)", Edit(fld.value_range, folder))
