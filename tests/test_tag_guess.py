@@ -27,6 +27,8 @@ def _guess(content: str) -> str:
     ("class Config(BaseModel):\n    name: str", "python"),
     ("npm install\nnpm test", "bash"),
     ("#!/usr/bin/env bash\nset -e", "bash"),
+    ("# Install the tools\npip install pypdf\n# Run\npython3 fill.py", "bash"),  # comments before the command
+    ("# read the config\nimport os\nprint(os.environ)", "python"),
     ('{"name": "x"}', "json"),
     # TypeScript / JavaScript that reads like Python to a first-line test
     ("import { z } from 'zod'\nexport const User = z.object({})", "text"),

@@ -52,6 +52,8 @@ def guess_language(block: CodeBlock) -> str:
     first = c.splitlines()[0]
     if first.startswith("#!") and ("bash" in first or "/sh" in first):
         return "bash"
+    if not first.startswith("#!"):  # a command after comment lines: "# Install\npip install pypdf"
+        first = next((ln for ln in c.splitlines()[:20] if ln.strip() and not ln.startswith("#")), first)
     if _SHELL_START.match(first) and not _JS_EXPORT.match(first) and not _POWERSHELL.search(c):
         return "bash"
     if _PY_LINE.search(c) and not _OTHER_CODE.search(c) and not _SHELLISH.search(c):
