@@ -92,7 +92,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     project ("Common Commands"): its paths are not checked, even when the skill bundles `scripts/`.
     Link syntax shown in inline code (`` `[text](references/filename.md)` ``) names no file.
     A path that exists in another skill the same line links to ("the [eliza-cloud](../eliza-cloud/SKILL.md)
-    skill and its `references/payments.md`", "`plugin:other-skill` -> references/core.md") is that skill's
+    skill and its `references/payments.md`", "`plugin:other-skill` -> references/core.md", or "`ac1004-expert`
+    → references/ap-management.md" where the document calls `ac1004-expert` a skill) is that skill's
     file; one the sentence says may not be there ("A local installation may also contain
     `references/x.local.md`", "if present", "optional") is not required. A guide to writing skills (its name or
     description says so: `skill-creator`, "Create effective Codex skills …") names the files of the skill
@@ -170,6 +171,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         if m.where != "command" and _other_skill_or_optional(doc.lines[ln], m.range.start.character, m.rel,
                                                              doc.lines[ln - 1] if ln else ""):
             continue  # "`plugin:other` -> references/x.md", "A local installation may also contain …"
+        if m.where != "command" and _arrow_to_named_skill(doc, doc.lines[ln], m.range.start.character):
+            continue  # "See `ac1004-expert` → references/ap-management.md" where the text calls it a skill
         if m.where != "command" and _in_linked_skill(doc, linked, ln, m.rel):
             continue  # "the [eliza-cloud](../eliza-cloud/SKILL.md) skill and its `references/x.md`"
         if guide is None:
@@ -250,6 +253,25 @@ def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> b
         return True
     start = max(before.rfind(". "), before.rfind("; "))
     return _OPTIONAL.search(before[start + 1:] if start >= 0 else before) is not None
+
+
+# "See `ac1004-expert` → references/x.md": a backticked name and an arrow before the path
+_NAME_ARROW = lazy_compile(r"`([\w.-]{1,80})`\s*(?:->|→|=>)")
+
+
+def _arrow_to_named_skill(doc: SkillDocument, line: str, col: int) -> bool:
+    """A backticked name and an arrow come before the path on its line, and the document calls that name a
+    skill elsewhere ("see `ac1004-expert` skill for …"): the path is that skill's file. Not this skill's own
+    name or folder."""
+    before = line[max(0, col - 200):col]
+    if "`" not in before or not ("→" in before or "->" in before or "=>" in before):
+        return False
+    own = _own_names(doc)
+    for m in _NAME_ARROW.finditer(before):
+        name = m.group(1)
+        if name.lower() not in own and (f"{name}` skill" in doc.text or f"{name} skill" in doc.text):
+            return True
+    return False
 
 
 # a link on the same line to another skill's SKILL.md or folder: `[eliza-cloud](../eliza-cloud/SKILL.md)`

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...bundle import read_bundled
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...measures import exists_recorded
 from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
@@ -54,6 +55,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
     out = r.unreached(targets)
     if not r.complete:
         return []  # too many files to follow: not sure, say nothing
+    if out:
+        out = _without_self_checks(doc, out)
     if out and doc.skill_dir is not None:
         siblings: list[str] | None = None
         kept = []
@@ -66,6 +69,31 @@ def unreferenced(doc: SkillDocument) -> list[str]:
             kept.append(f)
         out = kept
     return out
+
+
+# a maintainers' check of the skill package itself: `scripts/validate.sh`, `scripts/check-snippets.mjs`,
+# `scripts/lint_skill.py` that reads SKILL.md or the references/ folder as data
+_SELF_CHECK_STEMS = ("validate", "check", "lint", "verify", "selftest", "self-test")
+_CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".ini", ".cfg")  # what a check names for itself, not a script
+_SELF_CHECK_READS = lazy_compile(r"SKILL\.md|[\"'/]references[\"'/]")
+
+
+def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
+    """`out` without the maintainers' self-checks among them (a script under `scripts/` named `validate…`,
+    `check…`, `lint…`, `verify…` whose text reads SKILL.md or `references/`: it checks the package, as a unit
+    test does), nor the config and data files such a check names (`scripts/tsconfig.snippets.json`). A
+    reference or a script such a check lists (`references/x.md`, `scripts/install.sh`) is still reported."""
+    checks: dict[str, str] = {}  # rel -> its text
+    for rel in out:
+        stem = rel.rsplit("/", 1)[-1].split(".", 1)[0].lower().replace("_", "-")
+        if rel.startswith("scripts/") and stem.startswith(_SELF_CHECK_STEMS):
+            bf = read_bundled(doc, rel)
+            if bf is not None and _SELF_CHECK_READS.search(bf.text[:HEAD_CHARS]) is not None:
+                checks[rel] = bf.text[:HEAD_CHARS]
+    if not checks:
+        return out
+    return [f for f in out if f not in checks
+            and (not f.endswith(_CONFIG_SUFFIXES) or not any(f.rsplit("/", 1)[-1] in t for t in checks.values()))]
 
 
 _PROGRAM_MARKS = ("__main__", "argv", "argparse", "import click", "import typer", "process.argv", "require.main")
@@ -148,7 +176,11 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `requirements.txt`, a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
     `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`: tests import the code, nothing
-    imports them, and SKILL.md has no reason to name them) are never reported. The finding is placed on the first line of SKILL.md.
+    imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
+    self-checks of the package (an unreached `scripts/validate.sh`, `check-snippets.mjs`, `lint_skill.py`:
+    named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data) and the
+    config and data files they name (`tsconfig.snippets.json`). A reference or a script such a check lists
+    (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md.
 
     ## Why is this bad?
     The agent only opens bundled files that SKILL.md points to. An unmentioned file is dead weight in
