@@ -124,7 +124,7 @@ _EXPLICIT = re.compile(
     # "Use this once the migration is merged"; "Required reading when …"; "ALWAYS read and follow this skill
     # before …"; "… when they request a review" (they: the users)
     r"|use\s+(?:this(?:\s+skill)?|it)\s+once\s+(?:the|a|an|you|your|all|every)\b"
-    r"|required\s+reading\s+(?:when|whenever|before|for|if)\b"
+    r"|(?:required|mandatory)\s+reading\s+(?:when|whenever|before|for|if)\b"
     r"|(?:read|load|consult)\s+and\s+follow\s+(?:this(?:\s+skill)?|it)\s+(?:when|whenever|before|after|during|if)\b"
     r"|when\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+)\w"
     r"|when\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"

@@ -84,7 +84,7 @@ def not_routed(doc: SkillDocument) -> bool:
 # "Use <a name of up to eight words> [tool|skill|cli|command|plugin] to", matched at each "use": words are
 # letters and digits only, so a name splits one way (linear; one pattern for every skill)
 _USE_NAMED = re.compile(
-    r"(use\s+)(?:the\s+)?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)(?:\s+(?:tool|skill|cli|command|plugin))?"
+    r"(use\s+)(?:the\s+)?`?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)`?(?:\s+(?:tool|skill|cli|command|plugin))?"
     r"(?=\s+(?:to|for|when|whenever|if|before|after|during|in)\b)",
     re.I)
 _SEPARATORS = re.compile(r"[-_\s]+")
@@ -110,8 +110,9 @@ USE_GAP = 12  # characters from "use" to the name: " the ", blanks
 
 
 def own_name_as_this_skill(text: str, name: object) -> str:
-    """`text` with "Use <the skill's own name> to / for / when …" (`library-skills` written `Library Skills`, or
-    `the siyuan-cli tool`) put as "Use this skill to / for / when …": the same clause."""
+    """`text` with "Use <the skill's own name> to / for / when …" (`library-skills` written `Library Skills`,
+    `the siyuan-cli tool`, or in backticks: "Use `himalaya` to") put as "Use this skill to / for / when …":
+    the same clause."""
     if not isinstance(name, str) or not 3 <= len(name) <= 64:
         return text
     words = _SEPARATORS.split(name.strip().lower())

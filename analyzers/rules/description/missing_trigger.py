@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...document import Field, SkillDocument
@@ -59,6 +60,11 @@ def routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     return memo[key]
 
 
+# a template skill's own description: "Template skill for … Copy this folder, rename it, and fill in …"
+_COPY_ME = re.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.;\n]{0,40}?\b(?:rename|fill|replace|edit)",
+                      re.I)
+
+
 def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fm = doc.frontmatter
     if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
@@ -66,8 +72,8 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fld, text = description(doc)
     if fld is None or text is None or weighted_length(text.strip()) < MIN_CHARS:
         return None  # EMPTY_DESCRIPTION / FIELD_TYPE
-    if not english(text) or placeholder_name(text):
-        return None  # (`{{customDescription}}`: the installer writes the description)
+    if not english(text) or placeholder_name(text) or _COPY_ME.search(text[:400]) is not None:
+        return None  # (`{{customDescription}}`: the installer writes it; "Copy this folder, rename it …": its copy does)
     name = fm.get("name")
     if name is not None and isinstance(name.value, str) and placeholder_name(
             name.value, doc.lines[name.value_range.start.line]):
@@ -102,7 +108,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        if …" (not "apply for"), "Invoke it / this skill to …" (as "Use it to …"), "Loaded / invoked / injected
        (automatically) by <a plugin> when / before / after / on …", "when <up to three words> is / are
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
-       as / for …", "Invoke after …", "Use this once <the situation>", "Required reading when / before …",
+       as / for …", "Invoke after …", "Use this once <the situation>", "Required / Mandatory reading when / before …",
        "Read and follow this skill before …", "when they / you ask / request …", "when the user explicitly
        asks …", a description opening with its situation ("When the user …", "When there is …"),
        also after a one-word label ("WHAT — When the repo has no template …"), and the same
@@ -148,10 +154,12 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `trigger: user_request`) the code of its shipping package reads (that
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
-    (`description: "{{customDescription}}"`): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
+    (`description: "{{customDescription}}"`), or that says to copy it ("Template skill … Copy this folder,
+    rename it, and fill in …"): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
-    and "Use the siyuan-cli tool to create …" read as "Use this skill to …".
+    and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`) read as
+    "Use this skill to …".
 
     Only descriptions written in English get either finding. The cues above in other languages are what
     the static triggering score reads, but their phrasing is open-ended (every language and every package
