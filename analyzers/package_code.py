@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from pathlib import Path
 
 try:  # the builtin module: hashlib would also load OpenSSL (~6 ms of every start), as batch.py says
@@ -40,6 +41,13 @@ PACKAGE_LEVELS = 8  # folders above the skill looked at for the package's manife
 # a key read by name: `meta.get("priority"`, `fm["triggers"]`, `data.pop('kind'` (a bare string such as a
 # validator's list of allowed keys, or a message, is not a read)
 _READ = lazy_compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w.-]{0,60})["']""")
+# a key read off the frontmatter's text: `re.search(r"^updated:\s*(\S+)", fm)`, `line.startswith("updated:")`
+_LINE_READ = lazy_compile(r"""(?:["']\^|startswith\(\s*["'])([A-Za-z_][\w-]{0,60})\s*:""")
+# a frontmatter model: `class _SkillFrontMatter(BaseModel):` (or `SkillMeta`, `SkillMetadata`), whose typed
+# fields (`    args: ExtensionArgs = ()`) are the keys it reads
+_MODEL_CLASS = lazy_compile(r"^class\s+\w*(?:front_?matter|skill_?meta)\w*\s*[(:]", re.I | re.M)
+_MODEL_FIELD = lazy_compile(r"[ \t]+([A-Za-z_]\w{0,60})\s*:\s*[^\s=]")
+MODEL_LINES = 80  # lines of such a class looked at for its fields
 
 
 def package_root(doc: SkillDocument) -> Path | None:
@@ -121,9 +129,25 @@ def cache_still_valid(mark: str, digest: object) -> bool:
     return keys_digest(loader_keys(mark[len(KEYS_MARK):])) == digest
 
 
+def _model_fields(text: str) -> set[str]:
+    """The typed fields of the frontmatter models a source declares (`class SkillFrontMatter(BaseModel):`
+    then `    args: ExtensionArgs = ()`), up to the class's end (its first line back at the left margin)."""
+    out: set[str] = set()
+    for m in _MODEL_CLASS.finditer(text):
+        for line in text[m.end():].split("\n", MODEL_LINES + 1)[1:MODEL_LINES + 1]:
+            if line and not line[0].isspace():
+                break  # the class ended
+            f = _MODEL_FIELD.match(line)
+            if f is not None and not line.lstrip().startswith(("def ", "return ", "#")):
+                out.add(f.group(1))
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def loader_keys(root: str) -> frozenset[str]:
-    """The quoted names in the package's SKILL.md loaders (sources naming `SKILL.md` or `frontmatter`)."""
+    """The names the package's SKILL.md loaders (sources naming `SKILL.md` or `frontmatter`) read: quoted
+    keys (`meta.get("priority")`, `fm["triggers"]`), keys matched on the frontmatter's lines
+    (`r"^updated:"`, `startswith("updated:")`) and the typed fields of a frontmatter model class."""
     keys: set[str] = set()
     seen = total = 0
     stack = [root]
@@ -159,6 +183,8 @@ def loader_keys(root: str) -> frozenset[str]:
                 continue
             if any(m in text for m in LOADER_MARKS):
                 keys.update(_READ.findall(text))
+                keys.update(_LINE_READ.findall(text))
+                keys.update(_model_fields(text))
             if CLAUDE_DIR in text:
                 keys.add(INSTALLS_FOR_CLAUDE)
     return frozenset(keys)

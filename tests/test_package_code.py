@@ -152,3 +152,23 @@ def test_a_package_runtime_that_reads_its_own_keys_is_not_claude_code(tmp_path: 
     (tmp_path / "advisor" / "sync.py").write_text('TARGET = "~/.claude/skills"\n')
     loader_keys.cache_clear()
     assert [c for c, _ in _codes(path, tmp_path, "ARGUMENT_IN_CODE")] == ["ARGUMENT_IN_CODE"]
+
+
+def test_keys_read_off_the_lines_or_declared_in_a_model_are_read(tmp_path: Path) -> None:
+    """Re-sample 2: cop-pilot matches `^updated:` on the frontmatter's text; symphony-code declares `args` as a
+    field of its pydantic frontmatter model. Both are the package's format; `owner` still is reported."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "staleness.py").write_text(
+        'import re\n\ndef updated(skill_md):\n    """The `updated:` frontmatter field of a SKILL.md."""\n    m = re.search(r"^updated:\\s*(\\S+)\\s*$", skill_md, re.M)\n'
+        '    return m and m.group(1)\n')
+    (tmp_path / "advisor" / "frontmatter.py").write_text(
+        '"""SKILL.md frontmatter, reduced to the keys the catalog reads."""\nfrom pydantic import BaseModel\n\n\n'
+        "class _SkillFrontMatter(BaseModel):\n"
+        '    """The keys the catalog reads."""\n\n    name: str\n    description: str = ""\n'
+        "    args: list[dict] = []\n\n    def label(self) -> str:\n        return self.name\n\n\nclass Other:\n"
+        "    owner: str\n")
+    path = _skill(tmp_path, "description: React component design. Use when writing React.\n"
+                            "updated: 2026-09-02\nargs: [{name: path}]\nowner: web\n")
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
