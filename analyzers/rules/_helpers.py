@@ -115,7 +115,7 @@ _EXPLICIT = re.compile(
     r"|(?:^|(?<=[.;!?]\s))(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
-    r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted)\b[^.;!?\n]{0,80}?"
+    r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted|followed|applied)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
     r"|proactively\b"
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
@@ -143,6 +143,8 @@ _EXPLICIT = re.compile(
     r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
     # "Run after all readers, before the interview …" at the start of a sentence (not "Runs tests after …")
     r"|(?:^|(?<=[.;!?]\s))run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
+    # "Loaded after a draft is ready, before it is sent.": at a sentence's start, when the skill is loaded
+    r"|(?:^|(?<=[.;!?]\s))loaded\s+(?:only\s+)?(?:after|before|when|whenever)\b"
     r")"
     # Chinese / Japanese: "…時使用 / 时使用" (use when …), "當使用者 / 当用户 …" (when the user …),
     # "…時に使用 / 場合に使う" — no \b: CJK text has no word boundary between characters.

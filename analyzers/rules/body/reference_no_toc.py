@@ -62,6 +62,7 @@ def _anchor_item(line: str) -> bool:
     m = _ITEM_START.match(line)
     return m is not None and "](#" in line[m.end():]
 _NOT_REFERENCES = ("readme", "changelog", "license", "licence", "contributing", "code_of_conduct", "security")
+_RELEASE_DIRS = frozenset({"release", "releases", "release-notes", "release_notes", "changelog", "changelogs"})
 
 
 # "This file covers setup, multi-surface patterns, and streaming." : a scope sentence listing what the file
@@ -397,8 +398,8 @@ def _reference(rel: str, doc: SkillDocument) -> bool:
     """A file the agent reads as a reference: under references/ (or reference/), named in SKILL.md, or under
     docs/ unless SKILL.md surely never reaches it (a maintainers' page: "the AI does not need to read this")."""
     base = rel.rsplit("/", 1)[-1].lower()
-    if base.startswith(_NOT_REFERENCES):
-        return False
+    if base.startswith(_NOT_REFERENCES) or any(p in _RELEASE_DIRS for p in rel.lower().split("/")[:-1]):
+        return False  # (`docs/plugins/backtest/release/3_00_2.md`: one version's release notes, for people)
     if rel.startswith(("references/", "reference/")) or rel in doc.text:
         return True
     if not rel.startswith("docs/"):
@@ -447,7 +448,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Looks at every bundled markdown file that the agent reads as a reference: files under
     `references/` (also `reference/`, and `docs/` unless SKILL.md surely never reaches the file, directly or
     through the files it reaches) and any markdown file whose path SKILL.md names, but
-    not READMEs, changelogs, licences and contributing guides (written for people), nor fill-in
+    not READMEs, changelogs (also release notes in a `release/`, `releases/` or `changelog/` folder), licences
+    and contributing guides (written for people), nor fill-in
     document templates under `assets/` or `templates/` or named `*template*` (three or more
     `[Client name]`-, `{client}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code: copied whole into the
     agent's output, where a table of contents does not belong), nor a template whose path under

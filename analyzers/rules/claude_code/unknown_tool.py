@@ -32,7 +32,10 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     all in lower case, at least one snake_case or no Claude Code tool in any case (`read_file, bash,
     make_directory`, `read grep glob exec`, a lone `canon_runtime_control`), names another agent's own tools (Claude Code
     writes none so; an installer may translate them): the skill is written for that agent, and nothing is
-    reported. A lower-case list of Claude Code's own names (`read, grep, bash`) is still reported.
+    reported; so is a lower-case list beside a `permissions:` mapping (`deny: [edit]`), a key Claude Code's
+    skills do not have (it keeps permissions in its settings): an installer's template that translates the
+    names for each client (koolie). A lower-case list of Claude Code's own names (`read, grep, bash`) alone is
+    still reported.
 
     ## Why is this bad?
     Tool names are exact, case-sensitive strings. An entry such as `List`, `bash` or `WebSearchTool`
@@ -72,8 +75,8 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     names = sorted(d.tools)
     by_lower = {n.lower(): n for n in names}
     entries = list(tool_entries(doc, fld))
-    if entries and all(_LOWER.fullmatch(e.name) for e, _ in entries) and any(
-            _SNAKE.fullmatch(e.name) or e.name not in by_lower for e, _ in entries):
+    if entries and all(_LOWER.fullmatch(e.name) for e, _ in entries) and (any(
+            _SNAKE.fullmatch(e.name) or e.name not in by_lower for e, _ in entries) or _own_permissions(doc)):
         return  # `read_file, bash` or `read grep exec`: another agent's own tool names (zeer, koolie), not typos
     for entry, rng in entries:
         name = entry.name
@@ -91,3 +94,10 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         else:
             yield ctx.finding(name_rng, f"Claude Code has no tool `{name}`; `allowed-tools` entries are exact, "
                               "case-sensitive tool names")
+
+
+def _own_permissions(doc: SkillDocument) -> bool:
+    """The frontmatter has a `permissions:` mapping (`deny: [edit]`): another tool's schema, which Claude Code's
+    skill frontmatter does not define."""
+    data = doc.frontmatter.data
+    return isinstance(data, dict) and isinstance(data.get("permissions"), dict)

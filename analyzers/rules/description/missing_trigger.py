@@ -93,7 +93,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / in / for / before /
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
-       when|on|for …", "must / should be loaded / used / invoked … for|when|before …", "TRIGGER: …" /
+       when|on|for …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", a sentence
+       opening "Loaded after / before / when …", "TRIGGER: …" /
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", a sentence opening "Symptoms: …" (the
        situations, listed after a label), "Use as <a role> when …", "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
