@@ -43,6 +43,8 @@ PACKAGE_LEVELS = 8  # folders above the skill looked at for the package's manife
 _READ = lazy_compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w.-]{0,60})["']""")
 # a key read off the frontmatter's text: `re.search(r"^updated:\s*(\S+)", fm)`, `line.startswith("updated:")`
 _LINE_READ = lazy_compile(r"""(?:["']\^|startswith\(\s*["'])([A-Za-z_][\w-]{0,60})\s*:""")
+# a JavaScript / TypeScript property read off the parsed frontmatter: `fm.tags`, `metadata?.layer`
+_JS_PROP_READ = lazy_compile(r"\b(?:fm|frontmatter|frontMatter|meta|metadata|attributes|attrs)\??\.([A-Za-z_]\w{0,60})\b")
 # a frontmatter model: `class _SkillFrontMatter(BaseModel):` (or `SkillMeta`, `SkillMetadata`), whose typed
 # fields (`    args: ExtensionArgs = ()`) are the keys it reads
 _MODEL_CLASS = lazy_compile(r"^class\s+\w*(?:front_?matter|skill_?meta)\w*\s*[(:]", re.I | re.M)
@@ -147,7 +149,8 @@ def _model_fields(text: str) -> set[str]:
 def loader_keys(root: str) -> frozenset[str]:
     """The names the package's SKILL.md loaders (sources naming `SKILL.md` or `frontmatter`) read: quoted
     keys (`meta.get("priority")`, `fm["triggers"]`), keys matched on the frontmatter's lines
-    (`r"^updated:"`, `startswith("updated:")`) and the typed fields of a frontmatter model class."""
+    (`r"^updated:"`, `startswith("updated:")`), the typed fields of a Python frontmatter model class, and
+    JavaScript / TypeScript properties read off it (`fm.tags`, `metadata?.layer`)."""
     keys: set[str] = set()
     seen = total = 0
     stack = [root]
@@ -184,7 +187,10 @@ def loader_keys(root: str) -> frozenset[str]:
             if any(m in text for m in LOADER_MARKS):
                 keys.update(_READ.findall(text))
                 keys.update(_LINE_READ.findall(text))
-                keys.update(_model_fields(text))
+                if e.name.endswith(".py"):
+                    keys.update(_model_fields(text))
+                else:
+                    keys.update(_JS_PROP_READ.findall(text))
             if CLAUDE_DIR in text:
                 keys.add(INSTALLS_FOR_CLAUDE)
     return frozenset(keys)

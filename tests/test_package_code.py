@@ -172,3 +172,15 @@ def test_keys_read_off_the_lines_or_declared_in_a_model_are_read(tmp_path: Path)
     path = _skill(tmp_path, "description: React component design. Use when writing React.\n"
                             "updated: 2026-09-02\nargs: [{name: path}]\nowner: web\n")
     assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+
+
+def test_javascript_property_reads_of_the_frontmatter_are_read(tmp_path: Path) -> None:
+    """Re-sample 4: atris's `commands/skill.js` requires `Array.isArray(fm.tags)` of every SKILL.md."""
+    loader_keys.cache_clear()
+    (tmp_path / "package.json").write_text('{"name": "advisor"}\n')
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "skill.js").write_text(
+        "// audits every SKILL.md frontmatter\nexport function audit(fm) {\n  return Array.isArray(fm.tags) && fm?.owner;\n}\n")
+    path = _skill(tmp_path, "description: React component design. Use when writing React.\ntags: [react]\n"
+                            "team: web\n")
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `team`")]

@@ -367,7 +367,9 @@ _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          r"|\bread\s+(?:it|this\s+(?:file|page|document|guide))\s+(?:in\s+full|completely|entirely)\b"
                          # "Walk **every** category below", "Go through each section below in order"
                          r"|\b(?:walk|go)\s+(?:through\s+)?[*_]{0,2}(?:every|each|all)[*_]{0,2}\s+(?:of\s+the\s+)?"
-                         r"(?:categor(?:y|ies)|sections?|steps?|items?|checks?|stages?|phases?)\s+below\b",
+                         r"(?:categor(?:y|ies)|sections?|steps?|items?|checks?|stages?|phases?)\s+below\b"
+                         # a checklist done whole: "Run every item", "Complete each step in order"
+                         r"|\b(?:run|apply|complete|tick)\s+(?:every|each)\s+(?:items?|checks?|steps?)\b",
                          re.I)
 MIN_SECTIONS = 3  # headings after the first: fewer, and the top of the file already shows the layout
 
@@ -458,7 +460,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …" or "你是…"), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", "Read complete
-    step file before taking action", "Walk **every** category below"), nor files with fewer than three headings after the first (a table
+    step file before taking action", "Walk **every** category below", a checklist's "Run every item"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,

@@ -65,6 +65,10 @@ _COPY_ME = re.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.
                       re.I)
 
 
+# an aside set off by commas that says what is not meant: ", not memory,", ", not the API,"
+_NOT_ASIDE = re.compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
+
+
 def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fm = doc.frontmatter
     if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
@@ -78,6 +82,8 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     if name is not None and isinstance(name.value, str) and placeholder_name(
             name.value, doc.lines[name.value_range.start.line]):
         return None  # a fill-in template (`name: <skill-id>`): whoever copies it writes the description
+    if ", not " in text:
+        text = _NOT_ASIDE.sub(",", text)  # "Use first, not memory, for …" reads "Use first, for …"
     return fld, own_name_as_this_skill(text, doc.frontmatter.data.get("name"))
 
 
@@ -133,7 +139,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     A phrase after a negation in the same sentence ("Do not use when …", "Do NOT use for forms,
     tables or fields for checkout", "never for …", "NÃO use quando …", "Не используй …") counts for
     nothing; the next sentence starts afresh, and a negation inside parentheses that close before the
-    phrase negates only what they hold ("(never the whole screen), for the parts of a demo video").
+    phrase negates only what they hold ("(never the whole screen), for the parts of a demo video"); a
+    ", not …," aside is left out ("Use first, not memory, for exact keyword names" reads "Use first, for …").
     A sentence opening "Given <a situation>", and "after / before <a moment>" anywhere ("… before implementing
     a complex feature", "Runs the tests after each edit") are a usage context, and so are the purpose clauses "para …" (Portuguese, Spanish) and "…을 / 를 위한" (Korean).
 
