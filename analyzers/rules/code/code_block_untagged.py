@@ -49,11 +49,12 @@ def guess_language(block: CodeBlock) -> str:
             return "json"
         except ValueError:
             pass
-    first = c.splitlines()[0]
+    lines = c.splitlines()
+    first = lines[0]
     if first.startswith("#!") and ("bash" in first or "/sh" in first):
         return "bash"
     if not first.startswith("#!"):  # a command after comment lines: "# Install\npip install pypdf"
-        first = next((ln for ln in c.splitlines()[:20] if ln.strip() and not (ln.startswith("#") and ln[1:2] != "#")),
+        first = next((ln for ln in lines[:20] if ln.strip() and not (ln.startswith("#") and ln[1:2] != "#")),
                      first)  # (a `## heading` is markdown, not a comment)
     if _SHELL_START.match(first) and not first.rstrip().endswith("{") and not _JS_EXPORT.match(first) \
             and not _POWERSHELL.search(c):  # (`terraform {` opens HCL)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
+from ...lazy_re import lazy_compile
 from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, placeholder_name, usage_context
@@ -66,7 +67,7 @@ _COPY_ME = re.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.
 
 
 # an aside set off by commas that says what is not meant: ", not memory,", ", not the API,"
-_NOT_ASIDE = re.compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
+_NOT_ASIDE = lazy_compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
 
 
 def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:

@@ -141,11 +141,11 @@ MANIFEST_BYTES = 65536
 
 def _materialized(doc: SkillDocument) -> bool:
     """A manifest at the skill's root says an installer writes SKILL.md's frontmatter (per host)."""
+    from ...bundle import read_bundled  # (only for a skill with no frontmatter)
+
     for rel in doc.files.files:
         if "/" in rel or not rel.endswith(".json") or rel in doc.files.empty:
             continue
-        from ...bundle import read_bundled  # (only for a skill with no frontmatter and a JSON file beside it)
-
         bf = read_bundled(doc, rel)
         if bf is not None and _FRONTMATTER_KEY.search(bf.text[:MANIFEST_BYTES]) is not None:
             return True

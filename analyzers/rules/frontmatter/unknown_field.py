@@ -137,8 +137,7 @@ def _fits(value: object, kind: str, field: str = "") -> bool:
     """The value has the type the suggested field takes (a rename must not trade one finding for another),
     and for a field with documented values (`model`, `context`, `effort`, `shell`) one of them."""
     if field in _VALUED and isinstance(value, str):
-        cc = claude_code.data()
-        return claude_code.known_model(value) if field == "model" else value in cc.enums[field]
+        return claude_code.known_model(value) if field == "model" else value in claude_code.data().enums[field]
     if kind == "string":
         return isinstance(value, str | int | float) and not isinstance(value, bool)
     if kind == "bool":

@@ -141,6 +141,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     linked: dict[int, tuple[str, ...]] = {}
     others: dict = {}  # rel -> held by another skill; '\0folders' -> those skills' folders
     declared: frozenset[str] | None = None
+    own: tuple[str, ...] | None = None  # this skill's name and folder, lowercased (found once)
     for m in mentioned_files(doc):
         key = (m.range.start.line, m.range.start.character)
         if key in seen:
@@ -171,7 +172,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         if m.where != "command" and _other_skill_or_optional(doc.lines[ln], m.range.start.character, m.rel,
                                                              doc.lines[ln - 1] if ln else ""):
             continue  # "`plugin:other` -> references/x.md", "A local installation may also contain …"
-        if m.where != "command" and _arrow_to_named_skill(doc, doc.lines[ln], m.range.start.character):
+        if m.where != "command" and own is None:
+            own = _own_names(doc)
+        if m.where != "command" and _arrow_to_named_skill(doc, doc.lines[ln], m.range.start.character, own):
             continue  # "See `ac1004-expert` → references/ap-management.md" where the text calls it a skill
         if m.where != "command" and _in_linked_skill(doc, linked, ln, m.rel):
             continue  # "the [eliza-cloud](../eliza-cloud/SKILL.md) skill and its `references/x.md`"
@@ -182,7 +185,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         if m.where != "command" and (_created_here(doc.lines[ln], m.range.start.character)
                                      or _in_description(doc, m.rel)
                                      or _qualified(doc.lines[ln], m.range.start.character, m.range.end.character,
-                                                   _own_names(doc))):
+                                                   own or ())):
             continue  # "Create or update `references/conventions.md`": the file this skill makes
         if _in_other_skill(doc, ctx, m.rel, others):
             continue  # `references/dream-core.md` of a sibling skill: whose file it is, the text must say
@@ -259,14 +262,13 @@ def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> b
 _NAME_ARROW = lazy_compile(r"`([\w.-]{1,80})`\s*(?:->|→|=>)")
 
 
-def _arrow_to_named_skill(doc: SkillDocument, line: str, col: int) -> bool:
+def _arrow_to_named_skill(doc: SkillDocument, line: str, col: int, own: tuple[str, ...]) -> bool:
     """A backticked name and an arrow come before the path on its line, and the document calls that name a
     skill elsewhere ("see `ac1004-expert` skill for …"): the path is that skill's file. Not this skill's own
-    name or folder."""
+    name or folder (`own`, lowercased)."""
     before = line[max(0, col - 200):col]
     if "`" not in before or not ("→" in before or "->" in before or "=>" in before):
         return False
-    own = _own_names(doc)
     for m in _NAME_ARROW.finditer(before):
         name = m.group(1)
         if name.lower() not in own and (f"{name}` skill" in doc.text or f"{name} skill" in doc.text):

@@ -74,7 +74,6 @@ def unreferenced(doc: SkillDocument) -> list[str]:
 # a maintainers' check of the skill package itself: `scripts/validate.sh`, `scripts/check-snippets.mjs`,
 # `scripts/lint_skill.py` that reads SKILL.md or the references/ folder as data
 _SELF_CHECK_STEMS = ("validate", "check", "lint", "verify", "selftest", "self-test")
-_CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".ini", ".cfg")  # what a check names for itself, not a script
 _SELF_CHECK_READS = lazy_compile(r"SKILL\.md|[\"'/]references[\"'/]")
 
 
@@ -98,6 +97,7 @@ def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
 
 _PROGRAM_MARKS = ("__main__", "argv", "argparse", "import click", "import typer", "process.argv", "require.main")
 _DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml")  # a data file no one reads as prose: a tool's, when every skill has it
+_CONFIG_SUFFIXES = _DATA_SUFFIXES + (".ini", ".cfg")  # what a self-check names for itself, not a script
 CONVENTION_SIBLINGS = 2  # sibling skills holding the same path (a scripts/ module, a data file) that make it a convention
 SIBLINGS_LOOKED = 50
 HEAD_CHARS = 65536  # of a module, looked at for the marks of a program
