@@ -136,7 +136,13 @@ def _model_fields(text: str) -> set[str]:
     then `    args: ExtensionArgs = ()`), up to the class's end (its first line back at the left margin)."""
     out: set[str] = set()
     for m in _MODEL_CLASS.finditer(text):
-        for line in text[m.end():].split("\n", MODEL_LINES + 1)[1:MODEL_LINES + 1]:
+        pos = text.find("\n", m.end())  # the class line's end; its body is read line by line, not copied whole
+        for _ in range(MODEL_LINES):
+            if pos < 0:
+                break
+            nxt = text.find("\n", pos + 1)
+            line = text[pos + 1:nxt if nxt >= 0 else len(text)]
+            pos = nxt
             if line and not line[0].isspace():
                 break  # the class ended
             f = _MODEL_FIELD.match(line)
