@@ -99,3 +99,34 @@ def test_a_retired_copy_in_an_archive_folder_is_not_compared(tmp_path: Path) -> 
         assert _nested_codes(tmp_path, f"claude-skills/{folder}/adjutant-add-phase-v2", "adjutant-add-phase") == []
     assert _nested_codes(tmp_path, "claude-skills/phases/adjutant-add-phase-v2",
                          "adjutant-add-phase") == ["NAME_DIR_MISMATCH"]
+
+
+def _write(tmp_path: Path, rel: str, text: str) -> Path:
+    skill = tmp_path / rel
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(text)
+    return skill / "SKILL.md"
+
+
+def test_another_runtimes_record_is_not_compared(tmp_path: Path) -> None:
+    """`name: Notion CLI`, `slug: notion-cli`, `type:`, `install:` and no description in `skills/notion-cli/`
+    (held-out set 32): the runtime's label, not an agent skill's name. With a description it is compared."""
+    record = "---\nname: Notion CLI\nslug: notion-cli\ntype: external_cli\ninstall:\n  linux: npm i -g notion-cli\n---\n\n# N\n"
+    path = _write(tmp_path, "skills/notion-cli", record)
+    cfg = Config(select=("NAME_DIR_MISMATCH", "NAME_FORMAT"))
+    assert analyze(record, path, config=cfg, workspace_root=tmp_path).findings == []
+    skill = record.replace("type: external_cli\n", "description: Drives Notion. Use when the user asks about Notion.\n")
+    path = _write(tmp_path, "skills2/notion-cli", skill)
+    codes = sorted(f.code for f in analyze(skill, path, config=cfg, workspace_root=tmp_path).findings)
+    assert codes == ["NAME_DIR_MISMATCH", "NAME_FORMAT"]
+
+
+def test_a_platform_copy_is_not_renamed_after_its_platform(tmp_path: Path) -> None:
+    """`skills/<Skill>/platforms/antigravity/SKILL.md` (held-out set 32): the fix slugs the skill's own name."""
+    text = "---\nname: Agent Coordination\ndescription: Coordinates agents. Use when agents must share work.\n---\n\n# A\n"
+    path = _write(tmp_path, "skills/Agent Coordination/platforms/antigravity", text)
+    report = analyze(text, path, config=Config(select=("NAME_FORMAT",)), workspace_root=tmp_path)
+    assert [f.fix.title for f in report.findings if f.fix] == ["Rename to `agent-coordination`"]
+    path = _write(tmp_path, "skills/agent-coordination/antigravity", text)
+    report = analyze(text, path, config=Config(select=("NAME_FORMAT",)), workspace_root=tmp_path)
+    assert [f.fix.title for f in report.findings if f.fix] == ["Rename to `antigravity` (the folder's name)"]

@@ -117,6 +117,9 @@ _EXPLICIT = re.compile(
     r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted|followed|applied)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
+    # "YOU MUST invoke this skill at the start of EVERY task": the active form, anywhere in a sentence
+    r"|(?:must|should|always)\s+(?:use|invoke|load|run)\s+(?:this\s+skill|it)\s+"
+    r"(?:at|on|upon|before|when|whenever|every)\b"
     r"|proactively\b"
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
     # "… Symptoms: write this as a prompt I can paste, hand this to the team …": the situations, as a label
@@ -130,7 +133,8 @@ _EXPLICIT = re.compile(
     r"|when\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
     r"|provides?|shares?|pastes?|gives?)\b"
     # the same keyword trigger said of the text: "When a prompt / the request contains | mentions X"
-    r"|when(?:ever)?\s+(?:a|an|the|any)\s+(?:user\s+)?(?:prompts?|messages?|requests?|inputs?|quer(?:y|ies)|questions?)"
+    r"|when(?:ever)?\s+(?:a|an|the|any)\s+(?:user\s+)?(?:prompts?|messages?|requests?|inputs?|quer(?:y|ies)|questions?"
+    r"|tasks?|conversations?|chats?)"
     r"\s+(?:contains?|includes?|mentions?|says?|asks?|references?|matches|uses?)\b"
     # Spanish: "Úsala / Úsalo / Usa / Usar cuando | para | si | antes | siempre que …"
     r"|[úu]sa(?:la|lo|r)?\s+(?:esta\s+skill\s+|este\s+skill\s+)?(?:cuando|para|si|antes|siempre\s+que)\b"
@@ -207,14 +211,18 @@ _NEGATION = re.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['�
 
 
 def _last_boundary(text: str, lo: int, hi: int) -> int:
-    """The offset just after the last sentence break ('.', ';', '!', '?' + space, or a newline) in
-    text[lo:hi], or -1."""
+    """The offset just after the last sentence break ('.', ';', '!', '?' + space, or a newline; '.', '!', '?'
+    also with a closing quote or bracket before the space) in text[lo:hi], or -1."""
     best = -1
-    for sep in (". ", "; ", "! ", "? ", "\n"):
+    for sep in _BREAKS:
         i = text.rfind(sep, lo, hi)
         if i >= 0:
             best = max(best, i + len(sep))
     return best
+
+
+# a sentence's end, also before a closing quote or bracket ("… ask 'what happened?' Use when …")
+_BREAKS = (". ", "; ", "! ", "? ", "\n") + tuple(p + q + " " for p in ".!?" for q in "'\"’”)")
 
 
 PAREN_REACH = 200  # how far a negation's enclosing parentheses are looked for (bounded: linear)
@@ -236,7 +244,7 @@ def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
     start = scanned = 0
     negated = False
     for m in pattern.finditer(text):
-        b = _last_boundary(text, max(0, scanned - 1), m.start())
+        b = _last_boundary(text, max(0, scanned - 2), m.start())  # (a break may start just before: `?' `)
         if b >= 0:  # a new sentence: nothing in it searched yet
             start, negated = b, False
         lo = max(start, scanned - 12)  # re-read a little: a negation may straddle the last stop
@@ -338,10 +346,6 @@ def yaml_quote(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-
-
-
-
 def keeps_most(slug: str, text: str) -> bool:
     """The slug keeps most of the text's letters and digits (`code-review` of `Code Review`; not `3` of
     `3層モデルルーティング`, nor `skill` of `古法作业.skill`)."""
@@ -366,9 +370,9 @@ def frontmatter_insert_point(doc: SkillDocument) -> Pos:
 
 
 # a fill-in field: `[Client name]`, `[Project name]` (not a `[ ]` / `[x]` checkbox, a link or a footnote),
-# or `{APP_NAME}`, `{page URL where the issue was found}` (not `${VAR}`, `{{mustache}}` or JSON), or an
+# or `{APP_NAME}`, `{page URL where the issue was found}`, `{标题}` (not `${VAR}`, `{{mustache}}` or JSON), or an
 # upper-case `{{BRAND_NAME}}` (a report template's slot; lower-case `{{ var }}` is template code)
-_FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[A-Za-z][^{}\n]{0,79}\}(?!\})"
+_FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[^\W\d_][^{}\n]{0,79}\}(?!\})"
                     r"|\{\{[A-Z][A-Z0-9_]{0,60}\}\}"
                     r"|<[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+>")  # `<nom-du-projet>`, `<project_name>` (not `<details>`)
 # a free-text field in angle brackets: `<Title that names the outcome>`, `<who reads the result>` (three or

@@ -70,12 +70,16 @@ _RELEASE_DIRS = frozenset({"release", "releases", "release-notes", "release_note
 _SCOPE = re.compile(
     r"\b(?:(?:this|the)\s+(?:file|document|doc|guide|reference|page|topic|article|section|chapter|example|"
     r"walkthrough|tutorial)\s+(?:covers|contains|describes|documents|explains|includes|shows|demonstrates|"
-    r"lists|outlines|walks\s+through)|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b"
-    r"|本(?:文件|文档|参考|指南|文|页)(?:介绍|包含|涵盖|说明|描述|适用于|维护|定义|记录|列出|汇总|收录)"
+    r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es)"
+    r"|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b"
+    # Chinese, simplified and traditional: 本文件规范 / 本文件規範 (specifies), 介绍 / 介紹, 说明 / 說明, …
+    r"|本(?:文件|文档|文檔|参考|參考|指南|文|页|頁)(?:介绍|介紹|包含|涵盖|涵蓋|说明|說明|描述|适用于|適用於|维护|維護"
+    r"|定义|定義|记录|記錄|列出|汇总|彙總|收录|收錄|规范|規範)"
     # a sentence with no subject opening the line ("Defines the formulas for …"), or after 。 ("…配置文件。维护…")
     r"|^[\s>*_]*(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Lists|Outlines)\b"  # (capital: not a wrapped line)
     r"|(?:^[\s>*_]*|。)(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)", re.I | re.M)
 SCOPE_LINES = 10
+SCOPE_SENTENCES = 4  # scope sentences of one line looked at
 # the word joining a list's last item ("A, B and C", "A、B和C"): one more item than its commas
 _LAST_ITEM = re.compile(r"\s(?:and|or|&)\s|[和及与或]")
 
@@ -84,13 +88,16 @@ def _lists_scope(line: str) -> bool:
     """The scope sentence itself lists three or more things (two commas, `、` or `，` before its end), or two
     after a colon ("This topic describes two methods: exact search and approximate search"): "This file
     covers the basics. For examples, see `python/`, `typescript/`." lists folders, not what the file covers."""
-    m = _SCOPE.search(line)
-    if m is None:
-        return False
-    end = min((i for i in (line.find(". ", m.end()), line.find("。", m.end())) if i >= 0), default=len(line))
-    said = line[m.end():end]
-    colon = said.find(":")
-    return _items(said) >= 3 or (colon >= 0 and " and " in said[colon:])
+    end = -1
+    # each scope sentence of the line ("This document provides …. It covers A, B, C."), the first few only: bounded
+    for m in itertools.islice(_SCOPE.finditer(line), SCOPE_SENTENCES):
+        if m.end() > end:  # (the sentence's end, found once for the matches inside it)
+            end = min((i for i in (line.find(". ", m.end()), line.find("。", m.end())) if i >= 0), default=len(line))
+        said = line[m.end():end]
+        colon = said.find(":")
+        if _items(said) >= 3 or (colon >= 0 and " and " in said[colon:]):
+            return True
+    return False
 
 
 def _items(said: str) -> int:
@@ -218,6 +225,16 @@ def _numbered_parts(top: str) -> set[tuple[str, str]]:
 _STEP_LINE = lazy_compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|round|level|tier)\s?\d", re.I)
 
 
+def _add_item(items: list[tuple[int, str]], i: int, text: str) -> None:
+    """Keeps line i's list item or table cell as a name the top gives (its step, not what the step yields)."""
+    item = _heading_name(text.strip())
+    for arrow in ("→", "->"):  # "Upload raw file → unprocessed file": the step, then what it yields
+        head = item.split(arrow, 1)[0].strip()
+        item = head if len(head) >= MIN_NAME else item
+    if _width(item) >= MIN_NAME and not set(item) <= set("-: "):
+        items.append((i, item))
+
+
 def _names_headings(lines: list[str]) -> bool:
     """The first TOP_LINES lines name HEADING_ITEMS of the file's later headings, in any form: an outline
     (`**Lifecycle:** A → B → C` for `## Step 1: A` …), a numbered list of the steps, an overview table or list
@@ -234,7 +251,11 @@ def _names_headings(lines: list[str]) -> bool:
         fence, is_fence = fence_step(fence, line)
         if fence and not is_fence and ("→" in line or "->" in line or _STEP_LINE.match(line)):
             parts.append(_plain(line))  # a flow drawn in a block: "Step 3a 追问 → Step 3b 挖本质 → Step 4 精简",
-            continue  # or an outline of numbered stages: "Stage 1: Baseline Check" / "  └── …"
+            # or an outline of numbered stages: "Stage 1: Baseline Check" / "  └── …"; a numbered line of it names
+            # its stage as a list item does ("1. BACKLOG   → task recorded" for `### 1. BACKLOG`)
+            if (m := _ITEM_TEXT.match(line)) is not None:
+                _add_item(items, i, m.group(1))
+            continue
         if is_fence or fence:
             continue
         if line.lstrip().startswith("#"):
@@ -250,12 +271,7 @@ def _names_headings(lines: list[str]) -> bool:
                     items.append((i, piece))
             continue
         if m is not None:
-            item = _heading_name(m.group(1).strip())
-            for arrow in ("→", "->"):  # "Upload raw file → unprocessed file": the step, then what it yields
-                head = item.split(arrow, 1)[0].strip()
-                item = head if len(head) >= MIN_NAME else item
-            if _width(item) >= MIN_NAME and not set(item) <= set("-: "):
-                items.append((i, item))
+            _add_item(items, i, m.group(1))
     top = "\n".join(parts)
     numbered = _numbered_parts(top)
     found: set[str] = set()
@@ -453,7 +469,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     not READMEs, changelogs (also release notes in a `release/`, `releases/` or `changelog/` folder), licences
     and contributing guides (written for people), nor fill-in
     document templates under `assets/` or `templates/` or named `*template*` (three or more
-    `[Client name]`-, `{client}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code: copied whole into the
+    `[Client name]`-, `{client}`-, `{标题}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code: copied whole into the
     agent's output, where a table of contents does not belong), nor a template whose path under
     `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for
     `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
@@ -470,15 +486,17 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
     streaming.": "this / the file / document / doc / guide / reference / page / topic / article / section /
     chapter / example / walkthrough / tutorial" then "covers / contains / describes / documents / explains /
-    includes / shows / demonstrates / lists / outlines / walks through", "it covers / demonstrates / outlines
-    / walks through", or Chinese `本文档介绍` / `本文件维护`…; or a sentence with no subject opening a line
+    includes / shows / demonstrates / lists / outlines / walks through / provides / specifies / details / summarises",
+    "it covers / demonstrates / outlines
+    / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範`…; or a sentence with no subject opening a line
     ("Defines the formulas for …", "Covers email login, …"; "…配置文件。维护…"); the sentence, which may run on
     to the next line, going on to list three or more things (commas, `、` and `，` count, and "and" / 和 before
     the last item: "A, B and C", "A、B和C"), or two after a colon: "This topic describes two methods: exact search and approximate
     search"), or a
     frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
-    (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` lines), a numbered list of the steps, an overview table or
+    (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` lines, or numbered lines there: `1. BACKLOG → task recorded` for
+    `### 1. BACKLOG`), a numbered list of the steps, an overview table or
     list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; also a line enumerating them with
     `、`: `小红书、抖音、微博。`, two CJK characters a whole name) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`).

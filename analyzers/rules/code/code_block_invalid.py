@@ -62,6 +62,29 @@ def _decorator_excerpt(code: str) -> bool:
     return True
 
 
+HEADER_LINES = 4  # statement headers a block may show without their body ("def f(x):" / "    for y in x:")
+
+
+def _header_excerpt(code: str, err: SyntaxError) -> bool:
+    """The block is statement headers without their body (`if "x" in p["name"]:` alone, the line to change in
+    a file shown elsewhere): the only error is the missing body, and a stub body makes it parse. (Statements
+    and then a header without its body are a snippet cut short: still reported.)"""
+    if not (err.msg or "").startswith("expected an indented block"):
+        return False
+    lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines or len(lines) > HEADER_LINES or not all(ln.rstrip().endswith(":") for ln in lines):
+        return False
+    last = lines[-1]
+    indent = last[: len(last) - len(last.lstrip())]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(code.rstrip() + "\n" + indent + "    pass\n")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 def _check(lang: str, code: str) -> tuple[int, int, str] | None:
     """(line, column, message) of the first error (0-based, relative to the block), or None."""
     if lang == "python":
@@ -76,6 +99,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 return None  # `class Box[T]:`, `type Alias = …` (3.12+): valid for a newer Python than ours
             if _decorator_excerpt(code):
                 return None  # `@tool(name=…, schema=…)` alone: the decorator's form, shown without its function
+            if _header_excerpt(code, e):
+                return None  # `if "simpleperf" in process["name"]:` alone: the header to change, its body unchanged
             return ((e.lineno or 1) - 1, max(0, (e.offset or 1) - 1), e.msg)
         except (ValueError, RecursionError, MemoryError) as e:
             return (0, 0, str(e))
@@ -252,7 +277,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema) or as its shape in bare names (`[timestamp, event_type, data]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }`), a Python decorator
-    shown without its function (`@tool(name=…)`), and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
+    shown without its function (`@tool(name=…)`), a block of statement headers without their body
+    (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
+    followed by a header without its body are a snippet cut short, and are reported), and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
     excerpt, checked as the object it belongs in; a request line above its body (`GET /index/_search`,

@@ -109,29 +109,40 @@ def _codex_policy_off(doc: SkillDocument) -> bool:
 USE_GAP = 12  # characters from "use" to the name: " the ", blanks
 
 
-def own_name_as_this_skill(text: str, name: object) -> str:
+_NOT_NAME_WORDS = frozenset({"use", "using", "the", "skill", "skills", "agent"})
+NAME_EXTRA_WORDS = 2  # words a "Use the skillset compiler to" may add to the name's own (`use-skillset`)
+
+
+def own_name_as_this_skill(text: str, name: object, folder: str | None = None) -> str:
     """`text` with "Use <the skill's own name> to / for / when …" (`library-skills` written `Library Skills`,
     `the siyuan-cli tool`, or in backticks: "Use `himalaya` to") put as "Use this skill to / for / when …":
-    the same clause."""
+    the same clause. Without a `name`, the folder's name is the skill's; the words may add up to
+    NAME_EXTRA_WORDS to the name's own (`use-skillset`: "Use the skillset compiler to")."""
+    if not isinstance(name, str):
+        name = folder
     if not isinstance(name, str) or not 3 <= len(name) <= 64:
         return text
     words = _SEPARATORS.split(name.strip().lower())
+    key = [w for w in words if w and w not in _NOT_NAME_WORDS]
     low = text.lower()
-    if words[0] not in low:
+    if not key or key[0] not in low:
         return text  # the name's first word is nowhere: nothing to put (most descriptions)
     starts: list[int] = []  # a "use" right before an occurrence of the name's first word (they are few)
-    j = low.find(words[0])
+    j = low.find(key[0])
     while j >= 0:
         i = low.rfind("use", max(0, j - USE_GAP), j)
         if i >= 0 and (not starts or starts[-1] != i):
             starts.append(i)
-        j = low.find(words[0], j + 1)
+        j = low.find(key[0], j + 1)
     parts: list[str] = []
     last = 0
     for i in starts:
         if i >= last and (i == 0 or not low[i - 1].isalnum()) and low[i + 3:i + 4].isspace():  # ("user": no)
             m = _USE_NAMED.match(text, i)
-            if m is not None and _SEPARATORS.split(m.group(2).lower()) == words:
+            if m is None:
+                continue
+            said = _SEPARATORS.split(m.group(2).lower())
+            if said == words or (len(said) <= len(key) + NAME_EXTRA_WORDS and set(key) <= set(said)):
                 parts += (text[last:i], m.group(1), "this skill")
                 last = m.end()
     return "".join(parts) + text[last:] if parts else text

@@ -85,7 +85,7 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
         return None  # a fill-in template (`name: <skill-id>`): whoever copies it writes the description
     if ", not " in text:
         text = _NOT_ASIDE.sub(",", text)  # "Use first, not memory, for …" reads "Use first, for …"
-    return fld, own_name_as_this_skill(text, doc.frontmatter.data.get("name"))
+    return fld, own_name_as_this_skill(text, doc.frontmatter.data.get("name"), doc.skill_dir and doc.skill_dir.name)
 
 
 @rule("MISSING_TRIGGER", family="description", severity=Severity.WARNING, anti_pattern=True,
@@ -100,13 +100,15 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / in / for / before /
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
-       when|on|for …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", a sentence
+       when|on|for …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
+       should / always use / invoke / load / run this skill / it at / on / before / when / every …" ("YOU MUST invoke
+       this skill at the start of EVERY task"), a sentence
        opening "Loaded after / before / when …", "TRIGGER: …" /
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", a sentence opening "Symptoms: …" (the
        situations, listed after a label), "Use as <a role> when …", "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
        for …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
-       the request / a message contains / mentions / includes …" (the same keyword trigger, said of the
+       the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
        text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
        every / always …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
@@ -137,6 +139,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        playbook / templates to …").
     3. **Neither**: `MISSING_TRIGGER`.
 
+    A sentence ends at ".", "!", "?" or ";" and a blank, also with a closing quote or bracket between ("… never
+    have to ask 'what happened?' Use when …": the "never" is the earlier sentence's).
     A phrase after a negation in the same sentence ("Do not use when …", "Do NOT use for forms,
     tables or fields for checkout", "never for …", "NÃO use quando …", "Не используй …") counts for
     nothing; the next sentence starts afresh, and a negation inside parentheses that close before the
@@ -168,7 +172,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
     and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`) read as
-    "Use this skill to …".
+    "Use this skill to …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
+    their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "skill" and
+    "the" in a name count for nothing.
 
     Only descriptions written in English get either finding. The cues above in other languages are what
     the static triggering score reads, but their phrasing is open-ended (every language and every package

@@ -1,4 +1,4 @@
-"""YAML_AMBIGUOUS_VALUE: an unquoted value that YAML reads as something other than text."""
+"""YAML_AMBIGUOUS_VALUE: an unquoted value that YAML reads as something other than text, or cuts at a `#`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...document import Field, SkillDocument
 from ...fields import BOOL_FIELDS, STRING_FIELDS
-from ...findings import Edit, Finding, Fix, Severity
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import yaml_quote
 
@@ -37,9 +37,32 @@ def _scalars(fld: Field) -> Iterator[tuple[object, object, str]]:
         yield fld.node, fld.value, fld.key
 
 
+# after a plain value, ` #` and a word at once: a hashtag, a channel, an issue number (`#ops-github`, `#123`,
+# `#expect`), which YAML reads as a comment (a note to readers is written `# note`, with a blank)
+_WORD_COMMENT = re.compile(r"[ \t]+#[^\W_]")
+SHOWN = 40  # characters of the lost text shown in the message
+
+
+def _cut_by_comment(doc: SkillDocument, ctx: RuleContext, node: object, where: str) -> Finding | None:
+    """The plain one-line value ends where ` #word` starts a comment: the rest of its line is lost."""
+    rng = doc.node_range(node)
+    if rng.start.line != rng.end.line or rng.end.line >= len(doc.lines):
+        return None  # (a value over several lines: left as it is)
+    line = doc.lines[rng.end.line]
+    m = _WORD_COMMENT.match(line, rng.end.character)
+    if m is None:
+        return None
+    lost = line[m.end() - 2:].rstrip()  # from the `#`
+    shown = lost if len(lost) <= SHOWN else lost[:SHOWN] + "…"
+    whole = Range(rng.start, Pos(rng.end.line, len(line.rstrip())))
+    return ctx.finding(
+        rng, f"`{where}`: YAML reads `{shown}` as a comment, so the value ends before it; quote the whole value",
+        Fix.unsafe("Quote the whole value, comment included", Edit(whole, yaml_quote(doc.source(whole)))))
+
+
 @rule("YAML_AMBIGUOUS_VALUE", family="frontmatter", severity=Severity.WARNING, fix=FixAvailability.ALWAYS)
 def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
-    """An unquoted value is read as a boolean, number, date or null where text is meant.
+    """An unquoted value is read as a boolean, number, date or null where text is meant, or is cut at a `#`.
 
     ## What it does
     Flags unquoted (plain) values of text fields (`name`, `description`, `license`, `compatibility`,
@@ -52,9 +75,15 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     written `true` / `false` (`metadata: {"always_inject": true}`), which every YAML and JSON reader reads
     alike.
 
+    An unquoted one-line text value followed by a blank and `#` with a word right after it (`#ops-github`,
+    `"fix issue #N"`, `#expect`) is cut there: YAML reads ` #` as the start of a comment, so the rest of the
+    line is dropped (`description: Posts activity to #ops-github. Internal skill for nightly cron.` is the
+    description "Posts activity to"). A comment written `# note`, with a blank after `#`, is taken as meant.
+
     ## Why is this bad?
     Different YAML readers give different answers: PyYAML reads `description: yes` as `True`, a
-    YAML 1.2 reader as `"yes"`. Version numbers lose digits (`1.10` becomes `1.1`).
+    YAML 1.2 reader as `"yes"`. Version numbers lose digits (`1.10` becomes `1.1`). A description cut at a
+    `#` loses its trigger phrases and everything after them, and the agent routes on what is left.
 
     ## Example
     ```markdown
@@ -76,7 +105,8 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
 
     ## Fix
     Quotes the value exactly as written (safe: the text is unchanged), or, for boolean fields, writes
-    `true`/`false`.
+    `true`/`false`. A value cut at a `#` is quoted with the rest of its line (unsafe: the value then holds
+    the text that YAML dropped, as its author meant).
     """
     if not doc.frontmatter.ok:
         return
@@ -96,6 +126,9 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
         for node, value, where in _scalars(fld):
             if getattr(node, "style", None):
                 continue  # quoted or block scalars are strings
+            if isinstance(value, str) and (cut := _cut_by_comment(doc, ctx, node, where)) is not None:
+                yield cut
+                continue
             kind = _kind(value)
             raw = str(node.value)
             if kind is None and not _YAML11_BOOL.match(raw):

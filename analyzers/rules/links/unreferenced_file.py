@@ -17,7 +17,9 @@ _IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "require
 # a log of the skill's own changes, kept for its maintainers (by stem, any case, `_` or `-`)
 _MAINTAINERS_LOGS = frozenset({"changelog", "changes", "release-notes", "releasenotes", "evolution-log",
                                "version-history", "revision-history", "change-history", "eval-history",
-                               "evaluation-history", "darwin-evaluation"})  # (Darwin: a skill-evolution tool's score record)
+                               "evaluation-history", "darwin-evaluation",  # (Darwin: a skill-evolution tool's score record)
+                               # where the skill came from: the upstream commit, the licence kept, the credits
+                               "provenance", "attribution", "attributions", "credits", "notice", "upstream"})
 _TEST_DIRS = ("tests", "test", "__tests__", "__test__")
 _TEST_SUFFIXES = ("_test.py", "_test.go", "_spec.rb")  # a script named smoke_test.sh may be one the skill runs
 
@@ -174,7 +176,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
     `requirements.txt`, a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
-    `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
+    `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
+    the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`: tests import the code, nothing
     imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
     self-checks of the package (an unreached `scripts/validate.sh`, `check-snippets.mjs`, `lint_skill.py`:

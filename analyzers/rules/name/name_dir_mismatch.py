@@ -11,7 +11,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import package_data
-from .._helpers import NAME_RE, placeholder_name, runtime_id
+from .._helpers import NAME_RE, placeholder_name, runtime_id, runtime_record
 
 # A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
@@ -66,7 +66,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     skills folder (the parent or grandparent folder's name contains `skills`: `skills/<name>/`,
     `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`). A runtime that
     identifies the skill by a slug id equal to the folder's name (`skill: ip-design`, `id: ip-design`)
-    shows `name` as a label (`name: IP Design`): not reported. Elsewhere (a
+    shows `name` as a label (`name: IP Design`): not reported; nor is a frontmatter that is another
+    runtime's record (no `description`, three or more keys no agent defines: `slug:`, `type:`, `install:`).
+    Elsewhere (a
     package's `payload/`, `examples/`, a source tree, a repository root) the folder is a layout that
     installers copy to `<skills>/<name>/`, and nothing is reported. A directory whose name starts with `_` or `.` is
     skipped: it is a package's source layout (`mypkg/_skill/SKILL.md`), which an installer copies to
@@ -122,6 +124,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ordered = _ORDER_PREFIX.fullmatch(dirname)
     if ordered is not None and ordered.group(1) == fld.value:
         return  # `01-initialize-srs/` for `initialize-srs`: a number that orders the folders, chosen on purpose
+    if "description" not in doc.frontmatter.data and runtime_record(doc.frontmatter.data):
+        return  # `name: Notion CLI`, `slug: notion-cli`, `type:`, `install:` and no description: another runtime's record
     ident = runtime_id(doc.frontmatter.data)
     if ident is not None and ident.rsplit("/", 1)[-1] == dirname:
         return  # `skill: ip-design` in `ip-design/` identifies it; `name: IP Design` is the runtime's label

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, keeps_most, placeholder_name, runtime_id, slugify
+from .._helpers import NAME_RE, keeps_most, placeholder_name, runtime_record, slugify
 from .name_dir_mismatch import is_container
 
 
@@ -38,7 +39,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`; also
     `skill_id:` or `skill:`) uses `name`
-    as its display label (`name: Momentum Trading`): not reported.
+    as its display label (`name: Momentum Trading`): not reported. Nor is a frontmatter that is another
+    runtime's record (no `description`, and three or more keys no agent defines: `slug: notion-cli`,
+    `type: external_cli`, `install:`, `verify:`), whose `name` is that runtime's label.
     A template's placeholder (`name: "{skill-name}"`, `<skill-name>`) is not reported: whoever copies
     the template fills it in.
 
@@ -68,7 +71,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     slug (`pdf-tools`; the folder must then be renamed to match) when the slug keeps at least half of
     the name's letters and is no container's name, else uses the folder's name made valid
     (`古法作业.skill` in `Hand-crafted-Homework.skill/` becomes `hand-crafted-homework`, not `skill`);
-    with none of these, no fix is offered. Unsafe: renaming a skill changes its command.
+    with none of these, no fix is offered. A platform's copy of a skill (`<Skill>/platforms/antigravity/`,
+    also under `platform/`, `targets/`, `variants/`) is not named after its platform folder: every copy would
+    get the same name. Unsafe: renaming a skill changes its command.
     """
     fm = doc.frontmatter
     fld = fm.get("name") if fm.ok else None
@@ -77,17 +82,26 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     name = fld.value
     if NAME_RE.match(name) or placeholder_name(name, doc.lines[fld.value_range.start.line]):
         return  # (a template's `{skill-name}` is filled in by whoever copies it)
-    if runtime_id(fm.data) is not None:
-        return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label
+    if runtime_record(fm.data):
+        return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label (also
+        # `slug: notion-cli` beside `type:`, `install:`, `verify:` and no description: another runtime's record)
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
     fix = None
-    if NAME_RE.match(dirname) and not is_container(dirname):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
+    if NAME_RE.match(dirname) and not is_container(dirname) and not _platform_variant(doc.skill_dir):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
     elif (slug := slugify(name)) and not is_container(slug) and keeps_most(slug, name):  # (not `skill` of `古法作业.skill`)
         fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug))
-    elif (folder := _folder_slug(dirname)) is not None:  # `Hand-crafted-Homework.skill/`: the folder's, made valid
+    elif not _platform_variant(doc.skill_dir) and (folder := _folder_slug(dirname)) is not None:  # `Hand-crafted-Homework.skill/`: the folder's, made valid
         fix = Fix.unsafe(f"Rename to `{folder}` (from the folder's name)", Edit(fld.value_range, folder))
     yield ctx.finding(fld.value_range, f"`name: {name}` {_why(name)}", fix)
+
+
+_PLATFORM_PARENTS = frozenset({"platforms", "platform", "targets", "variants"})
+
+
+def _platform_variant(folder: Path | None) -> bool:
+    """`<Skill>/platforms/antigravity/SKILL.md`: one platform's copy of the skill, named after the platform."""
+    return folder is not None and folder.parent.name.lower() in _PLATFORM_PARENTS
 
 
 def _folder_slug(dirname: str) -> str | None:
