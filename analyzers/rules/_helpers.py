@@ -264,7 +264,8 @@ def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
 # description in another language gets no trigger finding rather than a guess. Decided by script (a
 # quarter of the letters outside Latin: CJK, Hangul, Cyrillic, …; a tenth accented: Vietnamese) and by a
 # vote of function words (more, and at least two, of Portuguese / Spanish / French / German / Italian /
-# Dutch / Indonesian / Turkish / Polish / Swedish than of English). Words both languages use ("in", "a",
+# Dutch / Indonesian / Turkish / Polish / Swedish than of English; or one, none of English, and accented
+# letters: "Verwaltet WordPress-Beiträge … und verwalten."). Words both languages use ("in", "a",
 # "use", "per", "mit" = MIT) are in neither list.
 # the words are found by splitting at blanks and punctuation (C passes, several times faster than a word
 # pattern: this runs for every description)
@@ -303,11 +304,10 @@ _ASCII_LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
 def english(text: str) -> bool:
     """The description reads as English (see above); True when it has no letters to tell by."""
     text = text[:ENGLISH_SCAN]
-    other_script = 0
+    other_script = accented = 0
     if not text.isascii():
         raw = text.encode("ascii", "ignore")
         letters = len(raw) - len(raw.translate(None, _ASCII_LETTERS))
-        accented = 0
         for ch in _NON_ASCII.findall(text):
             if ch.isalpha():
                 letters += 1
@@ -326,7 +326,12 @@ def english(text: str) -> bool:
     if other_script >= OTHER_SCRIPT_LETTERS and sum(map(_ENGLISH_WORDS.__contains__, words)) < 2:
         return False  # "Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names
     theirs = sum(map(_OTHER_WORDS.__contains__, words))  # (counted in C: this runs for every description)
-    return theirs < 2 or theirs <= sum(map(_ENGLISH_WORDS.__contains__, words))
+    if not theirs:
+        return True
+    ours = sum(map(_ENGLISH_WORDS.__contains__, words))
+    # one function word of another language, none of English, and accented letters ("Verwaltet WordPress-Beiträge
+    # … löschen und verwalten."): not English either
+    return ours > 0 or not accented if theirs < 2 else theirs <= ours
 
 
 @functools.lru_cache(maxsize=256)  # the static score and two rules ask about the same description

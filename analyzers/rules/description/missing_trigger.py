@@ -184,7 +184,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     words ("Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names), a
     tenth are accented (Vietnamese), or more of its function
     words (and at least two) are Portuguese, Spanish, French, German, Italian, Dutch, Indonesian, Turkish,
-    Polish, Swedish or Vietnamese written without its accents ("Dung khi user muon …") than English ("Use quando revisar um Pull Request" is Portuguese).
+    Polish, Swedish or Vietnamese written without its accents ("Dung khi user muon …") than English ("Use quando revisar um Pull Request" is Portuguese),
+    or one is and none is English, and it has accented letters ("Verwaltet WordPress-Beiträge … löschen und verwalten.").
 
     ## Why is this bad?
     Agents pick skills by matching the request against descriptions. A description that only says

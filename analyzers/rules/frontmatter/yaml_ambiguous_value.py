@@ -108,9 +108,11 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     `true`/`false`. A value cut at a `#` is quoted with the rest of its line (unsafe: the value then holds
     the text that YAML dropped, as its author meant).
     """
-    if not doc.frontmatter.ok:
+    fm = doc.frontmatter
+    if not fm.ok:
         return
-    for key, fld in doc.frontmatter.fields.items():
+    hashes = fm.close_line is not None and any("#" in ln for ln in doc.lines[fm.open_line + 1:fm.close_line])
+    for key, fld in fm.fields.items():
         if key in BOOL_FIELDS:
             node = fld.node
             if node is not None and fld.is_plain_scalar and _YAML11_BOOL.match(str(node.value)):
@@ -126,7 +128,7 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
         for node, value, where in _scalars(fld):
             if getattr(node, "style", None):
                 continue  # quoted or block scalars are strings
-            if isinstance(value, str) and (cut := _cut_by_comment(doc, ctx, node, where)) is not None:
+            if hashes and isinstance(value, str) and (cut := _cut_by_comment(doc, ctx, node, where)) is not None:
                 yield cut
                 continue
             kind = _kind(value)

@@ -92,7 +92,8 @@ def _mentioned_files(doc: SkillDocument) -> list[Mention]:
             ticks = len(span) - len(span.lstrip("`"))
             inner_start, inner_end = i + ticks, j - ticks
             if inner_end > inner_start:
-                _scan(line[inner_start:inner_end], ln, "code", (), out, offset=inner_start)
+                # (the path in backticks as a link's text, [`references/x.md`](references/x.md): the link's)
+                _scan(line[inner_start:inner_end], ln, "code", link_spans.get(ln, ()), out, offset=inner_start)
     for block in doc.code_blocks:
         if not block.fenced:
             continue
