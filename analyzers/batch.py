@@ -390,7 +390,6 @@ def _workspace(items: list[_Item]):
 
 
 WEIGHT_ENTRIES = 500  # directory entries looked at per skill for its cost estimate
-MIN_CHUNK_SHARE = 200  # the smallest chunk of skills handed to a worker: this share of the estimated cost
 
 
 def _weight(path: str, size: int) -> int:
@@ -437,26 +436,20 @@ def _run(args: list[tuple], jobs: int | None) -> list[tuple[dict, dict[str, bool
     from .parse import markdown_parser
 
     markdown_parser()
-    # longest first, in chunks handed to whichever worker is free, each chunk 1/(2 x jobs) of the estimated cost left
-    # (SKILL.md and its bundled text; at least 1/MIN_CHUNK_SHARE of the whole): the estimate is rough, and the last
-    # chunks are small, so a worker whose skills cost more than estimated does not leave the other idle at the end
+    # longest first, each to the least loaded worker, by estimated cost (SKILL.md and its bundled text)
+    import heapq
+
     weights = [_weight(str(a[0]), len(a[1])) for a in args]
-    order = sorted(range(n), key=lambda k: -weights[k])
-    left = sum(weights)
-    least = left // MIN_CHUNK_SHARE
-    chunks: list[list[int]] = []
-    filled = want = 0
-    for k in order:
-        if filled >= want:
-            chunks.append([])
-            filled, want = 0, max(least, left // (2 * jobs))
-        chunks[-1].append(k)
-        filled += weights[k]
-        left -= weights[k]
+    buckets: list[list[int]] = [[] for _ in range(jobs)]
+    loads = [(0, j) for j in range(jobs)]
+    for k in sorted(range(n), key=lambda k: -weights[k]):
+        load, j = heapq.heappop(loads)
+        buckets[j].append(k)
+        heapq.heappush(loads, (load + weights[k], j))
     out: list = [None] * n
     with ctx.Pool(jobs) as pool:
-        parts = pool.imap(_chunk_worker, [[args[k] for k in c] for c in chunks], chunksize=1)
-        for c, part in zip(chunks, parts, strict=True):
-            for k, res in zip(c, part, strict=True):
-                out[k] = res
+        parts = pool.map(_chunk_worker, [[args[k] for k in b] for b in buckets])
+    for b, part in zip(buckets, parts, strict=True):
+        for k, res in zip(b, part, strict=True):
+            out[k] = res
     return out

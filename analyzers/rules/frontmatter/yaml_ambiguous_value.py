@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from ...document import Field, SkillDocument
 from ...fields import BOOL_FIELDS, STRING_FIELDS
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import yaml_quote
 
@@ -39,7 +40,7 @@ def _scalars(fld: Field) -> Iterator[tuple[object, object, str]]:
 
 # after a plain value, ` #` and a word at once: a hashtag, a channel, an issue number (`#ops-github`, `#123`,
 # `#expect`), which YAML reads as a comment (a note to readers is written `# note`, with a blank)
-_WORD_COMMENT = re.compile(r"[ \t]+#[^\W_]")
+_WORD_COMMENT = lazy_compile(r"[ \t]+#[^\W_]")  # (only for a frontmatter with a `#`)
 SHOWN = 40  # characters of the lost text shown in the message
 
 
