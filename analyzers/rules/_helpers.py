@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import functools
 import json
 import re
@@ -211,25 +210,25 @@ _CONTEXT = re.compile(
 _NEGATION = re.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['’]t|avoid|n[ãa]o|không|не)\b", re.I)
 
 
-def _last_boundary(text: str, breaks: list[int], ends: list[int], lo: int, hi: int) -> int:
-    """The offset just after the last sentence break that lies in text[lo:hi], or -1. `breaks` / `ends`: where
-    each break of the text starts and ends (_breaks)."""
-    k = bisect.bisect_right(ends, hi) - 1
-    return ends[k] if k >= 0 and breaks[k] >= lo else -1
+def _last_boundary(text: str, lo: int, hi: int) -> int:
+    """The offset just after the last sentence break ('.', ';', '!', '?' + space, or a newline; '.', '!', '?'
+    also with a closing quote or bracket before the space: "… ask 'what happened?' Use when …") in
+    text[lo:hi], or -1."""
+    best = -1
+    for sep in (". ", "; ", "! ", "? ", "\n"):
+        i = text.rfind(sep, lo, hi)
+        if i >= 0:
+            best = max(best, i + len(sep))
+    for sep in _CLOSERS:
+        i = text.rfind(sep, max(lo + 1, best), hi)  # (a break only counts after the best so far)
+        while i > lo and text[i - 1] not in ".!?":
+            i = text.rfind(sep, max(lo + 1, best), i)
+        if i > lo:
+            best = max(best, i + len(sep))
+    return best
 
 
-# a sentence's end: '.', ';', '!', '?' and a space, or a newline; '.', '!', '?' also with a closing quote or
-# bracket before the space ("… ask 'what happened?' Use when …")
-_BREAK = re.compile("[.!?][\'\"’”)]? |; |\n")
-
-
-def _breaks(text: str) -> tuple[list[int], list[int]]:
-    starts: list[int] = []
-    ends: list[int] = []
-    for m in _BREAK.finditer(text):
-        starts.append(m.start())
-        ends.append(m.end())
-    return starts, ends
+_CLOSERS = ("' ", '" ', "’ ", "” ", ") ")
 
 
 PAREN_REACH = 200  # how far a negation's enclosing parentheses are looked for (bounded: linear)
@@ -250,11 +249,8 @@ def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
     text is searched once."""
     start = scanned = 0
     negated = False
-    breaks: tuple[list[int], list[int]] | None = None
     for m in pattern.finditer(text):
-        if breaks is None:
-            breaks = _breaks(text)  # (only for a text with a match: most patterns match few descriptions)
-        b = _last_boundary(text, *breaks, max(0, scanned - 2), m.start())  # (a break may start just before: `?' `)
+        b = _last_boundary(text, max(0, scanned - 2), m.start())  # (a break may start just before: `?' `)
         if b >= 0:  # a new sentence: nothing in it searched yet
             start, negated = b, False
         lo = max(start, scanned - 12)  # re-read a little: a negation may straddle the last stop
