@@ -170,14 +170,28 @@ _COUNTER = lazy_compile(r"\b(?:wrong|bad|incorrect|invalid|broken|avoid|don['’
 
 
 def _counter_example(code: str, line: int) -> bool:
-    """The error's line follows a `#` comment that labels a counter-example (`# WRONG - …`, `# ❌ Bad`), with no
-    other comment between: the block shows the mistake on purpose, beside the right form."""
+    """The nearest `#` comment above the error's line (code lines may lie between), or a comment of the run of
+    comments it ends (blank lines allowed), labels a counter-example (`# WRONG - …`, `# ❌ Bad`; `# WRONG:
+    verbose noise` heading more comment lines): the block shows the mistake on purpose, beside the right form."""
     lines = code.split("\n")
+    seen = 0
     for text in reversed(lines[:min(line, len(lines))]):
         stripped = text.strip()
-        if stripped.startswith(("#", "//")):
-            return _COUNTER.search(stripped[:120]) is not None
+        if not stripped:
+            continue
+        if not stripped.startswith(("#", "//")):
+            if seen:
+                return False  # (the run of comments ended without a label)
+            continue
+        if _COUNTER.search(stripped[:120]) is not None:
+            return True
+        seen += 1
+        if seen >= LABEL_RUN:
+            return False
     return False
+
+
+LABEL_RUN = 12  # comment lines above an error looked at for a counter-example's label
 
 
 YAML_LINES = 200  # values one per line read as a list of examples

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator
 
 from ... import claude_code
@@ -33,7 +34,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `model`, `effort`, `context`, `agent`, `hooks`, `paths`, `shell`, `version`, `when_to_use`).
     With `target = "claude-api"` or `"agentskills"` the Claude Code fields are reported too: other
     clients ignore them. Suggests the closest known key for typos, when the value would be valid there
-    (`modle: sonnet` is a misspelt `model`; `mode: manual` is not: `manual` names no model).
+    (`modle: sonnet` is a misspelt `model`; `mode: manual` is not: `manual` names no model); `arguments` takes
+    argument names (`argument: "<package_name>"` is a misspelt `argument-hint`, the hint shown while typing).
 
     A skill written for OpenClaw (formerly Clawdbot), recognised by an `openclaw`, `clawdbot`,
     `clawdis` or `moltbot` key in its `metadata` or by an OpenClaw plugin manifest (`openclaw.plugin.json`)
@@ -120,6 +122,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         fix = None
         msg = (f"Unknown frontmatter field `{key}`; custom data belongs under `metadata` (a key your own tools "
                "read: list it in `known-fields`)")
+        if close == ["arguments"] and isinstance(fld.value, str) and not _names(fld.value) and "argument-hint" in known:
+            close = ["argument-hint"]  # `argument: "<package_name>"`: a hint shown while typing, not argument names
         if close and close[0] in FIELDS and not _fits(fld.value, FIELDS[close[0]].kind, close[0]):
             close = []  # `agents: [planner, developer]` is no misspelt `agent` (text); `mode: manual` no `model`
         if close and close[0] not in fields:
@@ -131,11 +135,21 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
 
 _VALUED = ("model", "context", "effort", "shell")
+_NAME = re.compile(r"[A-Za-z_][\w-]{0,63}")
+
+
+def _names(value: str) -> bool:
+    """`issue branch`: argument names, as `arguments` takes them (not `<package_name>` or `[issue-number]`)."""
+    words = value.split()
+    return bool(words) and len(words) <= 20 and all(_NAME.fullmatch(w) for w in words)
 
 
 def _fits(value: object, kind: str, field: str = "") -> bool:
     """The value has the type the suggested field takes (a rename must not trade one finding for another),
     and for a field with documented values (`model`, `context`, `effort`, `shell`) one of them."""
+    if field == "arguments":
+        return _names(value) if isinstance(value, str) else isinstance(value, list) and all(
+            isinstance(v, str) and _names(v) for v in value)
     if field in _VALUED and isinstance(value, str):
         return claude_code.known_model(value) if field == "model" else value in claude_code.data().enums[field]
     if kind == "string":
