@@ -447,6 +447,9 @@ def _run(args: list[tuple], jobs: int | None) -> list[tuple[dict, dict[str, bool
         buckets[j].append(k)
         heapq.heappush(loads, (load + weights[k], j))
     out: list = [None] * n
+    import gc
+
+    gc.freeze()  # what the parent holds (modules, compiled patterns, the parser) stays out of the workers' collections
     with ctx.Pool(jobs) as pool:
         parts = pool.map(_chunk_worker, [[args[k] for k in b] for b in buckets])
     for b, part in zip(buckets, parts, strict=True):

@@ -8,7 +8,9 @@ for `abab.py`). Each side runs `skillgrade score TREE --no-cache --format json` 
 root, with PYTHONHASHSEED=0. Callgrind counts instructions, not seconds, so the figures repeat run to run
 whatever else the machine is doing (wall and CPU time on a shared machine move by 1.5x). Reported per side:
 the instructions of the parent process and of each worker, their sum (all CPU work) and parent + the
-busiest worker (the critical path of a two-core run), and the after / before ratios.
+busiest worker (the critical path of a two-core run), and the after / before ratios. A worker's count is its own
+work: callgrind dumps and zeroes the parent's counts right before each fork (`--dump-before=os_fork*`); until
+2026-11-29 it did not, and every worker's count also held the parent's work up to the fork.
 
 Compile both trees first (`python -m compileall`): with PYTHONDONTWRITEBYTECODE set, a side without
 bytecode would count its own compilation.
@@ -32,18 +34,25 @@ def _count(pkg: str, tree: Path, out: Path) -> list[int]:
     out.mkdir(parents=True)
     env = dict(os.environ, PYTHONPATH=pkg, PYTHONHASHSEED="0")
     code = "import sys; from skillgrade.server.cli import main; sys.exit(main())"
-    cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p",
+    # --dump-before the fork: callgrind writes the parent's counts so far and zeroes them, so a forked worker's
+    # counts are its own work (without it, each worker's counts began at the parent's count at the fork, and the
+    # parent's start-up was counted once more in every worker)
+    cmd = ["valgrind", "--tool=callgrind", "--trace-children=yes", "--dump-before=os_fork*",
+           f"--callgrind-out-file={out}/cg.%p",
            os.path.realpath(sys.executable), "-c", code, "score", str(tree), "--no-cache", "--format", "json"]
     proc = subprocess.Popen(cmd, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     proc.wait()
-    counts = []
-    # the parent first: the process we started (valgrind keeps its pid); then the workers. (Sorting by pid
-    # put a worker first once the pid counter wrapped around.)
-    for f in sorted(out.glob("cg.*"), key=lambda p: (int(p.suffix[1:]) != proc.pid, int(p.suffix[1:]))):
+    # per process (a file per pid, and `cg.<pid>.<n>` for each dump before a fork, in the parent): the parent first,
+    # the process we started (valgrind keeps its pid); then the workers. (Sorting by pid put a worker first once the
+    # pid counter wrapped around.)
+    per_pid: dict[int, int] = {}
+    for f in out.glob("cg.*"):
         m = _TOTAL.search(f.read_bytes())
         if m:
-            counts.append(int(m.group(1)))
+            pid = int(f.name.split(".")[1])
+            per_pid[pid] = per_pid.get(pid, 0) + int(m.group(1))
+    counts = [per_pid[pid] for pid in sorted(per_pid, key=lambda p: (p != proc.pid, p))]
     return counts
 
 
