@@ -52,14 +52,17 @@ def run_rules(
     path = str(doc.path) if doc.path is not None else None
     out: list[Finding] = []
     suppressed = 0
-    host = None if config.target_explicit or config.target != CLAUDE_CODE else other_host(doc)
+    # another agent's skill (other_host): looked for only once a Claude Code-only rule has something to say (most
+    # skills never need it); an explicit target, or one other than Claude Code, says where the skill runs
+    host_checked = config.target_explicit or config.target != CLAUDE_CODE
+    host: str | None = None
     bundled = bundled_in_skill(doc)  # a document in a skill's folder, not a skill an agent loads
     path_ignores = bool(path and config.per_path_ignores)
     for r in _selected(config.select, config.ignore, config.target, rules):
         if path_ignores and not config.enabled(r.code, path):
             continue
-        if (host is not None or bundled) and r.targets == CLAUDE_CODE_ONLY:
-            continue  # a skill written for another agent: Claude Code's own semantics do not apply
+        if bundled and r.targets == CLAUDE_CODE_ONLY:
+            continue  # a document, not a skill: Claude Code's own semantics do not apply
         if bundled and r.code in SKILL_IDENTITY:
             continue  # read as a plain document: its name, description and frontmatter route nothing
         if r.workspace and workspace is None:
@@ -70,6 +73,11 @@ def run_rules(
         except Exception as exc:  # noqa: BLE001 - a rule bug must never take the editor or CI down
             found = [Finding("INTERNAL_ERROR", Severity.ERROR, Range(Pos(0, 0), Pos(0, 0)),
                              f"rule {r.code} failed: {type(exc).__name__}: {exc}")]
+        if found and r.targets == CLAUDE_CODE_ONLY:
+            if not host_checked:
+                host, host_checked = other_host(doc), True
+            if host is not None:
+                continue  # a skill written for another agent: Claude Code's own semantics do not apply
         for f in found:
             if f.file is not None and doc.skill_dir is not None and config.per_path_ignores and \
                     not config.enabled(f.code, str(doc.skill_dir / f.file)):

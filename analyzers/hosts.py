@@ -3,7 +3,8 @@
 The `target` setting says where skills run; unset, it is `claude-code`. A skill can still say otherwise on
 its own: an OpenClaw skill carries `metadata.openclaw` (or the older `clawdbot` / `clawdis` / `moltbot`),
 and a skill kept in another agent's project folder (`.opencode/skills/…`, `.codex/skills/…`) is loaded by
-that agent, a skill of a Codex plugin (`.codex-plugin/` at the plugin root) by Codex, and a skill whose
+that agent, a skill of a Codex plugin (`.codex-plugin/` at the plugin root) by Codex, a skill of a plugin whose
+root holds another agent's `<agent>-plugin.yml` (`datus-plugin.yml`) by that agent, and a skill whose
 package's own code reads a key of its frontmatter that no agent defines (and never names `.claude`) by that
 package's runtime. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
 `targets` is claude-code alone: `$N` substitution, tool names, permission syntax, …) stay silent on such a
@@ -71,15 +72,31 @@ def _package_runtime(doc: SkillDocument) -> bool:
 def _plugin_host(skill_dir: Path) -> str | None:
     """"codex" for a skill of a Codex plugin: the plugin root (a few folders up, at most to the repository
     root) has `.codex-plugin/` and no `.claude-plugin/`."""
-    d = os.path.dirname(str(skill_dir))  # strings, not Path objects: this runs for every skill
+    d = os.path.dirname(str(skill_dir))  # strings, not Path objects
     for _ in range(PLUGIN_DEPTH):
         isdir = os.path.isdir
         if isdir(os.path.join(d, ".codex-plugin")):
             return None if isdir(os.path.join(d, ".claude-plugin")) else "codex"
+        if (agent := _plugin_manifest(d)) is not None and not isdir(os.path.join(d, ".claude-plugin")):
+            return agent  # `datus-plugin.yml` (`skills: skills`): a Datus plugin, whose loader hands SKILL.md over as is
         parent = os.path.dirname(d)
         if isdir(os.path.join(d, ".claude-plugin")) or os.path.exists(os.path.join(d, ".git")) or parent == d:
             return None
         d = parent
+    return None
+
+
+def _plugin_manifest(folder: str) -> str | None:
+    """The agent named by a `<agent>-plugin.yml` / `.yaml` manifest in the folder (`datus-plugin.yml`: "datus"), or
+    None. (Looked for only once a Claude Code-only rule has a finding: see engine.run_rules.)"""
+    try:
+        with os.scandir(folder) as it:
+            for e in it:
+                name = e.name.lower()
+                if name.endswith(("-plugin.yml", "-plugin.yaml")) and not name.startswith("claude"):
+                    return name.rsplit("-plugin.", 1)[0]
+    except OSError:
+        pass
     return None
 
 

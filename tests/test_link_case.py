@@ -3,6 +3,7 @@ fixed to the on-disk spelling, and never 'fixed' by creating a twin that differs
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,18 @@ def test_mention_rules_are_linear(name: str, tmp_path: Path) -> None:
         t0 = time.perf_counter()
         list(rule.check(doc, RuleContext(rule, Config())))
         assert time.perf_counter() - t0 < 1.5, (name, code)
+
+
+def test_orphan_reference_stub_of_a_data_file_parses(tmp_path: Path) -> None:
+    """`references/config.example.json` is created as `{}` (an empty file is no JSON), a `.md` with its title
+    (held-out set 32's second sample)."""
+    import json
+
+    import yaml
+
+    path, text = _skill(tmp_path, "See [config](references/config.example.json), [schema](references/schema.yaml) "
+                        "and [the forms](references/forms.md).\n", ["references/other.md"])
+    made = {os.path.basename(c.path): c.content for f in _codes(path, text, tmp_path)
+            if f.code == "ORPHAN_REFERENCE" and f.fix for c in f.fix.creates}
+    assert made == {"config.example.json": "{}\n", "schema.yaml": "{}\n", "forms.md": "# Forms\n"}
+    assert json.loads(made["config.example.json"]) == {} and yaml.safe_load(made["schema.yaml"]) == {}

@@ -161,6 +161,8 @@ LOOKALIKE = SKILL.replace("allowed-tools: Read Bash\n",
     (SKILL, ".claude/worktrees/.agents/skills/claude-helper", False),  # .claude anywhere above wins
     (SKILL, "codex-plugin/skills/claude-helper", True),           # a Codex plugin's skill
     (SKILL, "both-plugin/skills/claude-helper", False),           # a plugin for both: Claude Code too
+    (SKILL, "datus-plugin/skills/claude-helper", True),           # `datus-plugin.yml` at its root: a Datus plugin
+    (SKILL, "notes-plugin/skills/claude-helper", False),          # a `plugin-notes.yml` names no agent
 ])
 def test_a_skill_for_another_agent_gets_no_claude_code_only_rules(tmp_path: Path, text: str, folder: str,
                                                                   silent: bool) -> None:
@@ -170,6 +172,10 @@ def test_a_skill_for_another_agent_gets_no_claude_code_only_rules(tmp_path: Path
     for plugin, marks in (("codex-plugin", (".codex-plugin",)), ("both-plugin", (".codex-plugin", ".claude-plugin"))):
         for m in marks:
             (tmp_path / plugin / m).mkdir(parents=True, exist_ok=True)
+    (tmp_path / "datus-plugin").mkdir(exist_ok=True)
+    (tmp_path / "datus-plugin" / "datus-plugin.yml").write_text("manifest_version: 1\nskills: skills\n")
+    (tmp_path / "notes-plugin").mkdir(exist_ok=True)
+    (tmp_path / "notes-plugin" / "plugin-notes.yml").write_text("notes: []\n")
     cc_only = {"UNKNOWN_MODEL", "UNRESTRICTED_BASH"}
     codes = {f.code for f in run_rules(parse(text, path), Config())[0]}
     assert (not codes & cc_only) if silent else cc_only <= codes

@@ -189,6 +189,8 @@ _CONTEXT = re.compile(
     r"|(?:after|before)\s+\w"
     # "… impact on every PR before merge": the occasion it runs on
     r"|on\s+(?:every|each)\s+\w"
+    # "Probes environment health at session start", "… at the start of each task": the moment it runs
+    r"|at\s+(?:the\s+)?(?:start|end|beginning|close)\s+of\s+\w|at\s+(?:session|task|conversation|turn)\s+(?:start|end)\b"
     # Portuguese / Spanish purpose: "para auxiliar …"
     r"|para\s+\w"
     r"|(?:toolkit|toolset|tools?|utilit(?:y|ies)|helpers?|scripts?|workflows?|methodology|methods?|framework"

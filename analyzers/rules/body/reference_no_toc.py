@@ -73,7 +73,9 @@ _SCOPE = re.compile(
     r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es)"
     r"|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b"
     # Chinese, simplified and traditional: 本文件规范 / 本文件規範 (specifies), 介绍 / 介紹, 说明 / 說明, …
-    r"|本(?:文件|文档|文檔|参考|參考|指南|文|页|頁)(?:介绍|介紹|包含|涵盖|涵蓋|说明|說明|描述|适用于|適用於|维护|維護"
+    # (also after "will, to you all": 本文将为大家介绍 …)
+    r"|本(?:文件|文档|文檔|参考|參考|指南|文|页|頁)(?:将会|將會|将|將|会|會|主要)?(?:为|為|向)?(?:大家|您|你|读者|讀者)?"
+    r"(?:介绍|介紹|包含|涵盖|涵蓋|说明|說明|描述|适用于|適用於|维护|維護"
     r"|定义|定義|记录|記錄|列出|汇总|彙總|收录|收錄|规范|規範)"
     # a sentence with no subject opening the line ("Defines the formulas for …"), or after 。 ("…配置文件。维护…")
     r"|^[\s>*_]*(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Lists|Outlines)\b"  # (capital: not a wrapped line)
@@ -488,7 +490,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     chapter / example / walkthrough / tutorial" then "covers / contains / describes / documents / explains /
     includes / shows / demonstrates / lists / outlines / walks through / provides / specifies / details / summarises",
     "it covers / demonstrates / outlines
-    / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範`…; or a sentence with no subject opening a line
+    / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…; or a sentence with no subject opening a line
     ("Defines the formulas for …", "Covers email login, …"; "…配置文件。维护…"); the sentence, which may run on
     to the next line, going on to list three or more things (commas, `、` and `，` count, and "and" / 和 before
     the last item: "A, B and C", "A、B和C"), or two after a colon: "This topic describes two methods: exact search and approximate

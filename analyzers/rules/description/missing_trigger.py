@@ -146,8 +146,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     nothing; the next sentence starts afresh, and a negation inside parentheses that close before the
     phrase negates only what they hold ("(never the whole screen), for the parts of a demo video"); a
     ", not …," aside is left out ("Use first, not memory, for exact keyword names" reads "Use first, for …").
-    A sentence opening "Given <a situation>", and "after / before <a moment>" anywhere ("… before implementing
-    a complex feature", "Runs the tests after each edit") are a usage context, and so are the purpose clauses "para …" (Portuguese, Spanish) and "…을 / 를 위한" (Korean).
+    A sentence opening "Given <a situation>", and "after / before <a moment>" or "at (the) start / end of <…>",
+    "at session start" anywhere ("… before implementing a complex feature", "Runs the tests after each edit",
+    "Probes environment health at session start") are a usage context, and so are the purpose clauses "para …" (Portuguese, Spanish) and "…을 / 를 위한" (Korean).
 
     Exempt, because the model does not route to them by the description's wording alone: skills with
     `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty `when_to_use` (Claude

@@ -42,7 +42,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    Creates the missing file with a title (safe: it only adds a file); or retarget the link. A link whose
+    Creates the missing file with a title (safe: it only adds a file; a `.json`, `.yaml` or `.yml` file holds an
+    empty mapping, `{}`, so that it parses); or retarget the link. A link whose
     file exists with another case is `LINK_CASE_MISMATCH`, and no file is ever created whose path differs
     only in case from an existing file or folder (`references/Forms/x.md` beside `references/forms/`):
     on a case-insensitive disk it would be the same file, on Linux a confusing twin. Then no fix is
@@ -63,7 +64,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if doc.skill_dir is not None and case_collision(doc, res.rel) is None and not is_manifest_name(
                 res.rel.rsplit("/", 1)[-1]):  # (never a SKILL.md: a link to a sub-skill; a stub would be a broken skill)
             title = res.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ").strip()
-            content = f"# {title.capitalize() or 'Reference'}\n" if res.rel.endswith(".md") else ""
+            content = (f"# {title.capitalize() or 'Reference'}\n" if res.rel.endswith(".md")
+                       else "{}\n" if res.rel.endswith((".json", ".yaml", ".yml")) else "")  # (an empty file is no JSON)
             target = os.path.join(str(doc.skill_dir), *res.rel.split("/"))
             fix = Fix.safe(f"Create `{res.rel}`", creates=(CreateFile(target, content),))
         yield ctx.finding(t.range, f"Link target `{t.text}` does not exist in `references/`", fix)
