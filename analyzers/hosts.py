@@ -71,7 +71,8 @@ def _package_runtime(doc: SkillDocument) -> bool:
 
 def _plugin_host(skill_dir: Path) -> str | None:
     """"codex" for a skill of a Codex plugin: the plugin root (a few folders up, at most to the repository
-    root) has `.codex-plugin/` and no `.claude-plugin/`."""
+    root) has `.codex-plugin/` and no `.claude-plugin/`; "datus" for one whose root has `datus-plugin.yml`
+    (any `<agent>-plugin.yml`) and no `.claude-plugin/`."""
     d = os.path.dirname(str(skill_dir))  # strings, not Path objects
     for _ in range(PLUGIN_DEPTH):
         isdir = os.path.isdir

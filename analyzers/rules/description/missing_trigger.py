@@ -174,8 +174,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
     and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`) read as
     "Use this skill to …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
-    their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "skill" and
-    "the" in a name count for nothing.
+    their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "using", "the",
+    "skill", "skills" and "agent" in a name count for nothing ("Use llmwiki effectively for …" in `using-llmwiki/`).
 
     Only descriptions written in English get either finding. The cues above in other languages are what
     the static triggering score reads, but their phrasing is open-ended (every language and every package
