@@ -70,7 +70,7 @@ _RELEASE_DIRS = frozenset({"release", "releases", "release-notes", "release_note
 _SCOPE = re.compile(
     r"\b(?:(?:this|the)\s+(?:file|document|doc|guide|reference|page|topic|article|section|chapter|example|"
     r"walkthrough|tutorial)\s+(?:covers|contains|describes|documents|explains|includes|shows|demonstrates|"
-    r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es)"
+    r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es|explores|discusses|introduces|presents)"
     r"|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b"
     # Chinese, simplified and traditional: 本文件规范 / 本文件規範 (specifies), 介绍 / 介紹, 说明 / 說明, …
     # (also after "will, to you all": 本文将为大家介绍 …)
@@ -488,7 +488,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
     streaming.": "this / the file / document / doc / guide / reference / page / topic / article / section /
     chapter / example / walkthrough / tutorial" then "covers / contains / describes / documents / explains /
-    includes / shows / demonstrates / lists / outlines / walks through / provides / specifies / details / summarises",
+    includes / shows / demonstrates / lists / outlines / walks through / provides / specifies / details / summarises /
+    explores / discusses / introduces / presents",
     "it covers / demonstrates / outlines
     / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…; or a sentence with no subject opening a line
     ("Defines the formulas for …", "Covers email login, …"; "…配置文件。维护…"); the sentence, which may run on
