@@ -15,6 +15,7 @@ from ...codespan import code_spans
 from ...document import SkillDocument
 from ...findings import Pos, Range
 from ...measures import exists_recorded, normalize, within
+from ._classify import link_targets
 
 # a path into one of the standard bundle folders; one character class after a fixed prefix: linear
 _MENTION = re.compile(r"(?:\./)?(?:references|scripts|assets)/[\w./-]*")
@@ -434,12 +435,38 @@ def shared_above(doc: SkillDocument, rel: str) -> bool:
     the skill, up to the workspace root, and not back inside the skill (`scitex/SKILL.md` from `skills/scitex/`
     is the skill itself): a file kept once for the skills under that folder, merged into each when they are
     installed."""
-    if "/" not in rel or doc.skill_dir is None:
+    if doc.skill_dir is None:
         return False
+    if "/" not in rel:
+        return rel in _merged_from_parent(doc)
     above = _ancestor_folders(doc)
     if rel.split("/", 1)[0] == doc.skill_dir.name:
         above = above[1:]  # from the skill's own parent that path leads back into the skill
     return any(exists_recorded(doc, a / rel) for a in above)
+
+
+MERGED_NAMES = 2  # bare names a skill links in its parent folder that make that folder merged into it
+
+
+def _merged_from_parent(doc: SkillDocument) -> frozenset[str]:
+    """The bare file names (`direct.md`) the skill's links name that are missing from the skill and lie in its
+    parent folder, when that folder is no skill (no SKILL.md) and MERGED_NAMES or more such names point there: an
+    installer merges that folder's files into the skill (`skills/*.md` with `skills/custom/` into
+    `~/.claude/skills/z/`). One such name (`README.md` in `skills/`) is not enough. Computed once per document."""
+    cache = _listing_cache(doc)
+    got = cache.get("\0merged")
+    if got is None:
+        got = frozenset()
+        assert doc.skill_dir is not None
+        parent = doc.skill_dir.parent
+        names = {p for t in link_targets(doc)
+                 if "/" not in (p := t.path[2:] if t.path.startswith("./") else t.path) and "\\" not in p}
+        if len(names) >= MERGED_NAMES and not exists_recorded(doc, parent / "SKILL.md"):
+            found = frozenset(n for n in names if not exists_recorded(doc, doc.skill_dir / n)
+                              and exists_recorded(doc, parent / n))
+            got = found if len(found) >= MERGED_NAMES else frozenset()
+        cache["\0merged"] = got
+    return got
 
 
 def _ancestor_folders(doc: SkillDocument) -> list[Path]:

@@ -57,7 +57,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     VitePress, MkDocs) read it: `../features/lsp` is `lsp.md` or `lsp.mdx` (or a script's `.py`, `.sh`,
     `.js`…). A path with a folder (`assets/logo.png`) that exists relative to a folder above the skill,
     up to the workspace root, is a file kept once for several skills and merged in when they are
-    installed: not reported.
+    installed: not reported. So are bare names (`direct.md`) that lie in the skill's parent folder when that
+    folder is no skill and two or more of the skill's links name its files (`skills/*.md` merged with
+    `skills/custom/` into one installed skill); one such name (`README.md` in `skills/`) is still reported.
 
     Links in the skill's other markdown files (`references/*.md`, nested guides) are checked too,
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on

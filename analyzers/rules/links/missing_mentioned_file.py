@@ -95,7 +95,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     skill and its `references/payments.md`", "`plugin:other-skill` -> references/core.md", or "`ac1004-expert`
     → references/ap-management.md" where the document calls `ac1004-expert` a skill) is that skill's
     file; one the sentence says may not be there ("A local installation may also contain
-    `references/x.local.md`", "if present", "optional") is not required. A guide to writing skills (its name or
+    `references/x.local.md`", "if present", "optional"), or that it is still to come ("arrives in W4 as
+    `scripts/swarm/boot.py`", "will be added", "planned", "not yet", "to be written"), is not required. A guide to writing skills (its name or
     description says so: `skill-creator`, "Create effective Codex skills …") names the files of the skill
     its reader writes ("Move detailed content to references/: … → `references/patterns.md`"): outside
     commands, its missing paths are not reported.
@@ -241,7 +242,10 @@ _OTHER_SKILL_ARROW = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*(?:->|→|=>)")
 _OTHER_SKILL_POSSESSIVE = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*['’]s\s*[`'\"]?$")
 # "may also contain `references/x.local.md`", "if present", "(optional)": a file that may not exist
 _OPTIONAL = re.compile(r"\bmay\s+(?:also\s+)?(?:contain|include|have|hold)\b|\bif\s+(?:present|it\s+exists|available)\b"
-                       r"|\boptional(?:ly)?\b", re.I)
+                       r"|\boptional(?:ly)?\b"
+                       # a file still to come: "… arrives in W4 as `scripts/swarm/boot.py`", "will be added as", "planned:"
+                       r"|\barrives?\s+in\b|\bwill\s+(?:be\s+)?(?:add|creat|writ|land|ship)\w*|\bplanned\b|\bnot\s+yet\b"
+                       r"|\bto\s+be\s+(?:added|created|written)\b", re.I)
 
 
 def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> bool:
