@@ -211,12 +211,18 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## Fix
     Appends a "Use when …" sentence with a placeholder to the description, after a full stop when the
-    description has none (display only: the placeholder must be replaced by real situations).
+    description has none (display only: the placeholder must be replaced by real situations). When the
+    frontmatter holds a `triggers` / `keywords` list that nothing reads, the message says so: its phrases
+    belong in the description, where agents look.
     """
     found = routed_description(doc)
     if found is None or usage_context(found[1]):
         return
     fld = found[0]
     fix = Fix.suggestion("Add a \"Use when …\" trigger clause", append_sentence(doc, fld, PLACEHOLDER))
-    yield ctx.finding(fld.value_range, "`description` has no trigger clause (e.g. \"Use when …\"); "
-                                       "the agent cannot tell when to load this skill", fix)
+    msg = "`description` has no trigger clause (e.g. \"Use when …\"); the agent cannot tell when to load this skill"
+    data = doc.frontmatter.data
+    key = next((k for k in TRIGGER_KEYS if isinstance(data, dict) and isinstance(data.get(k), list) and data[k]), None)
+    if key is not None:  # (a list its package's code reads exempts the skill: this one nothing reads)
+        msg += f" (no agent reads the `{key}` list: put its phrases in the description)"
+    yield ctx.finding(fld.value_range, msg, fix)
