@@ -222,11 +222,12 @@ def _last_boundary(text: str, lo: int, hi: int) -> int:
         if i >= 0:
             best = max(best, i + len(sep))
     for sep in _CLOSERS:
-        i = text.rfind(sep, max(lo + 1, best), hi)  # (a break only counts after the best so far)
-        while i > lo and text[i - 1] not in ".!?":
-            i = text.rfind(sep, max(lo + 1, best), i)
-        if i > lo:
-            best = max(best, i + len(sep))
+        start = max(lo + 1, best)  # (a break only counts after the best so far)
+        i = text.rfind(sep, start, hi)
+        while i >= start and text[i - 1] not in ".!?":
+            i = text.rfind(sep, start, i)
+        if i >= start:
+            best = i + len(sep)
     return best
 
 

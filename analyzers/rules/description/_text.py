@@ -113,13 +113,14 @@ _NOT_NAME_WORDS = frozenset({"use", "using", "the", "skill", "skills", "agent"})
 NAME_EXTRA_WORDS = 2  # words a "Use the skillset compiler to" may add to the name's own (`use-skillset`)
 
 
-def own_name_as_this_skill(text: str, name: object, folder: str | None = None) -> str:
+def own_name_as_this_skill(text: str, doc: SkillDocument) -> str:
     """`text` with "Use <the skill's own name> to / for / when …" (`library-skills` written `Library Skills`,
     `the siyuan-cli tool`, or in backticks: "Use `himalaya` to") put as "Use this skill to / for / when …":
     the same clause. Without a `name`, the folder's name is the skill's; the words may add up to
     NAME_EXTRA_WORDS to the name's own (`use-skillset`: "Use the skillset compiler to")."""
+    name = doc.frontmatter.data.get("name")
     if not isinstance(name, str):
-        name = folder
+        name = doc.skill_dir.name if doc.skill_dir is not None else None
     if not isinstance(name, str) or not 3 <= len(name) <= 64:
         return text
     words = _SEPARATORS.split(name.strip().lower())

@@ -40,7 +40,12 @@ def _exempt(doc: SkillDocument) -> bool:
         return True
     if isinstance(paths, list) and any(isinstance(p, str) and p.strip() for p in paths):
         return True
-    return any(isinstance(data.get(k), list) and data[k] and package_reads(doc, k) for k in TRIGGER_KEYS)
+    return any(package_reads(doc, k) for k in _trigger_lists(data))
+
+
+def _trigger_lists(data: dict) -> list[str]:
+    """The frontmatter's keyword-trigger keys that hold a non-empty list (`triggers: [react, useState]`)."""
+    return [k for k in TRIGGER_KEYS if isinstance(data.get(k), list) and data[k]]
 
 
 # a routing list of the skill's own runtime: `triggers: [react, useState]`, loaded when a keyword appears
@@ -85,7 +90,7 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
         return None  # a fill-in template (`name: <skill-id>`): whoever copies it writes the description
     if ", not " in text:
         text = _NOT_ASIDE.sub(",", text)  # "Use first, not memory, for …" reads "Use first, for …"
-    return fld, own_name_as_this_skill(text, doc.frontmatter.data.get("name"), doc.skill_dir and doc.skill_dir.name)
+    return fld, own_name_as_this_skill(text, doc)
 
 
 @rule("MISSING_TRIGGER", family="description", severity=Severity.WARNING, anti_pattern=True,
@@ -221,8 +226,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     fld = found[0]
     fix = Fix.suggestion("Add a \"Use when …\" trigger clause", append_sentence(doc, fld, PLACEHOLDER))
     msg = "`description` has no trigger clause (e.g. \"Use when …\"); the agent cannot tell when to load this skill"
-    data = doc.frontmatter.data
-    key = next((k for k in TRIGGER_KEYS if isinstance(data, dict) and isinstance(data.get(k), list) and data[k]), None)
-    if key is not None:  # (a list its package's code reads exempts the skill: this one nothing reads)
-        msg += f" (no agent reads the `{key}` list: put its phrases in the description)"
+    lists = _trigger_lists(doc.frontmatter.data)
+    if lists:  # (a list its package's code reads exempts the skill: this one nothing reads)
+        msg += f" (no agent reads the `{lists[0]}` list: put its phrases in the description)"
     yield ctx.finding(fld.value_range, msg, fix)
