@@ -42,6 +42,15 @@ def _scalars(fld: Field) -> Iterator[tuple[object, object, str]]:
 # `#expect`), which YAML reads as a comment (a note to readers is written `# note`, with a blank)
 _WORD_COMMENT = lazy_compile(r"[ \t]+#[^\W_]")  # (only for a frontmatter with a `#`)
 SHOWN = 40  # characters of the lost text shown in the message
+_TICKS = lazy_compile(r"`+")
+
+
+def _code(text: str) -> str:
+    """`text` as a markdown code span, fenced by more backticks than its longest run of them."""
+    if "`" not in text:
+        return f"`{text}`"
+    fence = "`" * (max(len(m) for m in _TICKS.findall(text)) + 1)
+    return f"{fence} {text} {fence}"
 
 
 def _cut_by_comment(doc: SkillDocument, ctx: RuleContext, node: object, where: str) -> Finding | None:
@@ -57,7 +66,7 @@ def _cut_by_comment(doc: SkillDocument, ctx: RuleContext, node: object, where: s
     shown = lost if len(lost) <= SHOWN else lost[:SHOWN] + "…"
     whole = Range(rng.start, Pos(rng.end.line, len(line.rstrip())))
     return ctx.finding(
-        rng, f"`{where}`: YAML reads `{shown}` as a comment, so the value ends before it; quote the whole value",
+        rng, f"`{where}`: YAML reads {_code(shown)} as a comment, so the value ends before it; quote the whole value",
         Fix.unsafe("Quote the whole value, comment included", Edit(whole, yaml_quote(doc.source(whole)))))
 
 
