@@ -8,6 +8,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ._helpers import FenceLine, closes_fence, fence_line, line_break
+from .nested_fence import nested_fences
 
 _SWALLOWING_KINDS = (6, 7)  # `<div>`-like block tags and any lone tag: they end at a blank line
 
@@ -58,6 +59,7 @@ def fence_in_html_block(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     changes what is code further down) it is unsafe: review the result.
     """
     lines = doc.lines
+    nested = None
     for a, b, kind in doc.html_blocks:
         if kind not in _SWALLOWING_KINDS:
             continue
@@ -65,6 +67,10 @@ def fence_in_html_block(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
                       if (f := fence_line(lines[ln])) is not None), None)
         if found is None:
             continue
+        if nested is None:
+            nested = {stray for _b, _i, stray in nested_fences(doc)}
+        if found[0] in nested:
+            continue  # the closer of a block that ended early on a nested fence: NESTED_FENCE names the cause
         ln, fence = found
         opener = lines[a].lstrip(" \t>").rstrip()
         shown = opener if len(opener) <= 40 else opener[:39] + "…"

@@ -44,6 +44,10 @@ def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
         if opener is None or inner is None:
             continue
         nb = blocks[k + 1]
+        swallowed = _closer_in_html(doc, b, nb, opener)
+        if swallowed is not None:
+            out.append((b, inner, swallowed))
+            continue
         if nb.info:
             if b.language.lower() not in _EXAMPLE_LANGS:
                 continue
@@ -79,6 +83,29 @@ def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
                 out.append((b, inner, unclosed.start_line))
             break  # the first nesting shifts every pair after it: one finding names the cause
     return out
+
+
+_SWALLOWING_KINDS = (6, 7)  # HTML blocks that run to the next blank line (`<details>`, a lone tag)
+
+
+def _closer_in_html(doc: SkillDocument, b: CodeBlock, nb: CodeBlock, opener: FenceLine) -> int | None:
+    """The author's closer of `b` when an HTML block swallowed it: the first HTML block after `b` (and before
+    the next block `nb`) that runs to a blank line holds a bare fence line of `b`'s fence (```` </details> ````
+    then ```` ``` ````): CommonMark closed `b` at the inner block's closer, and the author's closer is HTML
+    text. None otherwise."""
+    lines = doc.lines
+    for a, e, kind in doc.html_blocks:
+        if a < b.end_line:
+            continue
+        if a >= nb.start_line or kind not in _SWALLOWING_KINDS:
+            return None  # (only the first HTML block between the two)
+        for ln in range(a + 1, min(e, len(lines))):
+            f = fence_line(lines[ln])
+            if f is not None:
+                ok = not f.info and f.marker == opener.marker and f.run >= opener.run
+                return ln if ok else None
+        return None
+    return None
 
 
 MAX_INNER_PAIR = 20  # lines between a tagged block's closer and the untagged block read as its inner pair
@@ -236,13 +263,15 @@ def nested_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     opening and its closing line. No automatic fix: only the author knows which fence was meant to
     close what.
     """
+    openers = {cb.start_line for cb in doc.code_blocks}
     for b, inner, stray in nested_fences(doc):
         line = doc.lines[inner]
         start = len(line) - len(line.lstrip())
+        then = "opens a new block" if stray in openers else "is left as text in the HTML block above it"
         yield ctx.finding(
             Range(Pos(inner, start), Pos(inner, len(line.rstrip()))),
             f"Fence inside the {f'`{b.info.split()[0]}`' if b.info else 'untagged'} block opened at line "
             f"{b.start_line + 1} does not nest: "
-            f"its closer ends the outer block, and the fence at line {stray + 1} opens a new block; use a longer "
+            f"its closer ends the outer block, and the fence at line {stray + 1} {then}; use a longer "
             "outer fence (````)",
         )

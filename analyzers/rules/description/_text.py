@@ -62,7 +62,8 @@ _NOT_ROUTED = re.compile(
 
 def not_routed(doc: SkillDocument) -> bool:
     """The description says the skill is not routed to on its own ("DO NOT USE directly — consumed by …",
-    "not as an independent trigger"), or the frontmatter sets `allow_implicit_invocation: false` (at the top or
+    "not as an independent trigger"), or opens "Internal …" in a skill kept under an `internal/` folder, or the
+    frontmatter sets `allow_implicit_invocation: false` (at the top or
     one level down in `metadata`), or Codex's `agents/openai.yaml` beside it does (its `policy` block)."""
     data = doc.frontmatter.data
     if data.get("allow_implicit_invocation") is False or _codex_policy_off(doc):
@@ -75,10 +76,23 @@ def not_routed(doc: SkillDocument) -> bool:
     if not isinstance(text, str):
         return False
     low = text.lower()  # every alternative holds one of these words: most descriptions skip the pattern
+    internal = low.lstrip(" \"'*_>").startswith("internal")
     if "direct" not in low and "independent" not in low and "standalone" not in low and "separate" not in low \
-            and not low.lstrip(" \"'*_>").startswith("internal"):
+            and not internal:
         return False
-    return _NOT_ROUTED.search(text) is not None
+    return _NOT_ROUTED.search(text) is not None or internal and _in_internal_folder(doc)
+
+
+INTERNAL_DEPTH = 3  # folders above the skill's own looked at for `internal/`
+
+
+def _in_internal_folder(doc: SkillDocument) -> bool:
+    """The skill is kept under a folder named `internal` (`skills/internal/gh/branch-reset/`): with a
+    description that opens "Internal …", one that other skills call, not one routed to on its own."""
+    if doc.path is None:
+        return False
+    above = doc.path.parent.parts[:-1][-INTERNAL_DEPTH:]
+    return any(part.lower() in ("internal", "_internal") for part in above)
 
 
 # "Use <a name of up to eight words> [tool|skill|cli|command|plugin] to", matched at each "use": words are

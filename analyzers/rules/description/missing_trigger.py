@@ -167,7 +167,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
     invoked directly", or one opening "Internal shared Python helpers used by local skills": a library the
-    other skills load), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
+    other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
+    `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
     skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, not a mode such as
     `trigger: user_request`) the code of its shipping package reads (that
