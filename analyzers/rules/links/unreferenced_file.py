@@ -82,8 +82,9 @@ _SELF_CHECK_READS = lazy_compile(r"SKILL\.md|[\"'/]references[\"'/]")
 def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
     """`out` without the maintainers' self-checks among them (a script under `scripts/` named `validate…`,
     `check…`, `lint…`, `verify…` whose text reads SKILL.md or `references/`: it checks the package, as a unit
-    test does), nor the config and data files such a check names (`scripts/tsconfig.snippets.json`). A
-    reference or a script such a check lists (`references/x.md`, `scripts/install.sh`) is still reported."""
+    test does), nor the config and data files such a check names (`scripts/tsconfig.snippets.json`), nor a
+    script it runs as a program (`--runner "python mock_runner.py"`: its test double). A reference or a script
+    such a check lists (`references/x.md`, `scripts/install.sh`) is still reported."""
     checks: dict[str, str] = {}  # rel -> its text
     for rel in out:
         stem = rel.rsplit("/", 1)[-1].split(".", 1)[0].lower().replace("_", "-")
@@ -94,7 +95,27 @@ def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
     if not checks:
         return out
     return [f for f in out if f not in checks
-            and (not f.endswith(_CONFIG_SUFFIXES) or not any(f.rsplit("/", 1)[-1] in t for t in checks.values()))]
+            and (not f.endswith(_CONFIG_SUFFIXES) or not any(f.rsplit("/", 1)[-1] in t for t in checks.values()))
+            and not (f.startswith("scripts/") and any(_runs(t, f.rsplit("/", 1)[-1]) for t in checks.values()))]
+
+
+# an interpreter and a path up to the file's name (`--runner "python mock_runner.py"`, `node ./fake-api.js`)
+_RUN_BEFORE = lazy_compile(r"\b(?:python3?|node|bash|sh|bun|tsx|deno\s+run)\s+[\w./-]{0,60}\Z")
+RUN_LOOK = 80  # characters before a name looked at for the interpreter
+RUNS_LOOKED = 20  # mentions of the name looked at
+
+
+def _runs(text: str, base: str) -> bool:
+    """The self-check's text runs the script `base` as a program (`python mock_runner.py`): the check's test
+    double or fixture, not a tool of the skill's."""
+    at = text.find(base)
+    for _ in range(RUNS_LOOKED):
+        if at < 0:
+            return False
+        if _RUN_BEFORE.search(text, max(0, at - RUN_LOOK), at) is not None:
+            return True
+        at = text.find(base, at + len(base))
+    return False
 
 
 _PROGRAM_MARKS = ("__main__", "argv", "argparse", "import click", "import typer", "process.argv", "require.main")
@@ -182,7 +203,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
     self-checks of the package (an unreached `scripts/validate.sh`, `check-snippets.mjs`, `lint_skill.py`:
     named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data) and the
-    config and data files they name (`tsconfig.snippets.json`). A reference or a script such a check lists
+    config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
+    (`--runner "python mock_runner.py"`: its test double). A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md.
 
     ## Why is this bad?
