@@ -72,10 +72,20 @@ def _squash(s: str) -> str:
 _HTML_ANCHOR = re.compile(r"""<[A-Za-z][\w-]{0,20}[^<>\n]{0,300}?\b(?:id|name)[ \t]*=[ \t]*["']([^"'<>\n]{1,200})["']""")
 
 
+# a heading's explicit id, written at its end (`## Setup {#setup}`, `{: #setup}`, `{#setup .wide}`): Pandoc,
+# kramdown, MkDocs and Hugo name the heading by it
+_HEADING_ID = re.compile(r"\{:?[ \t]*#([\w-]{1,100})[^{}\n]{0,100}\}[ \t]*\Z")
+
+
 def anchor_slugs(headings, text: str) -> set[str]:
-    """What `#anchor` links of a document may point at, squashed: its headings' GitHub slugs and the
-    `id` / `name` of its HTML elements."""
-    out = {_squash(github_slug(h.text)) for h in headings}
+    """What `#anchor` links of a document may point at, squashed: its headings' GitHub slugs (with and
+    without an explicit `{#id}` at the end, and that id) and the `id` / `name` of its HTML elements."""
+    out = set()
+    for h in headings:
+        out.add(_squash(github_slug(h.text)))
+        if h.text.endswith("}") and (m := _HEADING_ID.search(h.text)) is not None:
+            out.add(_squash(m.group(1)))
+            out.add(_squash(github_slug(h.text[:m.start()].rstrip())))
     if "<" in text and ("id" in text or "name" in text):
         out.update(_squash(m.group(1)) for m in _HTML_ANCHOR.finditer(text))
     return out

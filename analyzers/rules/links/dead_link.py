@@ -45,7 +45,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Resolves relative links and images against the skill directory (`scripts/`, `assets/`, other
     files) and `#anchor` links against the document's headings and the `id` / `name` of its HTML
-    elements (`<a id="step-1"></a>`, which GitHub honours). Links into `references/` are
+    elements (`<a id="step-1"></a>`, which GitHub honours), and a heading's explicit id written at its end
+    (`## Setup {#setup}`, `{: #setup}`: Pandoc, kramdown, MkDocs, Hugo). Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked, nor
