@@ -3,10 +3,10 @@
 The `target` setting says where skills run; unset, it is `claude-code`. A skill can still say otherwise on
 its own: an OpenClaw skill carries `metadata.openclaw` (or the older `clawdbot` / `clawdis` / `moltbot`),
 and a skill kept in another agent's project folder (`.opencode/skills/…`, `.codex/skills/…`) is loaded by
-that agent, a skill of a Codex plugin (`.codex-plugin/` at the plugin root) by Codex, a skill of a plugin whose
-root holds another agent's `<agent>-plugin.yml` (`datus-plugin.yml`) by that agent, and a skill whose
-package's own code reads a key of its frontmatter that no agent defines (and never names `.claude`) by that
-package's runtime. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
+that agent (as is one whose own text places it there: `.github/skills/<its name>/config.md`), a skill of a
+Codex plugin (`.codex-plugin/` at the plugin root) by Codex, a skill of a plugin whose root holds another
+agent's `<agent>-plugin.yml` (`datus-plugin.yml`) by that agent, and a skill whose package's own code reads a
+key of its frontmatter that no agent defines (and never names `.claude`) by that package's runtime. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
 `targets` is claude-code alone: `$N` substitution, tool names, permission syntax, …) stay silent on such a
 skill: their findings and fixes would be wrong there (an escaped `\\$1` is not unescaped by OpenClaw).
 """
@@ -47,10 +47,30 @@ def other_host(doc: SkillDocument) -> str | None:
     for part in reversed(parts):
         if part in OTHER_AGENT_DIRS:
             return part.lstrip(".")
+    installed = _installed_in(doc)
+    if installed is not None:
+        return installed
     plugin = _plugin_host(doc.path.parent)
     if plugin is None and fm.ok and _package_runtime(doc):
         return "its package's own runtime"
     return plugin
+
+
+def _installed_in(doc: SkillDocument) -> str | None:
+    """The agent whose project folder the skill's own text places it in (`Read .github/skills/sprint-retro/
+    config.md` in the skill `sprint-retro`: installed for GitHub Copilot), when it never names `.claude/`."""
+    assert doc.path is not None
+    text = doc.text
+    if "/skills/" not in text or ".claude/" in text:
+        return None
+    tail = f"/skills/{doc.path.parent.name}/"
+    at = text.find(tail)
+    while at >= 0:
+        start = text.rfind(".", max(0, at - 20), at)  # the agent folder just before (`.github`, `.opencode`)
+        if start >= 0 and text[start:at] in OTHER_AGENT_DIRS:
+            return text[start + 1:at]
+        at = text.find(tail, at + len(tail))
+    return None
 
 
 def _package_runtime(doc: SkillDocument) -> bool:

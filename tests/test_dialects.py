@@ -128,3 +128,38 @@ def test_a_hostile_description_naming_openclaw_is_fast() -> None:
     for desc in ("with " * 50_000 + "openclaw", "openclaw" + " with" * 50_000, "\t" * 100_000 + "openclaw"):
         frontmatter_dialect({"description": desc})
     assert time.perf_counter() - t0 < 1
+
+
+@pytest.mark.parametrize(("platforms", "host"), [
+    ("[macos, linux]", "hermes"),  # Hermes Agent's operating-system filter
+    ("\n  - Linux\n  - windows", "hermes"),
+    ("\n  telegram:\n    enabled: true", None),  # a mapping: some tool's configuration
+    ("[web, mobile]", None),  # not operating systems
+])
+def test_a_platforms_list_of_operating_systems_is_hermes(platforms: str, host: str | None) -> None:
+    """Set 35's pocketbase: `platforms: [macos, linux]` without `metadata.hermes` (which Hermes makes optional)."""
+    from pathlib import Path
+
+    from skillgrade.analyzers.hosts import other_host
+
+    text = f"---\nname: x\ndescription: Use when x.\nauthor: A\nplatforms: {platforms}\n---\n"
+    assert other_host(parse(text, Path("proj/skills/x/SKILL.md"))) == host
+    codes = [f.code for f in _findings(text)]
+    assert ("UNKNOWN_FIELD" in codes) == (host is None)
+
+
+@pytest.mark.parametrize(("body", "host"), [
+    ("Read `.github/skills/sprint-retro/config.md` in the workspace.", "github"),
+    ("Install to `.opencode/skills/sprint-retro/`.", "opencode"),
+    ("Read `.github/skills/other-skill/config.md`.", None),  # another skill's folder
+    ("Copy to `.github/skills/sprint-retro/` or `.claude/skills/sprint-retro/`.", None),  # names Claude's too
+])
+def test_a_skill_whose_text_places_it_in_an_agent_folder(body: str, host: str | None) -> None:
+    """Set 35's sprint-retro: `mcp_github_…` tool names are VS Code's, and its text reads its own config from
+    `.github/skills/sprint-retro/` (GitHub Copilot's project folder)."""
+    from pathlib import Path
+
+    from skillgrade.analyzers.hosts import other_host
+
+    text = f"---\nname: sprint-retro\ndescription: Use when x.\n---\n\n{body}\n"
+    assert other_host(parse(text, Path("proj/skills/sprint-retro/SKILL.md"))) == host
