@@ -19,7 +19,10 @@ def _type_name(v: object) -> str:
     if isinstance(v, dict):
         return "a mapping"
     if isinstance(v, list):
-        return "a list"
+        if v and all(isinstance(x, dict) for x in v):
+            return "a list of mappings"
+        odd = next((x for x in v if isinstance(x, dict | list)), None)
+        return "a list" if odd is None else f"a list holding {_type_name(odd)}"
     if v is None:
         return "empty"
     if isinstance(v, int | float):
@@ -44,7 +47,9 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Checks value types: text fields must be strings (not lists or mappings), `metadata` must map
     strings to strings, `allowed-tools` and `paths` must be a string or a list of strings,
-    `disable-model-invocation` and `user-invocable` must be `true` or `false`. Unquoted values that
+    `disable-model-invocation` and `user-invocable` must be `true` or `false`. An `arguments` list of
+    records each with a `name` (`- name: dir` / `type: string`) is another tool's schema of its options
+    (Gemini CLI skill packs), not Claude Code's argument names: not reported. Unquoted values that
     YAML reads as numbers, dates or booleans are reported by `YAML_AMBIGUOUS_VALUE` instead.
 
     OpenClaw (formerly Clawdbot) reads its settings from one nested object in `metadata`, under
@@ -136,10 +141,18 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                     yield ctx.finding(rng, f"`metadata.{k_node.value}` must be text, not {_type_name(inner)}")
         elif spec.kind == "string-or-list":
             ok = isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+            if not ok and key == "arguments" and _argument_schema(v):
+                continue  # another tool's argument records (`- name: dir` / `type: string`), not Claude Code's names
             if not ok:
                 yield ctx.finding(fld.value_range, f"`{key}` must be text or a list of text, not {_type_name(v)}")
         elif spec.kind == "mapping" and not isinstance(v, dict):
             yield ctx.finding(fld.value_range, f"`{key}` must be a mapping, not {_type_name(v)}")
+
+
+def _argument_schema(v: object) -> bool:
+    """`arguments` is a list of records each with a `name` (`- name: dir`, `type: string`, `required: true`): a
+    tool's own schema of its command-line options (Gemini CLI skill packs), not Claude Code's argument names."""
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) and "name" in x for x in v)
 
 
 PACKAGE_LEVELS = 6  # folders above the skill whose names may be the shipping package's
