@@ -200,7 +200,7 @@ HERMES_KEYS = ("required_environment_variables", "required_credential_files")
 
 def frontmatter_dialect(data: object) -> str | None:
     """The agent dialect of a whole frontmatter mapping: its `metadata` (dialect_of), or Hermes's own keys
-    (`required_environment_variables`, `platforms` as a list of operating systems), Codex's `metadata.short-description`, a `compatibility` naming
+    (`required_environment_variables`), Codex's `metadata.short-description`, a `compatibility` naming
     Hermes Agent, or a description saying the skill runs with OpenClaw ("… with OpenClaw", "powered by
     OpenClaw") and naming no Claude."""
     if not isinstance(data, dict):
@@ -209,7 +209,7 @@ def frontmatter_dialect(data: object) -> str | None:
     found = dialect_of(meta)
     if found is not None:
         return found
-    if any(k in data for k in HERMES_KEYS) or _os_list(data.get("platforms")):
+    if any(k in data for k in HERMES_KEYS):
         return HERMES
     if isinstance(meta, dict) and "short-description" in meta:
         return CODEX  # Codex shows `metadata.short-description` in its skill list
@@ -226,11 +226,22 @@ def frontmatter_dialect(data: object) -> str | None:
 _OS_NAMES = frozenset({"macos", "linux", "windows", "darwin", "win32", "osx"})
 
 
-def _os_list(value: object) -> bool:
-    """`platforms: [macos, linux]`: Hermes Agent's filter of the operating systems a skill is offered on (no other
-    agent defines a top-level `platforms`; a mapping there is some tool's configuration)."""
-    return isinstance(value, list) and bool(value) and all(
-        isinstance(v, str) and v.strip().lower() in _OS_NAMES for v in value)
+HERMES_MENTIONS = 2  # times a skill with Hermes's `platforms` names Hermes to be taken as written for it
+
+
+def skill_dialect(data: object, text: str) -> str | None:
+    """The agent dialect of a skill: its frontmatter's (frontmatter_dialect), or Hermes for a skill with Hermes
+    Agent's `platforms: [macos, linux]` (its operating-system filter, which no other agent defines at the top
+    level) whose text names Hermes more than in passing (a fork's skill that keeps the keys, "source: hermes
+    agent", is read by a loader that ignores them)."""
+    found = frontmatter_dialect(data)
+    if found is not None or not isinstance(data, dict):
+        return found
+    value = data.get("platforms")
+    if isinstance(value, list) and value and all(isinstance(v, str) and v.strip().lower() in _OS_NAMES
+                                                 for v in value):
+        return HERMES if text.lower().count("hermes") >= HERMES_MENTIONS else None
+    return None
 
 
 # the description says the skill runs with OpenClaw ("… server with OpenClaw", "powered by OpenClaw"), not that

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .fields import RECORD_KEYS, agent_defines, frontmatter_dialect
+from .fields import RECORD_KEYS, agent_defines, skill_dialect
 
 if TYPE_CHECKING:
     from .document import SkillDocument
@@ -36,7 +36,7 @@ def other_host(doc: SkillDocument) -> str | None:
     """The agent other than Claude Code this skill shows it is written for, or None (no such evidence)."""
     fm = doc.frontmatter
     # metadata.openclaw (a mapping or its JSON text), metadata.hermes, Hermes's own keys
-    dialect = frontmatter_dialect(fm.data) if fm.ok else None
+    dialect = skill_dialect(fm.data, doc.text) if fm.ok else None
     if dialect is not None:
         return dialect
     if doc.path is None:

@@ -130,19 +130,25 @@ def test_a_hostile_description_naming_openclaw_is_fast() -> None:
     assert time.perf_counter() - t0 < 1
 
 
-@pytest.mark.parametrize(("platforms", "host"), [
-    ("[macos, linux]", "hermes"),  # Hermes Agent's operating-system filter
-    ("\n  - Linux\n  - windows", "hermes"),
-    ("\n  telegram:\n    enabled: true", None),  # a mapping: some tool's configuration
-    ("[web, mobile]", None),  # not operating systems
+HERMES_BODY = "Write files with Hermes's tools; Hermes reads `{` as a template."
+FORK_BODY = "source: internal (hermes agent)"
+
+
+@pytest.mark.parametrize(("platforms", "body", "host"), [
+    ("[macos, linux]", HERMES_BODY, "hermes"),  # Hermes Agent's operating-system filter, in a skill for Hermes
+    ("\n  - Linux\n  - windows", HERMES_BODY, "hermes"),
+    ("[macos, linux]", FORK_BODY, None),  # a fork's skill keeping the keys, which its loader ignores
+    ("\n  telegram:\n    enabled: true", HERMES_BODY, None),  # a mapping: some tool's configuration
+    ("[web, mobile]", HERMES_BODY, None),  # not operating systems
 ])
-def test_a_platforms_list_of_operating_systems_is_hermes(platforms: str, host: str | None) -> None:
-    """Set 35's pocketbase: `platforms: [macos, linux]` without `metadata.hermes` (which Hermes makes optional)."""
+def test_a_platforms_list_of_operating_systems_is_hermes(platforms: str, body: str, host: str | None) -> None:
+    """Set 35's pocketbase: `platforms: [macos, linux]` without `metadata.hermes` (which Hermes makes optional);
+    set 13's ethan skills (a fork's loader reads neither `platforms` nor `author`: judged right twice)."""
     from pathlib import Path
 
     from skillgrade.analyzers.hosts import other_host
 
-    text = f"---\nname: x\ndescription: Use when x.\nauthor: A\nplatforms: {platforms}\n---\n"
+    text = f"---\nname: x\ndescription: Use when x.\nauthor: A\nplatforms: {platforms}\n---\n\n{body}\n"
     assert other_host(parse(text, Path("proj/skills/x/SKILL.md"))) == host
     codes = [f.code for f in _findings(text)]
     assert ("UNKNOWN_FIELD" in codes) == (host is None)

@@ -130,3 +130,20 @@ def test_a_platform_copy_is_not_renamed_after_its_platform(tmp_path: Path) -> No
     path = _write(tmp_path, "skills/agent-coordination/antigravity", text)
     report = analyze(text, path, config=Config(select=("NAME_FORMAT",)), workspace_root=tmp_path)
     assert [f.fix.title for f in report.findings if f.fix] == ["Rename to `antigravity` (the folder's name)"]
+
+
+def test_a_repository_named_skills_two_levels_up_is_not_a_skills_folder(tmp_path: Path) -> None:
+    """Set 35's draco-skills-collection: `<repo>/Ark Agent Plan Version/cover/` holds a variant named
+    `cover-ark-plan` on purpose; only the repository's own name says "skills"."""
+    (tmp_path / "draco-skills").mkdir()
+    (tmp_path / "draco-skills" / ".git").mkdir()
+    assert _nested_codes(tmp_path, "draco-skills/Ark Version/cover", "cover-ark-plan") == []
+
+
+def test_a_skills_folder_two_levels_up_still_is(tmp_path: Path) -> None:
+    """`skills/<category>/<skill>/` (not a repository's root) keeps the check, as does a repository named
+    `*-skills` holding the skill directly."""
+    assert _nested_codes(tmp_path, "skills/devops/cover", "cover-ark-plan") == ["NAME_DIR_MISMATCH"]
+    (tmp_path / "my-skills").mkdir()
+    (tmp_path / "my-skills" / ".git").mkdir()
+    assert _nested_codes(tmp_path, "my-skills/cover", "cover-ark") == ["NAME_DIR_MISMATCH"]

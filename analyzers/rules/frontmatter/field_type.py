@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...fields import FIELDS, agent_namespaces, frontmatter_dialect, metadata_namespace
+from ...fields import FIELDS, agent_namespaces, metadata_namespace, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
@@ -107,7 +107,7 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     namespaces = agent_namespaces(meta.value) if meta is not None else frozenset()
     if meta is not None and isinstance(meta.value, dict) and doc.skill_dir is not None:
         namespaces = namespaces | _package_namespaces(meta.value, doc.skill_dir)
-    known = known_fields(ctx.config.target, frontmatter_dialect(doc.frontmatter.data))
+    known = known_fields(ctx.config.target, skill_dialect(doc.frontmatter.data, doc.text))
     for key, fld in doc.frontmatter.fields.items():
         spec = FIELDS.get(key)
         if spec is None or key not in known:  # another target's field: UNKNOWN_FIELD reports it

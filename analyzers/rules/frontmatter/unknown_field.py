@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ... import claude_code
 from ...document import SkillDocument
-from ...fields import AGENT_WRITTEN_KEYS, FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, frontmatter_dialect
+from ...fields import AGENT_WRITTEN_KEYS, FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
@@ -41,7 +41,10 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `clawdis` or `moltbot` key in its `metadata` or by an OpenClaw plugin manifest (`openclaw.plugin.json`)
     beside SKILL.md, may also use OpenClaw's documented keys: `homepage`,
     `user-invocable`, `disable-model-invocation`, `command-dispatch`, `command-tool` and
-    `command-arg-mode`.
+    `command-arg-mode`. A skill written for NousResearch Hermes Agent, recognised by `metadata.hermes`, by
+    Hermes's own keys (`required_environment_variables`), or by `platforms: [macos, linux]` (Hermes's
+    operating-system filter) in a skill whose text names Hermes at least twice, may use `author` and
+    `platforms`.
 
     A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
     defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
@@ -95,7 +98,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     unknown = 0
     extra = ctx.config.known_fields
     fields = doc.frontmatter.fields
-    dialect = frontmatter_dialect(doc.frontmatter.data)
+    dialect = skill_dialect(doc.frontmatter.data, doc.text)
     if dialect is None and doc.files.exists("openclaw.plugin.json"):
         dialect = OPENCLAW  # an OpenClaw plugin's skill: its manifest sits beside SKILL.md
     known = known_fields(ctx.config.target, dialect)

@@ -17,6 +17,11 @@ from .._helpers import NAME_RE, placeholder_name, runtime_id, runtime_record
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
 _SOURCE_PREFIXES = ("_", ".")
 _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
+
+
+def _root(folder: Path) -> bool:
+    """A repository's or package's root folder."""
+    return any((folder / m).exists() for m in _ROOT_MARKS)
 # folders that hold copies of other repositories, each under its upstream name (`vendor/owner__repo/`), or
 # retired copies of skills (`.archive/x-v2/`, `_archive/`, `deprecated/`): neither is a folder agents load
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "thirdparty", "external", "externals",
@@ -64,7 +69,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ## What it does
     Compares `name` with the skill directory's name, where that name is the skill's identity: in a
     skills folder (the parent or grandparent folder's name contains `skills`: `skills/<name>/`,
-    `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`). A runtime that
+    `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`; a grandparent that is a
+    repository's root, `draco-skills/Ark Version/<name>/`, is not one). A runtime that
     identifies the skill by a slug id equal to the folder's name (`skill: ip-design`, `id: ip-design`)
     shows `name` as a label (`name: IP Design`): not reported; nor is a frontmatter that is another
     runtime's record (no `description`, three or more keys no agent defines: `slug:`, `type:`, `install:`).
@@ -132,8 +138,10 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or any(
             (doc.skill_dir / m).exists() for m in _ROOT_MARKS):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
-    if not any("skills" in p.name.lower() for p in Path(os.path.abspath(doc.skill_dir)).parents[:2]):
+    if not any("skills" in p.name.lower() and not (i and _root(p))
+               for i, p in enumerate(Path(os.path.abspath(doc.skill_dir)).parents[:2])):
         return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
+        # (a repository named `draco-skills-collection` two levels up is not one: `<repo>/Ark Version/cover/`)
     if doc.skill_dir.parent.name.lower().lstrip("._") in _VENDORED:
         return  # `vendor/Dilaz__security-review-skill/`: a copy of another repository, kept under that repository's
         # name; `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
