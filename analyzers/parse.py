@@ -164,6 +164,26 @@ def _count_key_lines(yaml_lines: list[str]) -> tuple[int, int]:
     return count, cut
 
 
+def _body_heading(lines: list[str], start: int, error: int) -> int | None:
+    """The markdown heading after a blank line, with no `key:` line between it and the frontmatter's YAML error
+    (`# Orchestrator Mode`, which YAML reads as a comment, then prose): where the body begins when the closing
+    `---` was left out, and the frontmatter ran on to a `---` further down. A comment heading a group of keys
+    (`# === CORE IDENTITY ===` then `name: …`) is not one."""
+    found = None
+    for j in range(start + 1, min(error, len(lines))):
+        t = lines[j]
+        if t.startswith("#"):
+            k = len(t) - len(t.lstrip("#"))
+            if found is None and k <= 6 and t[k:k + 1] == " " and t[k + 1:k + 2].strip() and not lines[j - 1].strip():
+                found = j
+        elif _KEY_LINE.match(t) is not None:
+            found = None  # YAML goes on below it: a comment among the keys
+    return found
+
+
+_KEY_LINE = re.compile(r"[ \t]*-?[ \t]*[\w.-]{1,80}:(?:[ \t]|$)")  # `name: x`, `  - id:`, `tags:`
+
+
 def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
     lines = index.lines
     fm = Frontmatter()
@@ -212,6 +232,11 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
         msg = f"YAML syntax error: {problem}"
         if exc.context and exc.context not in problem and not tab:
             msg += f" ({exc.context.strip()})"
+        heading = _body_heading(lines, offset, line)
+        if heading is not None:
+            shown = lines[heading].strip()
+            shown = shown if len(shown) <= 40 else shown[:39] + "…"
+            msg += f"; is the closing `---` missing before line {heading + 1} (`{shown}`)?"
         end = col + 1 if col < len(text) else col
         fm.problems.append(YamlProblem(kind, msg, Range(Pos(line, col), Pos(line, end))))
         return fm, body_start

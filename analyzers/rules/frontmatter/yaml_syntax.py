@@ -18,6 +18,9 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Reports the YAML error at its line and column: unclosed brackets or quotes, bad indentation,
     tab characters used for indentation, a `: ` inside an unquoted value, values nested too deeply.
+    When a markdown heading after a blank line comes before the error (`# Orchestrator Mode`, which YAML
+    reads as a comment), the message asks whether the closing `---` is missing before it: the frontmatter
+    then runs on to the next `---` in the body.
 
     A value holding a template placeholder (`name: {{tool}}`, `name: {{REPO}}-refactor`), or a line that
     is a placeholder alone (`{{EXTRA_FIELDS}}`, `__ALLOWED_RULES__`), filled in by an installer before the
