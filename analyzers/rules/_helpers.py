@@ -81,6 +81,8 @@ _EXPLICIT = re.compile(
     r"|called|dispatched)\s+"
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …"
     r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
+    # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
+    r"|(?:^|(?<=[.;!?]\s))apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
     # "Trigger before every deploy", "Trigger every time …", 'Triggered by "deploy it"' at a sentence's start

@@ -364,7 +364,7 @@ def has_toc(lines: list[str]) -> bool:
 
 
 def prompt_file(lines: list[str]) -> bool:
-    """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …", "你是…"): its first
+    """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …", "你是…", "你现在是…"): its first
     line of text, after any frontmatter, headings, `---` breaks and one-line comments, addresses the model. It is handed whole to a subagent, which
     reads all of it; a table of contents there is noise in the prompt."""
     comment = False
@@ -375,7 +375,7 @@ def prompt_file(lines: list[str]) -> bool:
             continue  # an HTML comment (a note to maintainers), on one line or several
         if not text or text.startswith("#") or set(text) <= set("-*_"):
             continue  # a heading, a `---` break
-        return text.startswith(("You are ", "You're ", "你是", "您是", "あなたは"))
+        return text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは"))
     return False
 
 
@@ -476,7 +476,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for
     `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
-    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …" or "你是…"), nor files whose
+    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags). A file of more

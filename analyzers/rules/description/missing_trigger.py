@@ -120,7 +120,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
        "Fires / Surfaces / Kicks in / Engages (only) on / for / when / if …"
        (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) when / whenever /
-       if …" (not "apply for"), "Invoke it / this skill to …" (as "Use it to …"), "Loaded / invoked / injected
+       if …" (not "apply for"), "Apply (this style) to <contexts>" at a sentence's start ("Apply to chat,
+       tickets and PR bodies"), "Invoke it / this skill to …" (as "Use it to …"), "Loaded / invoked / injected
        (automatically) by <a plugin> when / before / after / on …", "when <up to three words> is / are
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
        as / for …", "Invoke after …", "Use this once <the situation>", "Required / Mandatory reading when / before …",

@@ -72,7 +72,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
     folder the filled-in copy goes to (`screenshots/issue-001.png`), nor the markdown pages a sample
     document links (`references/example-adr.md`, `sample-decision-log.md`, a page in `examples/` linking
-    `workflows/development.md` beside it: the made-up siblings a real one would have). Nor are markdown files in a hidden
+    `workflows/development.md` beside it or `../db/users.md` in a folder the skill does not have: the made-up
+    siblings a real one would have). Nor are markdown files in a hidden
     folder or a test folder (`tests/.skill_backups/other-skill.md`, `tests/fixtures/broken.md`) unless
     SKILL.md names their path: backups and fixtures are not written for the agent, and their links point
     where the original lived. These findings do not change the score.
@@ -123,10 +124,11 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             tpl = templates[bt.file.rel] = fill_in_template(bt.file.rel, bt.file.lines)
         if tpl:
             continue  # a fill-in template: its links point into the folder it is copied to
-        if bt.path.lower().endswith((".md", ".mdx")) and (
-                _sample_doc(bt.file.rel) or (_in_samples_folder(bt.file.rel) and not bt.link.target.lstrip().startswith(".."))):
-            continue  # a sample document's "References": the made-up pages a real one would link
         res = resolve_bundled(doc, bt)
+        if bt.path.lower().endswith((".md", ".mdx")) and (_sample_doc(bt.file.rel) or (
+                _in_samples_folder(bt.file.rel) and (not bt.link.target.lstrip().startswith("..")
+                                                     or _project_folder(doc, res.rel)))):
+            continue  # a sample document's "References": the made-up pages a real one would link
         if res.exists is not False or completion(doc, res.rel) is not None or from_skill_root(doc, bt):
             continue
         if res.inside_skill and bt.link.target.lstrip("./").startswith(("skills/", "agents/")):
@@ -179,9 +181,17 @@ _SAMPLE_FOLDERS = ("example", "examples", "sample", "samples")
 def _in_samples_folder(rel: str) -> bool:
     """A markdown file kept in an `examples/` or `samples/` folder: a sample of the skill's output, whose links
     to pages beside or below it are the made-up pages of the project it was written for (a link up out of
-    the folder, `../references/format.md`, is the skill's own and still checked)."""
+    the folder into one of the skill's own folders, `../references/format.md`, is the skill's and still
+    checked; one into a folder the skill does not have, `../db/users.md`, is the project's)."""
     parts = rel.lower().split("/")
     return len(parts) >= 2 and parts[-2] in _SAMPLE_FOLDERS and parts[-1].endswith((".md", ".mdx"))
+
+
+def _project_folder(doc: SkillDocument, rel: str) -> bool:
+    """`rel` (from the skill folder) lies in a folder the skill does not have (`db/users.md`): one of the made-up
+    project a sample describes, not the skill's own (`references/format.md`, or `README.md` at the top)."""
+    top, sep, _ = rel.partition("/")
+    return bool(sep) and top not in ("", "..") and not any(f.startswith(top + "/") for f in doc.files.files)
 
 
 def _sample_doc(rel: str) -> bool:
