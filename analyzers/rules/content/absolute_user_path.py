@@ -34,6 +34,7 @@ _GENERIC = frozenset({
     # the stock placeholder person (`/Users/johndoe/…`, `/home/jdoe/…`), unlike a realistic name such as alice
     "johndoe", "janedoe", "jdoe",
 })
+QUOTED_MAX = 200  # characters of a quoted path with blanks followed to its closing quote
 _PLACEHOLDER_START = ("<", "$", "{", "%", "[", "*", ".")
 
 
@@ -100,7 +101,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     ## What it does
     Looks through SKILL.md (prose, code blocks and frontmatter) for paths that start at a user's home
     folder: `/Users/<name>/…` (macOS), `/home/<name>/…` (Linux), `C:\\Users\\<name>\\…` (Windows, any
-    drive, `\\`, `\\\\` or `/`; also after `file://`). The finding covers the whole path.
+    drive, `\\`, `\\\\` or `/`; also after `file://`). The finding covers the whole path (a quoted one with
+    blanks, `"/home/ana/Área de Trabalho/x"`, to its closing quote).
 
     Not reported: `~/…`, `$HOME/…`, `%USERPROFILE%\\…`; a generic or placeholder user name (`user`,
     `username`, `you`, `your-name`, `me`, `name`, `someone`, `example`, `xxxx`, and anything written
@@ -154,6 +156,11 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path
                 end -= 1
+            quote = line[m.start() - 1:m.start()] if m.start() else ""
+            if quote in ("\"", "'") and line[end:end + 1] == " ":  # "/home/ana/Área de Trabalho/x": to the quote
+                close = line.find(quote, end, end + QUOTED_MAX)
+                if close > 0:
+                    end = close
             path = line[m.start():end]
             shown = path if len(path) <= 60 else path[:59] + "…"
             yield ctx.finding(Range(Pos(ln, m.start()), Pos(ln, end)),
