@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 
 from ...document import CodeBlock, SkillDocument
@@ -94,17 +95,18 @@ def _closer_in_html(doc: SkillDocument, b: CodeBlock, nb: CodeBlock, opener: Fen
     then ```` ``` ````): CommonMark closed `b` at the inner block's closer, and the author's closer is HTML
     text. None otherwise."""
     lines = doc.lines
-    for a, e, kind in doc.html_blocks:
-        if a < b.end_line:
-            continue
-        if a >= nb.start_line or kind not in _SWALLOWING_KINDS:
-            return None  # (only the first HTML block between the two)
-        for ln in range(a + 1, min(e, len(lines))):
-            f = fence_line(lines[ln])
-            if f is not None:
-                ok = not f.info and f.marker == opener.marker and f.run >= opener.run
-                return ln if ok else None
+    html = doc.html_blocks  # (in document order)
+    at = bisect.bisect_left(html, (b.end_line, -1, -1))
+    if at == len(html):
         return None
+    a, e, kind = html[at]  # the first HTML block after `b`
+    if a >= nb.start_line or kind not in _SWALLOWING_KINDS:
+        return None
+    for ln in range(a + 1, min(e, len(lines))):
+        f = fence_line(lines[ln])
+        if f is not None:
+            ok = not f.info and f.marker == opener.marker and f.run >= opener.run
+            return ln if ok else None
     return None
 
 
