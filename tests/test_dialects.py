@@ -169,3 +169,13 @@ def test_a_skill_whose_text_places_it_in_an_agent_folder(body: str, host: str | 
 
     text = f"---\nname: sprint-retro\ndescription: Use when x.\n---\n\n{body}\n"
     assert other_host(parse(text, Path("proj/skills/sprint-retro/SKILL.md"))) == host
+
+
+def test_a_hermes_skill_is_told_where_hermes_reads_tags() -> None:
+    """Set 35's re-sample: "custom data belongs under `metadata`" would hide `tags` from Hermes, which reads
+    `metadata.hermes.tags`."""
+    text = "---\nname: x\ndescription: Use when x.\ntags: [a]\nlabels: [b]\nmetadata:\n  hermes:\n    category: y\n---\n"
+    assert [f.message for f in _findings(text)] == [
+        "Unknown frontmatter field `tags`; Hermes Agent reads it under `metadata.hermes`",
+        "Unknown frontmatter field `labels`; custom data belongs under `metadata` (a key your own tools read: list "
+        "it in `known-fields`)"]

@@ -120,3 +120,12 @@ def test_orphan_reference_stub_of_a_data_file_parses(tmp_path: Path) -> None:
             if f.code == "ORPHAN_REFERENCE" and f.fix for c in f.fix.creates}
     assert made == {"config.example.json": "{}\n", "schema.yaml": "{}\n", "forms.md": "# Forms\n"}
     assert json.loads(made["config.example.json"]) == {} and yaml.safe_load(made["schema.yaml"]) == {}
+
+
+def test_orphan_reference_creates_no_file_for_a_folder_link(tmp_path: Path) -> None:
+    """Set 35's notion skill links `references/meeting-intelligence/`: a file of that name would stand where the
+    folder should be (and silence the finding), so no fix is offered; a file link beside it still gets one."""
+    path, text = _skill(tmp_path, "See [meetings](references/meeting-intelligence/), [specs](references/specs) "
+                        "and [the api](references/api.md).\n", ["references/other.md"])
+    orphan = [f for f in _codes(path, text, tmp_path) if f.code == "ORPHAN_REFERENCE"]
+    assert [f.fix is not None for f in orphan] == [False, False, True]

@@ -109,7 +109,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     a path in "If `references/x.md` exists …",
     and one after "<name> Skill 的" or after another skill's kebab-case name ending in `-skill`
     ("詳細は run-build-skill `references/x.md`", "the deploy-skill's `scripts/x.sh`": that skill's file;
-    this skill's own name or folder there does not count). A path that
+    this skill's own name or folder there does not count), or after a kebab-case name in backticks with a
+    possessive ("See `scan-pdf-to-print-html`'s `references/cover-workflow.md`"). A path that
     another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling
     skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
 
@@ -358,15 +359,23 @@ _OTHER_SKILL_ZH = re.compile(r"skill\s*的\s*[`'\"]?$", re.I)
 _NAMED_SKILL = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’]s)?\s*[`'\"]?$", re.I)
 
 
+# "`scan-pdf-to-print-html`'s `references/cover-workflow.md`": a kebab-case name in backticks and a possessive
+# right before the path (another skill's file, when the name is not this skill's)
+_CODE_NAME_POSSESSIVE = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`\s?['’]s\s?[`'\"]?$", re.I)
+
+
 def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = ()) -> bool:
     """The path is said to be optional right after it, or is another skill's by a Chinese possessive or by
-    another skill's name right before it (`own` holds this skill's name and folder, lowercased)."""
+    another skill's name right before it (`deploy-skill's`, or a kebab-case name in backticks with `'s`; `own`
+    holds this skill's name and folder, lowercased)."""
     before = line[max(0, start - 40):start]
     if before.rstrip(" `'\"*_").lower().endswith("if") and "exist" in line[end:end + 60].lower():
         return True  # "If `references/backends.md` exists in the vault, load it"
     if _OPTIONAL_AFTER.match(line, end, end + 60) is not None or _OTHER_SKILL_ZH.search(before) is not None:
         return True
     named = _NAMED_SKILL.search(line[max(0, start - 80):start]) if "skill" in before.lower() else None
+    if named is None and "`" in before:
+        named = _CODE_NAME_POSSESSIVE.search(before)  # "See `scan-pdf-to-print-html`'s `references/x.md`"
     return named is not None and named.group(1).lower() not in own
 
 

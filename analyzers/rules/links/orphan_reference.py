@@ -48,7 +48,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     only in case from an existing file or folder (`references/Forms/x.md` beside `references/forms/`):
     on a case-insensitive disk it would be the same file, on Linux a confusing twin. Then no fix is
     offered; nor for a missing `SKILL.md` (`references/SKILL.md`, a link to a sub-skill): a stub without
-    frontmatter would be a broken skill.
+    frontmatter would be a broken skill; nor for a folder (`references/meeting-notes/`, or a name without an
+    extension): a file of that name would stand where the folder should be.
     """
     for t in link_targets(doc):
         res = resolve(doc, t.path)
@@ -61,8 +62,10 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if shared_above(doc, res.rel):
             continue  # `references/kql2/x.md` kept once above the skills (a package merges it in when it installs)
         fix = None
-        if doc.skill_dir is not None and case_collision(doc, res.rel) is None and not is_manifest_name(
-                res.rel.rsplit("/", 1)[-1]):  # (never a SKILL.md: a link to a sub-skill; a stub would be a broken skill)
+        base = res.rel.rsplit("/", 1)[-1]
+        folder = t.path.rstrip().endswith("/") or "." not in base  # `references/meeting-notes/`: a folder
+        if doc.skill_dir is not None and not folder and case_collision(doc, res.rel) is None and not is_manifest_name(
+                base):  # (never a SKILL.md: a link to a sub-skill; a stub would be a broken skill)
             title = res.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ").strip()
             content = (f"# {title.capitalize() or 'Reference'}\n" if res.rel.endswith(".md")
                        else "{}\n" if res.rel.endswith((".json", ".yaml", ".yml")) else "")  # (an empty file is no JSON)
