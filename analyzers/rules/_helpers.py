@@ -181,14 +181,17 @@ _NOT_WHEN = "[同常当當随隨臨临一瞬即及日定毎何小実實实超按
 _CONTEXT = re.compile(
     r"\b(?:when(?:ever)?\s+\w|while\s+\w|during\s+\w"
     r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
-    r"|for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
+    # (not the "for" of "ask for", "look for", "search for", "wait for": what is asked for, not a purpose)
+    r"|(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\blook\s)(?<!\blooks\s)(?<!\bsearch\s)(?<!\bsearches\s)"
+    r"(?<!\bwait\s)(?<!\bwaits\s)"
+    r"for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
     r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
     r"|(?:^|(?<=[.;!?]\s))given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
     # "… runs once after the epic PR merges", "After a release, …", "… before implementing a complex feature",
     # "Runs tests after each edit": a moment in the workflow, anywhere (like "during" and "while")
-    r"|(?:after|before)\s+\w"
+    r"|(?:after|before)\s+[/`\w]"
     # "… impact on every PR before merge": the occasion it runs on
     r"|on\s+(?:every|each)\s+\w"
     # "Probes environment health at session start", "… at the start of each task": the moment it runs

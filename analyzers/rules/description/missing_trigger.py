@@ -138,7 +138,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
-       everyone' says for whom, not for what>", "in order to", "designed /
+       everyone' says for whom, not for what; and not the "for" of "ask / look / search / wait for", which
+       says what is asked for: "tells you what you will ask for next" is no purpose>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /
        enabling) [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
@@ -152,7 +153,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     nothing; the next sentence starts afresh, and a negation inside parentheses that close before the
     phrase negates only what they hold ("(never the whole screen), for the parts of a demo video"); a
     ", not …," aside is left out ("Use first, not memory, for exact keyword names" reads "Use first, for …").
-    A sentence opening "Given <a situation>", and "after / before <a moment>" or "at (the) start / end of <…>",
+    A sentence opening "Given <a situation>", and "after / before <a moment>" (a word, a `/command` or a
+    `` `name` ``: "after /qor-substantiate seals a session") or "at (the) start / end of <…>",
     "at session start" anywhere ("… before implementing a complex feature", "Runs the tests after each edit",
     "Probes environment health at session start") are a usage context, and so are the purpose clauses "para …" (Portuguese, Spanish) and "…을 / 를 위한" (Korean).
 
