@@ -261,6 +261,8 @@ def _skip_option(text: str) -> bool:
             i = text.find(opt, i + len(opt))
     if "'-y'" in text or '"-y"' in text or ("-y" in text and _CASE_ARM_Y.search(text)):
         return True
+    if "prompt" in text and _no_prompt_option(text):
+        return True
     i = text.find("--force")
     while i >= 0:
         ls = text.rfind("\n", max(0, i - 100), i) + 1  # the line around it, at most 100 before and 120 after
@@ -269,6 +271,26 @@ def _skip_option(text: str) -> bool:
         if "confirm" in line or "prompt" in line:
             return True
         i = text.find("--force", i + 7)
+    return False
+
+
+MAX_PROMPT_WORDS = 200  # occurrences of "prompt" looked at
+
+
+def _no_prompt_option(text: str) -> bool:
+    """An option named `--no-<x>-prompt` or `--skip-<x>-prompt(s)` (`--no-logo-prompt`): it skips that prompt."""
+    i = text.find("prompt")
+    for _ in range(MAX_PROMPT_WORDS):
+        if i < 0:
+            return False
+        j = i + 6 + (text.startswith("s", i + 6))
+        k = i
+        while k > 0 and i - k < 40 and _word_char(text, k - 1):
+            k -= 1
+        name = text[k:i]
+        if not _word_char(text, j) and (name.startswith(("--no-", "--skip-")) and name.endswith("-")):
+            return True
+        i = text.find("prompt", i + 6)
     return False
 
 
@@ -329,8 +351,9 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     with an opt-in interactive mode (it names a `--interactive` or `--repl` option), whose default run
     takes its input as arguments, nor one with an option that answers its prompt ahead (`--yes` / `-y`,
     `--confirm`, `--no-input`, `--non-interactive`, `--unattended`, `--auto-approve`, an answers file
-    `--answers a.json`, or `--force` on a line that says it skips the confirmation: "Are you sure?" with
-    the skip flag this page recommends), nor a prompt that only fills in a value the arguments left out
+    `--answers a.json`, a `--no-<x>-prompt` / `--skip-<x>-prompt` option, or `--force` on a line that says it
+    skips the confirmation: "Are you sure?" with the skip flag this page recommends), nor a prompt that only
+    fills in a value the arguments left out
     (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, Python's `else:` branch of
     an `if args.code:` within 300 characters before the prompt, or a wrapper
     `const ask = (q) => … rl.question(q, …)` whose every call within 50,000 characters is such a fallback;
