@@ -382,6 +382,9 @@ def prompt_file(lines: list[str]) -> bool:
 # "Read the whole page before running any of it", "CRITICAL: Read complete step file before taking action",
 # "Read this file in full": the file asks to be read whole
 _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete|full)\b"
+                         # "Read this policy before changing any knowledge page": the file, before acting
+                         r"|^\W{0,3}read\s+this\s+(?:policy|document|guide|file|page|checklist|spec(?:ification)?)"
+                         r"\s+(?:before|first)\b"
                          r"|\bread\s+(?:it|this\s+(?:file|page|document|guide))\s+(?:in\s+full|completely|entirely)\b"
                          # "Walk **every** category below", "Go through each section below in order"
                          r"|\b(?:walk|go)\s+(?:through\s+)?[*_]{0,2}(?:every|each|all)[*_]{0,2}\s+(?:of\s+the\s+)?"
@@ -477,7 +480,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor files whose
-    first 30 lines ask to be read whole ("Read the whole page before running any of it", "Read complete
+    first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
+    this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
