@@ -223,9 +223,7 @@ def frontmatter_dialect(data: object) -> str | None:
     return None
 
 
-_OS_NAMES = frozenset({"macos", "linux", "windows", "darwin", "win32", "osx"})
-
-
+_OS_NAMES = frozenset({"macos", "linux", "windows", "darwin", "win32", "osx"})  # Hermes's `platforms` values
 HERMES_MENTIONS = 2  # times a skill with Hermes's `platforms` names Hermes to be taken as written for it
 
 

@@ -6,9 +6,10 @@ and a skill kept in another agent's project folder (`.opencode/skills/…`, `.co
 that agent (as is one whose own text places it there: `.github/skills/<its name>/config.md`), a skill of a
 Codex plugin (`.codex-plugin/` at the plugin root) by Codex, a skill of a plugin whose root holds another
 agent's `<agent>-plugin.yml` (`datus-plugin.yml`) by that agent, and a skill whose package's own code reads a
-key of its frontmatter that no agent defines (and never names `.claude`) by that package's runtime. Where the target was not chosen explicitly, the rules that hold only for Claude Code (their
-`targets` is claude-code alone: `$N` substitution, tool names, permission syntax, …) stay silent on such a
-skill: their findings and fixes would be wrong there (an escaped `\\$1` is not unescaped by OpenClaw).
+key of its frontmatter that no agent defines (and never names `.claude`) by that package's runtime. Where the
+target was not chosen explicitly, the rules that hold only for Claude Code (their `targets` is claude-code
+alone: `$N` substitution, tool names, permission syntax, …) stay silent on such a skill: their findings and
+fixes would be wrong there (an escaped `\\$1` is not unescaped by OpenClaw).
 """
 
 from __future__ import annotations
@@ -59,9 +60,8 @@ def other_host(doc: SkillDocument) -> str | None:
 def _installed_in(doc: SkillDocument) -> str | None:
     """The agent whose project folder the skill's own text places it in (`Read .github/skills/sprint-retro/
     config.md` in the skill `sprint-retro`: installed for GitHub Copilot), when it never names `.claude/`."""
-    assert doc.path is not None
     text = doc.text
-    if "/skills/" not in text or ".claude/" in text:
+    if doc.path is None or "/skills/" not in text or ".claude/" in text:
         return None
     tail = f"/skills/{doc.path.parent.name}/"
     at = text.find(tail)
