@@ -239,7 +239,13 @@ def _analyze_one(args: tuple) -> tuple[dict, dict[str, bool | str], str | None]:
     return d, dict(rep.document.external) if rep.document is not None else {}, encoded
 
 
+GC_YOUNG = 20_000  # allocations between a worker's young collections (Python's default: 700)
+
+
 def _chunk_worker(batch: list[tuple]) -> list[tuple[dict, dict[str, bool | str], str | None]]:
+    import gc
+
+    gc.set_threshold(GC_YOUNG, 10, 10)  # a worker's objects live for one skill: collect them less often
     return [_analyze_one(a) for a in batch]
 
 
