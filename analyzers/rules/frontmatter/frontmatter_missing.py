@@ -47,16 +47,28 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     description (`"entryPoint": "skill.md"`) is: an agent that loads the folder as it is finds no frontmatter.
 
     When a frontmatter block comes a little later, after blank lines or HTML comments only (`<!-- mirrored
-    from … -->` above `---`), the finding says where it starts instead.
+    from … -->` above `---`), the finding says where it starts instead; when the whole file is wrapped in a
+    code fence (```` ````skill ```` on line 1, the frontmatter on line 2, the closing fence last), it says so.
 
     ## Fix
     Inserts a frontmatter block with `name` (from the directory, or from the folder above a package's
     generic container such as `skill/` or `assets/`) and a `description` placeholder.
     The placeholder must be replaced, so the fix is a suggestion (display only). For a block that starts
     late, the fix moves the lines above it below its closing `---` (unsafe: check that the block is the
-    skill's frontmatter).
+    skill's frontmatter); for a wrapped file it removes the two fence lines (unsafe, likewise).
     """
     if doc.frontmatter.present or doc.binary:
+        return
+    wrapped = _wrapped(doc.lines)
+    if wrapped is not None:
+        lines = doc.lines
+        yield ctx.finding(
+            Range(Pos(0, 0), Pos(0, len(lines[0]))),
+            f"SKILL.md is wrapped in a code fence (lines 1 and {wrapped + 1}): agents read no frontmatter, and the "
+            "whole skill is one code block; remove the two fence lines",
+            Fix.unsafe("Remove the wrapping fence lines", Edit(Range(Pos(0, 0), Pos(1, 0)), ""),
+                       Edit(Range(Pos(wrapped - 1, len(lines[wrapped - 1])), Pos(wrapped, len(lines[wrapped]))), "")),
+        )
         return
     late = _late_block(doc.lines)
     if late is not None:
@@ -86,6 +98,25 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         "No YAML frontmatter: SKILL.md must start with a `---` line",
         Fix.suggestion("Insert a frontmatter block", Edit(Range(Pos(0, 0), Pos(0, 0)), block)),
     )
+
+
+def _wrapped(lines: list[str]) -> int | None:
+    """The line of the closing fence when the whole file is one fenced block (```` ````skill ```` on line 1,
+    then a `---` frontmatter with `name:` or `description:`, and a closing fence of the same kind as its last
+    non-blank line), else None."""
+    first = lines[0].rstrip() if lines else ""
+    if not first.startswith(("```", "~~~")) or len(lines) < 4 or lines[1].rstrip() != "---":
+        return None
+    marker = first[0]
+    run = len(first) - len(first.lstrip(marker))
+    last = next((k for k in range(len(lines) - 1, 1, -1) if lines[k].strip()), None)
+    if last is None:
+        return None
+    tail = lines[last].strip()
+    if not tail.startswith(marker * run) or tail.strip(marker):
+        return None
+    keys = lines[2:min(last, 2 + MAX_BLOCK)]
+    return last if any(k.startswith(("name:", "description:")) for k in keys) else None
 
 
 LATE_LINES = 20  # lines above a frontmatter block that starts late
