@@ -214,7 +214,7 @@ _CONTEXT = re.compile(
     re.I,
 )
 # A negation earlier in the same sentence ("Do NOT use for X, Y, or Z for checkout") cancels a phrase.
-_NEGATION = re.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['’]t|avoid|n[ãa]o|không|не)\b", re.I)
+_NEGATION = re.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['’]t|avoid|skip|n[ãa]o|không|не)\b", re.I)
 
 
 def _last_boundary(text: str, lo: int, hi: int) -> int:

@@ -149,7 +149,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     A sentence ends at ".", "!", "?" or ";" and a blank, also with a closing quote or bracket between ("… never
     have to ask 'what happened?' Use when …": the "never" is the earlier sentence's).
     A phrase after a negation in the same sentence ("Do not use when …", "Do NOT use for forms,
-    tables or fields for checkout", "never for …", "NÃO use quando …", "Не используй …") counts for
+    tables or fields for checkout", "never for …", "skip for migrations", "NÃO use quando …", "Не используй …") counts for
     nothing; the next sentence starts afresh, and a negation inside parentheses that close before the
     phrase negates only what they hold ("(never the whole screen), for the parts of a demo video"); a
     ", not …," aside is left out ("Use first, not memory, for exact keyword names" reads "Use first, for …").
@@ -163,7 +163,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Code appends it to the description: the trigger clause in its own field), and deprecated skills, whose
     description opens by saying so ("Deprecated — forwards to x", "DEPRECATED: use x", "[Deprecated] …",
     "This skill is deprecated …", "Obsolete / Superseded by …", "Forwards to x", "Compatibility alias / Legacy shim …", or a short name followed
-    by "deprecated shim / alias / wrapper / stub / redirect" and nothing more in that clause: "Ecomode
+    by "deprecated shim / alias / wrapper / stub / redirect / skill" and nothing more in that clause: "Ecomode
     deprecated shim"): a shim kept so old
     invocations by name keep working should not attract the router, and a "Use when …" clause would pull
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
