@@ -52,7 +52,7 @@ def other_host(doc: SkillDocument) -> str | None:
     if installed is not None:
         return installed
     plugin = _plugin_host(doc.path.parent)
-    if plugin is None and fm.ok and _package_runtime(doc):
+    if plugin is None and fm.ok and package_runtime(doc):
         return "its package's own runtime"
     return plugin
 
@@ -73,7 +73,7 @@ def _installed_in(doc: SkillDocument) -> str | None:
     return None
 
 
-def _package_runtime(doc: SkillDocument) -> bool:
+def package_runtime(doc: SkillDocument) -> bool:
     """The frontmatter has a key no agent defines that the code of the package shipping the skill reads (teotl's
     `triggers` and `auth`, read by its SkillRegistry), and no code of that package names `.claude`: the
     package's own runtime loads the skill, not Claude Code (it hands the body over as it is: no `$N`

@@ -184,3 +184,21 @@ def test_javascript_property_reads_of_the_frontmatter_are_read(tmp_path: Path) -
     path = _skill(tmp_path, "description: React component design. Use when writing React.\ntags: [react]\n"
                             "team: web\n")
     assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `team`")]
+
+
+def test_a_package_runtime_that_asks_for_the_name_keeps_it(tmp_path: Path) -> None:
+    """teotl (set 21, judged wrong twice): its registry files each skill under its `name` and its code asks for
+    `"spec_kit"`; renaming to `spec-kit` would break the lookup. A name the code never asks for is reported."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
+    (tmp_path / "advisor").mkdir()
+    (tmp_path / "advisor" / "registry.py").write_text(
+        'def meta(fm):  # SKILL.md frontmatter\n    return fm.get("triggers", []), fm.get("auth")\n\n'
+        'def planner(skills):\n    return skills.get("spec_kit")\n')
+    fm = "description: Formal specifications. Use when planning.\nauth: none\ntriggers: [spec]\n"
+    path = _skill(tmp_path, fm)
+    path.write_text(path.read_text().replace("name: react", "name: spec_kit"))
+    assert _codes(path, tmp_path, "NAME_FORMAT") == []
+    path.write_text(path.read_text().replace("name: spec_kit", "name: other_kit"))
+    loader_keys.cache_clear()
+    assert [c for c, _ in _codes(path, tmp_path, "NAME_FORMAT")] == ["NAME_FORMAT"]

@@ -41,7 +41,10 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `skill_id:` or `skill:`) uses `name`
     as its display label (`name: Momentum Trading`): not reported. Nor is a frontmatter that is another
     runtime's record (no `description`, and three or more keys no agent defines: `slug: notion-cli`,
-    `type: external_cli`, `install:`, `verify:`), whose `name` is that runtime's label.
+    `type: external_cli`, `install:`, `verify:`), whose `name` is that runtime's label; nor a skill its
+    shipping package loads with its own runtime (its code reads a frontmatter key no agent defines, as
+    `UNKNOWN_FIELD` asks it) when that code also asks for the name itself (`skills.get("spec_kit")`): the
+    name is the runtime's key, and a rename would break the lookup.
     A template's placeholder (`name: "{skill-name}"`, `<skill-name>`) is not reported: whoever copies
     the template fills it in.
 
@@ -85,6 +88,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if runtime_record(fm.data):
         return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label (also
         # `slug: notion-cli` beside `type:`, `install:`, `verify:` and no description: another runtime's record)
+    if _runtime_key(doc, name):
+        return  # teotl's SkillRegistry files the skill under `name` (`spec_kit`), and its code asks for that key
     dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
     fix = None
     if NAME_RE.match(dirname) and not is_container(dirname) and not _platform_variant(doc.skill_dir):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
@@ -94,6 +99,16 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     elif not _platform_variant(doc.skill_dir) and (folder := _folder_slug(dirname)) is not None:  # `Hand-crafted-Homework.skill/`: the folder's, made valid
         fix = Fix.unsafe(f"Rename to `{folder}` (from the folder's name)", Edit(fld.value_range, folder))
     yield ctx.finding(fld.value_range, f"`name: {name}` {_why(name)}", fix)
+
+
+def _runtime_key(doc: SkillDocument, name: str) -> bool:
+    """The package shipping the skill loads it with its own runtime (a frontmatter key no agent defines that its
+    code reads: hosts.package_runtime), and that code names the skill by its `name` in quotes: the name is the
+    runtime's key, which a rename would break."""
+    from ...hosts import package_runtime  # (only for names off the format: most skills never get here)
+    from ...package_code import package_reads
+
+    return package_runtime(doc) and package_reads(doc, name)
 
 
 _PLATFORM_PARENTS = frozenset({"platforms", "platform", "targets", "variants"})
