@@ -104,6 +104,13 @@ DIALECT_FIELDS: dict[str, dict[str, FieldSpec]] = {
                       "Hermes Agent: environment variables the skill needs."),
             FieldSpec("required_credential_files", "any", HERMES, "Hermes Agent: credential files the skill needs."),
             FieldSpec("prerequisites", "any", HERMES, "Hermes Agent (legacy): what the skill needs first."),
+            # read at the top level too (hermes-agent 0.19.0: tools/skills_tool.py falls back to them when
+            # `metadata.hermes` lacks them; agent/learning_graph.py reads `category`)
+            FieldSpec("tags", "any", HERMES, "Hermes Agent: the skill's tags (`metadata.hermes.tags` first)."),
+            FieldSpec("related_skills", "any", HERMES,
+                      "Hermes Agent: skills to suggest with this one (`metadata.hermes.related_skills` first)."),
+            FieldSpec("category", "any", HERMES, "Hermes Agent: the skill's category in its learning graph."),
+            FieldSpec("setup", "any", HERMES, "Hermes Agent: setup help and the secrets to collect."),
         )
     },
 }

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ... import claude_code
 from ...document import SkillDocument
-from ...fields import AGENT_WRITTEN_KEYS, FIELDS, HERMES, OPENCLAW, OTHER_AGENT_FIELDS, skill_dialect
+from ...fields import AGENT_WRITTEN_KEYS, FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
@@ -43,9 +43,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `user-invocable`, `disable-model-invocation`, `command-dispatch`, `command-tool` and
     `command-arg-mode`. A skill written for NousResearch Hermes Agent, recognised by `metadata.hermes`, by
     Hermes's own keys (`required_environment_variables`), or by `platforms: [macos, linux]` (Hermes's
-    operating-system filter) in a skill whose text names Hermes at least twice, may use `author` and
-    `platforms`; its top-level `tags`, `category` or `related_skills` is reported with where Hermes reads
-    them (`metadata.hermes`).
+    operating-system filter) in a skill whose text names Hermes at least twice, may use the top-level keys
+    Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
 
     A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
     defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
@@ -126,8 +125,6 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         fix = None
         msg = (f"Unknown frontmatter field `{key}`; custom data belongs under `metadata` (a key your own tools "
                "read: list it in `known-fields`)")
-        if dialect == HERMES and key in _HERMES_META:
-            msg = f"Unknown frontmatter field `{key}`; Hermes Agent reads it under `metadata.hermes`"
         if close == ["arguments"] and isinstance(fld.value, str) and not _names(fld.value) and "argument-hint" in known:
             close = ["argument-hint"]  # `argument: "<package_name>"`: a hint shown while typing, not argument names
         if close and close[0] in FIELDS and not _fits(fld.value, FIELDS[close[0]].kind, close[0]):
@@ -140,7 +137,6 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(fld.key_range, msg, fix)
 
 
-_HERMES_META = frozenset({"tags", "category", "related_skills"})  # what Hermes reads in `metadata.hermes`
 _VALUED = ("model", "context", "effort", "shell")
 _NAME = re.compile(r"[A-Za-z_][\w-]{0,63}")
 
