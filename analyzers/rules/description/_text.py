@@ -29,8 +29,9 @@ def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
 # Anchored at the start (bmad's validator: `^\s*deprecated\b`): a skill that merely mentions deprecation
 # ("Finds deprecated APIs") is routed like any other.
 # Or a short name, then "deprecated shim / alias / wrapper / stub / redirect / skill", ending the description or
-# its first clause ("Ecomode deprecated shim", "Ralph Init deprecated skill", oh-my-codex): "Finds deprecated APIs" names no shim, and "Removes
-# deprecated wrapper classes from code" goes on after it: both are routed like any other.
+# its first clause ("Ecomode deprecated shim", "Ralph Init deprecated skill", oh-my-codex): "Finds deprecated
+# APIs" names no shim, and "Removes deprecated wrapper classes from code" goes on after it: both are routed like
+# any other.
 DEPRECATED = re.compile(
     r"[\W_]*(?:this\s+skill\s+(?:is|has\s+been)\s+(?:now\s+)?)?(?:deprecated|obsolete|superseded|retired)\b"
     r"|[\W_]*forwards?\s+to\b"
