@@ -26,6 +26,9 @@ KINDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("a Slack token", ("xox",), re.compile(r"\bxox[abprs]-[0-9]{6,}-[A-Za-z0-9-]{10,}")),
     ("a Google API key", ("AIza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("a Stripe live key", ("_live_",), re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
+    # `BSA` and ~28 random characters (held-out set 35d: a live key in a Hermes skill); _random() then asks for
+    # digits and both cases in the rest, so an upper-case word such as `BSAFETYCHECKLIST…` is not one
+    ("a Brave Search API key", ("BSA",), re.compile(r"\bBSA[A-Za-z0-9_-]{24,40}\b")),
     ("a private key", ("PRIVATE KEY-",),
      re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY( BLOCK)?-----")),
 )
@@ -38,7 +41,7 @@ MAX_SECRET = 400  # the longest formats (OpenAI project keys, GitHub fine-graine
 # re scans for as fast as str.find does for one of them (`gh[pousr]_` is one pass, not five)
 _FINDERS: tuple[str | re.Pattern[str], ...] = (
     "sk-", re.compile(r"A(?:KIA|SIA|Iza)"), re.compile(r"gh[pousr]_"), "github_pat_", "xox", "_live_",
-    "PRIVATE KEY-",
+    "PRIVATE KEY-", "BSA",
 )
 
 
@@ -125,6 +128,11 @@ def _openai(token: str) -> bool:
     return False
 
 
+def _random(rest: str) -> bool:
+    """Digits, lower-case and upper-case letters all in `rest`: generated, not a word."""
+    return any(c.isdigit() for c in rest) and any(c.islower() for c in rest) and any(c.isupper() for c in rest)
+
+
 def scan_secrets(source: SkillDocument | BundledFile) -> Iterator[tuple[Range, str, str]]:
     """(range, what it is, the secret) for every credential in a file's text."""
     text = source.text
@@ -146,6 +154,8 @@ def scan_secrets(source: SkillDocument | BundledFile) -> Iterator[tuple[Range, s
                 secret = m.group(0)
                 if _placeholder(secret) or what == "an OpenAI API key" and not _openai(secret):
                     continue
+                if what == "a Brave Search API key" and not _random(secret[3:]):
+                    continue
                 if what == "a private key":
                     if material is None:  # once per line: every header on it shares the lines below
                         material = _key_material(line[m.end():], lines, ln)
@@ -161,7 +171,7 @@ def hardcoded_secret(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Looks through the whole of SKILL.md and of every bundled text file (scripts, references,
     configs; a finding in a bundled file is reported on that file), code blocks included, for
-    credentials with a distinctive format: Anthropic, OpenAI, GitHub, Slack, Google and Stripe keys, AWS access key ids and PEM private
+    credentials with a distinctive format: Anthropic, OpenAI, GitHub, Slack, Google, Stripe and Brave Search keys, AWS access key ids and PEM private
     keys (a private key only with a base64 body: a header over `...` shows the format). Placeholders (`sk-ant-api03-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, values with `your`, `example`,
     `test`, `...`, six characters in alphabet or digit order: `AKIA0000TUVWXY3BCDEF`, one character six times:
     `AKIAYYYYYYYYYYYYYYYY`) are not reported.
