@@ -32,6 +32,15 @@ def _codes(path: Path, root: Path, *codes: str) -> list[tuple[str, str]]:
 
 
 FM = "description: React component design, hooks and state.\npriority: 80\ntriggers: [react, useState]\nowner: web\n"
+REGISTRY = 'def meta(fm):  # SKILL.md frontmatter\n    return fm.get("triggers", []), fm.get("auth")\n'
+
+
+def _python_package(root: Path, registry: str) -> None:
+    """`advisor`, a Python package whose `registry.py` reads the skills' frontmatter."""
+    loader_keys.cache_clear()
+    (root / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
+    (root / "advisor").mkdir()
+    (root / "advisor" / "registry.py").write_text(registry)
 
 
 def test_keys_the_package_reads_are_its_format(tmp_path: Path) -> None:
@@ -140,11 +149,7 @@ def test_a_package_runtime_that_reads_its_own_keys_is_not_claude_code(tmp_path: 
     body over as it is: Claude Code's `$N` substitution does not apply there. A package whose code also names
     `.claude` (an adapter that copies the skills where Claude Code looks, vibesop in set 20) is still read as
     Claude Code's."""
-    loader_keys.cache_clear()
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
-    (tmp_path / "advisor").mkdir()
-    (tmp_path / "advisor" / "registry.py").write_text(
-        'def meta(fm):  # SKILL.md frontmatter\n    return fm.get("triggers", []), fm.get("auth")\n')
+    _python_package(tmp_path, REGISTRY)
     fm = "description: Reads files. Use when the user asks about a file.\nauth: none\ntriggers: [file]\n"
     path = _skill(tmp_path, fm)
     path.write_text(path.read_text() + "\n```bash\nawk '{print $1}' data.txt\n```\n")
@@ -189,12 +194,7 @@ def test_javascript_property_reads_of_the_frontmatter_are_read(tmp_path: Path) -
 def test_a_package_runtime_that_asks_for_the_name_keeps_it(tmp_path: Path) -> None:
     """teotl (set 21, judged wrong twice): its registry files each skill under its `name` and its code asks for
     `"spec_kit"`; renaming to `spec-kit` would break the lookup. A name the code never asks for is reported."""
-    loader_keys.cache_clear()
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
-    (tmp_path / "advisor").mkdir()
-    (tmp_path / "advisor" / "registry.py").write_text(
-        'def meta(fm):  # SKILL.md frontmatter\n    return fm.get("triggers", []), fm.get("auth")\n\n'
-        'def planner(skills):\n    return skills.get("spec_kit")\n')
+    _python_package(tmp_path, REGISTRY + '\ndef planner(skills):\n    return skills.get("spec_kit")\n')
     fm = "description: Formal specifications. Use when planning.\nauth: none\ntriggers: [spec]\n"
     path = _skill(tmp_path, fm)
     path.write_text(path.read_text().replace("name: react", "name: spec_kit"))
