@@ -24,6 +24,9 @@ class FenceLine:
     info: str  # the info string, stripped
 
 
+SWALLOWING_KINDS = (6, 7)  # HTML blocks that run to the next blank line: `<div>`-like block tags, any lone tag
+
+
 def fence_line(line: str) -> FenceLine | None:
     """The fence this line holds, ignoring block-quote, list and indentation context, or None."""
     if "```" not in line and "~~~" not in line:

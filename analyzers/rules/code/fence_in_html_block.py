@@ -7,10 +7,8 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import FenceLine, closes_fence, fence_line, line_break
+from ._helpers import SWALLOWING_KINDS, FenceLine, closes_fence, fence_line, line_break
 from .nested_fence import nested_fences
-
-_SWALLOWING_KINDS = (6, 7)  # `<div>`-like block tags and any lone tag: they end at a blank line
 
 
 @rule("FENCE_IN_HTML_BLOCK", family="code", severity=Severity.WARNING, fix=FixAvailability.ALWAYS)
@@ -61,7 +59,7 @@ def fence_in_html_block(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     lines = doc.lines
     nested = None
     for a, b, kind in doc.html_blocks:
-        if kind not in _SWALLOWING_KINDS:
+        if kind not in SWALLOWING_KINDS:
             continue
         found = next(((ln, f) for ln in range(a + 1, min(b, len(lines)))
                       if (f := fence_line(lines[ln])) is not None), None)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...rule import RuleContext, rule
-from ._helpers import FenceLine, fence_line
+from ._helpers import SWALLOWING_KINDS, FenceLine, fence_line
 
 _EXAMPLE_LANGS = frozenset({"markdown", "md"})  # a whole document shown as an example: it may hold several blocks
 MAX_CHAIN = 40  # inner blocks followed through one markdown example
@@ -86,9 +86,6 @@ def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
     return out
 
 
-_SWALLOWING_KINDS = (6, 7)  # HTML blocks that run to the next blank line (`<details>`, a lone tag)
-
-
 def _closer_in_html(doc: SkillDocument, b: CodeBlock, nb: CodeBlock, opener: FenceLine) -> int | None:
     """The author's closer of `b` when an HTML block swallowed it: the first HTML block after `b` (and before
     the next block `nb`) that runs to a blank line holds a bare fence line of `b`'s fence (```` </details> ````
@@ -100,7 +97,7 @@ def _closer_in_html(doc: SkillDocument, b: CodeBlock, nb: CodeBlock, opener: Fen
     if at == len(html):
         return None
     a, e, kind = html[at]  # the first HTML block after `b`
-    if a >= nb.start_line or kind not in _SWALLOWING_KINDS:
+    if a >= nb.start_line or kind not in SWALLOWING_KINDS:
         return None
     for ln in range(a + 1, min(e, len(lines))):
         f = fence_line(lines[ln])

@@ -10,7 +10,7 @@ from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, keeps_most, slugify
-from ..code._helpers import line_break
+from ..code._helpers import closes_fence, fence_line, line_break
 from ..name.name_dir_mismatch import is_container
 
 
@@ -104,16 +104,11 @@ def _wrapped(lines: list[str]) -> int | None:
     """The line of the closing fence when the whole file is one fenced block (```` ````skill ```` on line 1,
     then a `---` frontmatter with `name:` or `description:`, and a closing fence of the same kind as its last
     non-blank line), else None."""
-    first = lines[0].rstrip() if lines else ""
-    if not first.startswith(("```", "~~~")) or len(lines) < 4 or lines[1].rstrip() != "---":
+    fence = fence_line(lines[0]) if len(lines) >= 4 else None
+    if fence is None or fence.column or lines[1].rstrip() != "---":
         return None
-    marker = first[0]
-    run = len(first) - len(first.lstrip(marker))
     last = next((k for k in range(len(lines) - 1, 1, -1) if lines[k].strip()), None)
-    if last is None:
-        return None
-    tail = lines[last].strip()
-    if not tail.startswith(marker * run) or tail.strip(marker):
+    if last is None or not closes_fence(lines[last].lstrip(), fence.marker, fence.run):
         return None
     keys = lines[2:min(last, 2 + MAX_BLOCK)]
     return last if any(k.startswith(("name:", "description:")) for k in keys) else None

@@ -191,7 +191,7 @@ def _project_folder(doc: SkillDocument, rel: str) -> bool:
     """`rel` (from the skill folder) lies in a folder the skill does not have (`db/users.md`): one of the made-up
     project a sample describes, not the skill's own (`references/format.md`, or `README.md` at the top)."""
     top, sep, _ = rel.partition("/")
-    return bool(sep) and top not in ("", "..") and not any(f.startswith(top + "/") for f in doc.files.files)
+    return bool(sep) and top not in ("", "..") and not doc.files.under(top)
 
 
 def _sample_doc(rel: str) -> bool:

@@ -17,11 +17,6 @@ from .._helpers import NAME_RE, placeholder_name, runtime_id, runtime_record
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
 _SOURCE_PREFIXES = ("_", ".")
 _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
-
-
-def _root(folder: Path) -> bool:
-    """A repository's or package's root folder."""
-    return any((folder / m).exists() for m in _ROOT_MARKS)
 # folders that hold copies of other repositories, each under its upstream name (`vendor/owner__repo/`), or
 # retired copies of skills (`.archive/x-v2/`, `_archive/`, `deprecated/`): neither is a folder agents load
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "thirdparty", "external", "externals",
@@ -31,6 +26,11 @@ _ORDER_PREFIX = re.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
 CONTAINERS = frozenset({"assets", "payload", "template", "templates", "skill", "data", "home", "files",
                          "resources", "content", "static", "share", "src"})
+
+
+def _root(folder: Path) -> bool:
+    """A repository's or package's root folder."""
+    return any((folder / m).exists() for m in _ROOT_MARKS)
 
 
 def is_container(dirname: str) -> bool:
@@ -135,8 +135,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ident = runtime_id(doc.frontmatter.data)
     if ident is not None and ident.rsplit("/", 1)[-1] == dirname:
         return  # `skill: ip-design` in `ip-design/` identifies it; `name: IP Design` is the runtime's label
-    if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or any(
-            (doc.skill_dir / m).exists() for m in _ROOT_MARKS):
+    if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or _root(doc.skill_dir):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
     if not any("skills" in p.name.lower() and not (i and _root(p))
                for i, p in enumerate(Path(os.path.abspath(doc.skill_dir)).parents[:2])):
@@ -149,7 +148,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     container = is_container(dirname)
     if container and (doc.skill_dir.parent.name == fld.value or any(
-            (anc / m).exists() for anc in doc.skill_dir.parents[:2] for m in _ROOT_MARKS)):
+            _root(anc) for anc in doc.skill_dir.parents[:2])):
         return  # `<package>/assets/SKILL.md`, `orchestra/skill-assets/SKILL.md`: a container, installed under `name`
     if container and "skills" in doc.skill_dir.parent.parent.name.lower():
         dirname = doc.skill_dir.parent.name  # `skills/<entry>/files/SKILL.md`: the entry is the skill's folder
