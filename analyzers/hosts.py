@@ -107,18 +107,36 @@ def _plugin_host(skill_dir: Path) -> str | None:
     return None
 
 
+# folder -> (its modification time, the agent its manifest names): sibling skills share their parents' listings
+_MANIFESTS: dict[str, tuple[int, str | None]] = {}
+
+
 def _plugin_manifest(folder: str) -> str | None:
     """The agent named by a `<agent>-plugin.yml` / `.yaml` manifest in the folder (`datus-plugin.yml`: "datus"), or
-    None. (Looked for only once a Claude Code-only rule has a finding: see engine.run_rules.)"""
+    None. (Looked for only once a Claude Code-only rule has a finding: see engine.run_rules.) A folder's answer is
+    kept while its modification time stands (adding, removing or renaming an entry changes it), so the skills of
+    one collection list their shared parents once."""
+    try:
+        mtime = os.stat(folder).st_mtime_ns
+    except OSError:
+        return None
+    known = _MANIFESTS.get(folder)
+    if known is not None and known[0] == mtime:
+        return known[1]
+    agent = None
     try:
         with os.scandir(folder) as it:
             for e in it:
                 name = e.name.lower()
                 if name.endswith(("-plugin.yml", "-plugin.yaml")) and not name.startswith("claude"):
-                    return name.rsplit("-plugin.", 1)[0]
+                    agent = name.rsplit("-plugin.", 1)[0]
+                    break
     except OSError:
         pass
-    return None
+    if len(_MANIFESTS) > 4096:
+        _MANIFESTS.clear()
+    _MANIFESTS[folder] = (mtime, agent)
+    return agent
 
 
 # folders of a skill's own material: a SKILL.md in one is a document of that skill

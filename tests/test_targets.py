@@ -182,3 +182,23 @@ def test_a_skill_for_another_agent_gets_no_claude_code_only_rules(tmp_path: Path
     chosen = Config().merged({"target": "claude-code"})
     assert chosen.target_explicit and not Config().target_explicit
     assert cc_only <= {f.code for f in run_rules(parse(text, path), chosen)[0]}
+
+
+def test_a_manifest_added_later_is_seen(tmp_path: Path) -> None:
+    """The manifest lookup is kept per folder while the folder is unchanged: a long-lived server that saw the
+    folder without a manifest sees the one added afterwards (and stops seeing it once it is removed)."""
+    path = tmp_path / "tool" / "skills" / "claude-helper" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    cc_only = {"UNKNOWN_MODEL", "UNRESTRICTED_BASH"}
+
+    def codes() -> set[str]:
+        return {f.code for f in run_rules(parse(SKILL, path), Config())[0]}
+
+    assert cc_only <= codes()
+    manifest = tmp_path / "tool" / "datus-plugin.yml"
+    manifest.write_text("manifest_version: 1\nskills: skills\n")
+    os.utime(tmp_path / "tool", ns=(1, 1))  # a different modification time, however coarse the clock
+    assert not codes() & cc_only
+    manifest.unlink()
+    os.utime(tmp_path / "tool", ns=(2, 2))
+    assert cc_only <= codes()
