@@ -54,6 +54,8 @@ _NOT_ROUTED = re.compile(
     r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load|read)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
     r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
     r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded|activated|selected|run)\s+directly\b"
+    # "Internal — not for direct invocation.": the noun form
+    r"|\bnot\s+for\s+direct\s+(?:invocation|use|calls?|triggering|loading)\b"
     # "Internal shared Python helpers used by local skills.": a library other skills load, not a skill to route to
     r"|^\W{0,3}internal\b[^.;\n]{0,40}?\b(?:helpers?|utilit(?:y|ies)|librar(?:y|ies)|modules?)\b[^.;\n]{0,20}?"
     r"\bused\s+by\b[^.;\n]{0,30}?\bskills?\b",
@@ -63,7 +65,7 @@ _NOT_ROUTED = re.compile(
 
 def not_routed(doc: SkillDocument) -> bool:
     """The description says the skill is not routed to on its own ("DO NOT USE directly — consumed by …",
-    "not as an independent trigger"), or opens "Internal …" in a skill kept under an `internal/` folder, or the
+    "not as an independent trigger", "not for direct invocation"), or opens "Internal …" in a skill kept under an `internal/` folder, or the
     frontmatter sets `allow_implicit_invocation: false` (at the top or
     one level down in `metadata`), or Codex's `agents/openai.yaml` beside it does (its `policy` block)."""
     data = doc.frontmatter.data

@@ -18,8 +18,9 @@ from .empty_description import MIN_CHARS, weighted_length
 def exempt(doc: SkillDocument) -> bool:
     """Skills the model never routes to by description alone: slash-only, path-triggered, with a
     non-empty `when_to_use` (Claude Code appends it to the description in the skill listing: it is the
-    trigger clause, kept in its own field), deprecated (reached by name only), or said not to be routed to
-    on their own (another skill loads them; `allow_implicit_invocation: false`). Memoised per document."""
+    trigger clause, kept in its own field; a runtime's own layout keeps it in `use_when` / `applies_to`),
+    deprecated (reached by name only), or said not to be routed to on their own (another skill loads them;
+    `allow_implicit_invocation: false`). Memoised per document."""
     memo = doc._resolved  # the document's memo (tuple keys never meet resolve()'s string keys)
     key = ("trigger_exempt",)
     if key not in memo:
@@ -40,7 +41,29 @@ def _exempt(doc: SkillDocument) -> bool:
         return True
     if isinstance(paths, list) and any(isinstance(p, str) and p.strip() for p in paths):
         return True
+    if _own_layout_trigger(data):
+        return True
     return any(package_reads(doc, k) for k in _trigger_lists(data))
+
+
+# a runtime's own layout (`id:` / `title:` and no `name:`) keeps its trigger clause in a field of its own
+_OWN_LAYOUT_TRIGGER_KEYS = ("use_when", "applies_to", "applicable_when")
+
+
+def _own_layout_trigger(data: dict) -> bool:
+    """A skill in a runtime's own frontmatter layout (an `id` or `title`, no `name`: Claude Code's layout
+    always has `name`) that says when it applies in a field of its own (`use_when: "the user wants to fetch a
+    URL"`, `applies_to: ["when generating Dockerfile content", …]`): that runtime routes on the field, and the
+    description is not where the trigger is kept. A skill with `name` gets no such pass: Claude Code lists only
+    `description` and `when_to_use`."""
+    if "name" in data or not ("id" in data or "title" in data):
+        return False
+    for key in _OWN_LAYOUT_TRIGGER_KEYS:
+        v = data.get(key)
+        if (isinstance(v, str) and v.strip()) or (isinstance(v, list) and any(isinstance(w, str) and w.strip()
+                                                                               for w in v)):
+            return True
+    return False
 
 
 def _trigger_lists(data: dict) -> list[str]:
@@ -160,7 +183,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     Exempt, because the model does not route to them by the description's wording alone: skills with
     `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty `when_to_use` (Claude
-    Code appends it to the description: the trigger clause in its own field), and deprecated skills, whose
+    Code appends it to the description: the trigger clause in its own field), skills in a runtime's own
+    frontmatter layout (an `id` or `title`, no `name`) with a non-empty `use_when`, `applies_to` or
+    `applicable_when` (that runtime's trigger field; a skill with `name` gets no such pass, since Claude Code
+    lists only `description` and `when_to_use`), and deprecated skills, whose
     description opens by saying so ("Deprecated — forwards to x", "DEPRECATED: use x", "[Deprecated] …",
     "This skill is deprecated …", "Obsolete / Superseded by …", "Forwards to x", "Compatibility alias / Legacy shim …", or a short name followed
     by "deprecated shim / alias / wrapper / stub / redirect / skill" and nothing more in that clause: "Ecomode
@@ -169,7 +195,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
-    invoked directly", or one opening "Internal shared Python helpers used by local skills": a library the
+    invoked directly", "Internal — not for direct invocation", or one opening "Internal shared Python helpers used by local skills": a library the
     other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
