@@ -238,7 +238,8 @@ def skill_dialect(data: object, text: str) -> str | None:
     """The agent dialect of a skill: its frontmatter's (frontmatter_dialect), or Hermes for a skill with Hermes
     Agent's `platforms: [macos, linux]` (its operating-system filter, which no other agent defines at the top
     level) whose text names Hermes more than in passing (a fork's skill that keeps the keys, "source: hermes
-    agent", is read by a loader that ignores them)."""
+    agent", is read by a loader that ignores them), or with the top-level `tags`, `category` or `related_skills`
+    Hermes reads and text that names Hermes as often (a skill merely about Hermes has neither key)."""
     found = frontmatter_dialect(data)
     if found is not None or not isinstance(data, dict):
         return found
@@ -246,7 +247,13 @@ def skill_dialect(data: object, text: str) -> str | None:
     if isinstance(value, list) and value and all(isinstance(v, str) and v.strip().lower() in _OS_NAMES
                                                  for v in value):
         return HERMES if text.lower().count("hermes") >= HERMES_MENTIONS else None
+    if any(k in data for k in _HERMES_TOP_KEYS) and text.lower().count("hermes") >= HERMES_MENTIONS:
+        return HERMES  # `category: reasonix`, `tags: […]` and a "Hermes 适配说明" section: Hermes reads both keys
     return None
+
+
+# top-level keys Hermes Agent reads (tools/skills_tool.py falls back to them) that Claude Code does not
+_HERMES_TOP_KEYS = ("tags", "category", "related_skills")
 
 
 # the description says the skill runs with OpenClaw ("… server with OpenClaw", "powered by OpenClaw"), not that

@@ -179,3 +179,24 @@ def test_a_hermes_skill_may_keep_the_top_level_keys_hermes_reads() -> None:
     assert [f.message.split(";")[0] for f in _findings(text)] == ["Unknown frontmatter field `labels`"]
     plain = "---\nname: x\ndescription: Use when x.\ntags: [a]\n---\n"
     assert [f.message.split(";")[0] for f in _findings(plain)] == ["Unknown frontmatter field `tags`"]
+
+
+@pytest.mark.parametrize(("keys", "body", "host"), [
+    ("category: reasonix\ntags: [tdd]", "## Hermes 适配说明\n在 Hermes 中使用时，用 `delegate_task`。", "hermes"),
+    ("tags: [routing]", "Hermes reads this skill from `~/.hermes/skills/`.", "hermes"),
+    ("tags: [tdd]", "A workflow for test-driven development.", None),  # no word of Hermes
+    ("owner: me", "Post to X from Hermes; Hermes keeps the token.", None),  # about Hermes, no key it reads
+    ("tags: [x]", "Mentions hermes once.", None),  # in passing
+])
+def test_hermes_keys_and_text_naming_hermes_make_a_hermes_skill(keys: str, body: str, host: str | None) -> None:
+    """Set 36's reasonix-superpower: `category` and `tags` at the top level, which Hermes reads, and a section on
+    using the skill in Hermes, without `metadata.hermes` or `platforms`. A skill only about Hermes (set 36's
+    hermes-tweet, 19 mentions) keeps none of those keys and stays Claude Code's."""
+    from pathlib import Path
+
+    from skillgrade.analyzers.hosts import other_host
+
+    text = f"---\nname: x\ndescription: Use when x.\n{keys}\n---\n\n{body}\n"
+    assert other_host(parse(text, Path("pack/reasonix/x/SKILL.md"))) == host
+    unknown = [f for f in _findings(text) if f.code == "UNKNOWN_FIELD"]
+    assert (not unknown) == (host is not None)

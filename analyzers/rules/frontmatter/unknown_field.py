@@ -43,8 +43,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `user-invocable`, `disable-model-invocation`, `command-dispatch`, `command-tool` and
     `command-arg-mode`. A skill written for NousResearch Hermes Agent, recognised by `metadata.hermes`, by
     Hermes's own keys (`required_environment_variables`), or by `platforms: [macos, linux]` (Hermes's
-    operating-system filter) in a skill whose text names Hermes at least twice, may use the top-level keys
-    Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
+    operating-system filter) or a top-level `tags`, `category` or `related_skills` in a skill whose text names
+    Hermes at least twice, may use the top-level keys Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
 
     A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
     defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
