@@ -246,10 +246,20 @@ def skill_dialect(data: object, text: str) -> str | None:
     value = data.get("platforms")
     if isinstance(value, list) and value and all(isinstance(v, str) and v.strip().lower() in _OS_NAMES
                                                  for v in value):
-        return HERMES if text.lower().count("hermes") >= HERMES_MENTIONS else None
-    if any(k in data for k in _HERMES_TOP_KEYS) and text.lower().count("hermes") >= HERMES_MENTIONS:
+        return HERMES if _hermes_mentions(text) >= HERMES_MENTIONS else None
+    if any(k in data for k in _HERMES_TOP_KEYS) and _hermes_mentions(text) >= HERMES_MENTIONS:
         return HERMES  # `category: reasonix`, `tags: […]` and a "Hermes 适配说明" section: Hermes reads both keys
     return None
+
+
+def _hermes_mentions(text: str) -> int:
+    """How often the text names Hermes, not counting Hermes Labs (`author: Hermes Labs`, `hermes-labs-ai/…`: a
+    company whose tools are not Hermes Agent)."""
+    low = text.lower()
+    n = low.count("hermes")
+    if n < HERMES_MENTIONS:
+        return n
+    return n - sum(low.count(f"hermes{sep}labs") for sep in (" ", "-", "_", ""))
 
 
 # top-level keys Hermes Agent reads (tools/skills_tool.py falls back to them) that Claude Code does not

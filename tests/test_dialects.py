@@ -187,6 +187,7 @@ def test_a_hermes_skill_may_keep_the_top_level_keys_hermes_reads() -> None:
     ("tags: [tdd]", "A workflow for test-driven development.", None),  # no word of Hermes
     ("owner: me", "Post to X from Hermes; Hermes keeps the token.", None),  # about Hermes, no key it reads
     ("tags: [x]", "Mentions hermes once.", None),  # in passing
+    ("tags: [lint]\nauthor: Hermes Labs", "From hermes-labs-ai/lintlang; Hermes Labs keeps it.", None),  # a company
 ])
 def test_hermes_keys_and_text_naming_hermes_make_a_hermes_skill(keys: str, body: str, host: str | None) -> None:
     """Set 36's reasonix-superpower: `category` and `tags` at the top level, which Hermes reads, and a section on

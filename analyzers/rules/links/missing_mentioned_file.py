@@ -110,7 +110,10 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     and one after "<name> Skill 的" or after another skill's kebab-case name ending in `-skill`
     ("詳細は run-build-skill `references/x.md`", "the deploy-skill's `scripts/x.sh`": that skill's file;
     this skill's own name or folder there does not count), or after a kebab-case name in backticks with a
-    possessive ("See `scan-pdf-to-print-html`'s `references/cover-workflow.md`"). A path that
+    possessive ("See `scan-pdf-to-print-html`'s `references/cover-workflow.md`") or after a wiki link to
+    another skill ("`[[instagram-reel-publish]] scripts/validate_reel.sh`"). A path the text says something
+    else supplies ("Your pipeline supplies `references/API.md` next to this SKILL.md", "supplied by the
+    build", "injected at publish time") is not required either, at every mention of it. A path that
     another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling
     skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
 
@@ -215,7 +218,8 @@ _SCOPE_BEFORE = re.compile(r"\b(?:repo|repository|project|workspace)[- ](?:level
 def _declared_elsewhere(doc: SkillDocument) -> frozenset[str]:
     """The paths one of whose prose mentions says they are another project's ("`references/papers.bib` exists
     at the workspace root", "repo-level `references/papers.bib`") or that the skill makes them ("write the keys
-    into `scripts/config.json`"): every mention of them means that file ("make sure `scripts/config.json`
+    into `scripts/config.json`") or that something else supplies them ("Your pipeline supplies
+    `references/API.md` next to this SKILL.md"): every mention of them means that file ("make sure `scripts/config.json`
     exists" in a troubleshooting table)."""
     out = set()
     for m in mentioned_files(doc):
@@ -224,7 +228,7 @@ def _declared_elsewhere(doc: SkillDocument) -> frozenset[str]:
         line = doc.lines[m.range.start.line]
         start = m.range.start.character
         if _elsewhere(doc.lines[m.range.end.line], m.range.end.character) or _SCOPE_BEFORE.search(
-                line, max(0, start - 120), start) or _created_here(line, start):
+                line, max(0, start - 120), start) or _created_here(line, start) or _supplied(line, start):
             out.add(m.rel)
     return frozenset(out)
 
@@ -247,6 +251,18 @@ _OPTIONAL = re.compile(r"\bmay\s+(?:also\s+)?(?:contain|include|have|hold)\b|\bi
                        # a file still to come: "… arrives in W4 as `scripts/swarm/boot.py`", "will be added as", "planned:"
                        r"|\barrives?\s+in\b|\bwill\s+(?:be\s+)?(?:add|creat|writ|land|ship)\w*|\bplanned\b|\bnot\s+yet\b"
                        r"|\bto\s+be\s+(?:added|created|written)\b", re.I)
+# a file something else puts beside SKILL.md: "Your pipeline supplies `references/API.md` next to this SKILL.md",
+# "supplied by the build", "injected at publish time"
+_SUPPLIED = re.compile(r"\b(?:pipeline|build|installer|publisher|harness|host)\s+(?:supplies|provides|injects|adds)\b"
+                       r"|\b(?:supplied|injected|provided)\s+(?:by\s+the\s+(?:pipeline|build|installer|harness|host)"
+                       r"|at\s+(?:build|publish|assembly|install)\b)", re.I)
+
+
+def _supplied(line: str, col: int) -> bool:
+    """The sentence before the path says something else supplies the file (the pipeline, the build)."""
+    before = line[max(0, col - 200):col]
+    start = max(before.rfind(". "), before.rfind("; "))
+    return _SUPPLIED.search(before[start + 1:] if start >= 0 else before) is not None
 
 
 def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> bool:
@@ -362,11 +378,14 @@ _NAMED_SKILL = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’
 # "`scan-pdf-to-print-html`'s `references/cover-workflow.md`": a kebab-case name in backticks and a possessive
 # right before the path (another skill's file, when the name is not this skill's)
 _CODE_NAME_POSSESSIVE = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`\s?['’]s\s?[`'\"]?$", re.I)
+# "`[[instagram-reel-publish]] scripts/validate_reel.sh`": a wiki link to a skill right before the path
+_WIKI_NAME = lazy_compile(r"\[\[([\w.-]{1,80})\]\]\s{0,3}[`'\"]?$")
 
 
 def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = ()) -> bool:
     """The path is said to be optional right after it, or is another skill's by a Chinese possessive or by
-    another skill's name right before it (`deploy-skill's`, or a kebab-case name in backticks with `'s`; `own`
+    another skill's name right before it (`deploy-skill's`, a kebab-case name in backticks with `'s`, or a
+    wiki link `[[other-skill]]`; `own`
     holds this skill's name and folder, lowercased)."""
     before = line[max(0, start - 40):start]
     if before.rstrip(" `'\"*_").lower().endswith("if") and "exist" in line[end:end + 60].lower():
@@ -376,6 +395,8 @@ def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = ()) -> bo
     named = _NAMED_SKILL.search(line[max(0, start - 80):start]) if "skill" in before.lower() else None
     if named is None and "`" in before:
         named = _CODE_NAME_POSSESSIVE.search(before)  # "See `scan-pdf-to-print-html`'s `references/x.md`"
+    if named is None and "]]" in before:
+        named = _WIKI_NAME.search(before)  # "`[[instagram-reel-publish]] scripts/validate_reel.sh`"
     return named is not None and named.group(1).lower() not in own
 
 

@@ -76,6 +76,20 @@ def _boilerplate(rel: str) -> bool:
     return posixpath.basename(rel).rsplit(".", 1)[0].lower().replace("-", "_") in _BOILERPLATE
 
 
+# a language suffix on a file's stem: `report-contract.zh.md`, `SKILL.zh-CN.md`, `guide_ja.md`, `README-en.md`
+_LANG_SUFFIX = re.compile(r"[._-](?:zh|en|ja|ko|de|fr|es|pt|ru|it|vi|tr|ar|pl|nl|id|th|uk|cn|tw|hk|jp|kr)"
+                          r"(?:[-_](?:cn|tw|hk|sg|hans|hant|br|pt|us|gb|mx))?$", re.I)
+
+
+def _untranslated(rel: str) -> str | None:
+    """The file a translation translates (`references/a.zh.md` -> `references/a.md`), or None."""
+    stem, dot, ext = rel.rpartition(".")
+    if not dot:
+        return None
+    m = _LANG_SUFFIX.search(stem)
+    return f"{stem[:m.start()]}.{ext}" if m and m.start() > 0 and stem[m.start() - 1] != "/" else None
+
+
 @rule("NESTED_REFERENCE", family="links", severity=Severity.INFO)
 def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A file SKILL.md links to sends the agent on to further reference files (more than one level deep).
@@ -93,7 +107,10 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     to scripts, images and data, to SKILL.md, back to `a.md` itself, to files outside the skill, and
     to files that do not exist are not counted (the link rules report those), and neither are legal and
     project boilerplate (`NOTICE.md`, `LICENSE.md`, `CREDITS.md`, `CHANGELOG.md`, `CONTRIBUTING.md`,
-    `SECURITY.md`, …), linked or linking: they are written for people, not read as references.
+    `SECURITY.md`, …), linked or linking: they are written for people, not read as references. Nor are
+    translations: a link to `a.zh.md` (a language suffix: `.zh`, `_ja`, `-en`, `.zh-CN`, …) from `a.md` or
+    from any file when SKILL.md links `a.md` (a language switch, `[中文](a.zh.md)`), or the links of
+    `SKILL.zh.md` (SKILL.md itself in another language).
 
     ## Why is this bad?
     Anthropic's skill authoring guide asks to keep references one level deep from SKILL.md. An
@@ -130,7 +147,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     bases: dict[str, int] = {}
     for rel, t in linked.items():
         if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md" or doc.files.in_nested_skill(rel) \
-                or _boilerplate(rel):
+                or _boilerplate(rel) or _untranslated(rel) == "SKILL.md":
             continue  # (a nested skill's files, its SKILL.md among them, are that skill's business)
         bf = read_bundled(doc, rel)
         if bf is None or not bf.links:
@@ -147,6 +164,8 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 continue
             if _boilerplate(target) or not doc.files.exists(target) or target in doc.text:
                 continue  # missing (a link rule's business), or SKILL.md names it in prose or code
+            if (original := _untranslated(target)) is not None and (original == rel or original in linked):
+                continue  # `[中文](report-contract.zh.md)`: the same reference in another language
             if _named_by_base(doc, target, bases) or _index_of_linked(doc, target, linked) or _folder_named(
                     doc, posixpath.dirname(target), folders) or _glob_named(doc, target, globs):
                 continue

@@ -13,7 +13,11 @@ from ...measures import exists_recorded
 from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
 
-_IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "requirements.txt", ".gitkeep", "conftest.py"}
+_IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "requirements.txt", ".gitkeep", "conftest.py",
+                  # lock files: the package manager reads them, not the agent
+                  "uv.lock", "poetry.lock", "Pipfile.lock", "package-lock.json", "pnpm-lock.yaml", "yarn.lock",
+                  "bun.lockb", "Cargo.lock", "Gemfile.lock", "composer.lock"}
+_LOCK_SUFFIX = ".lock"  # `research.py.lock`: uv's lock file of a PEP 723 script
 # a log of the skill's own changes, kept for its maintainers (by stem, any case, `_` or `-`)
 _MAINTAINERS_LOGS = frozenset({"changelog", "changes", "release-notes", "releasenotes", "evolution-log",
                                "version-history", "revision-history", "change-history", "eval-history",
@@ -46,7 +50,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         if not f.startswith(("references/", "scripts/")):
             continue
         base = f.rsplit("/", 1)[-1]
-        if base.startswith(".") or base in _IGNORED_NAMES or base.endswith((".pyc", ".pyo")) or is_test_file(f):
+        if base.startswith(".") or base in _IGNORED_NAMES or base.endswith((".pyc", ".pyo", _LOCK_SUFFIX)) \
+                or is_test_file(f):
             continue
         if base.rsplit(".", 1)[0].lower().replace("_", "-") in _MAINTAINERS_LOGS:
             continue  # `references/evolution-log.md`: the maintainers' record of changes, not the agent's reading
@@ -196,7 +201,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     imports it by convention; `references/task-profile.json`, an evaluation tool's profile in every skill). A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
-    `requirements.txt`, a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
+    `requirements.txt`, lock files (`uv.lock`, `package-lock.json`, `research.py.lock`: the package manager
+    reads them), a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
     `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
     the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`: tests import the code, nothing

@@ -1,0 +1,2 @@
+#!/bin/sh
+ffmpeg -i "$1/%04d.png" out.mp4
