@@ -21,6 +21,8 @@ _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
 # retired copies of skills (`.archive/x-v2/`, `_archive/`, `deprecated/`): neither is a folder agents load
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "thirdparty", "external", "externals",
                        "upstream", "submodules", "mirrors", "archive", "archived", "archives", "deprecated", "attic"})
+# a GitHub owner (letters, digits, hyphens): `Dubibubii` of a copy kept as `Dubibubii_usage-limit-reducer/`
+_OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,38}")
 _ORDER_PREFIX = re.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number ordering the skills' folders
 # a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
@@ -40,6 +42,15 @@ def is_container(dirname: str) -> bool:
         return True
     words = low.replace("_", "-").split("-")
     return len(words) > 1 and all(w in CONTAINERS or w == "skills" for w in words)
+
+
+def _owner_copy(dirname: str, name: str) -> bool:
+    """`Dubibubii_usage-limit-reducer/` for `usage-limit-reducer`: a copy of another repository kept as
+    `<owner>_<repo>` or `<owner>__<repo>`, where the part after the owner is the whole name."""
+    if not dirname.endswith("_" + name):
+        return False
+    owner = dirname[:-len(name) - 1]
+    return _OWNER.fullmatch(owner[:-1] if owner.endswith("_") else owner) is not None
 
 
 _SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".mjs", ".go", ".rs", ".java", ".kt", ".swift", ".rb", ".cs")
@@ -91,7 +102,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`), nor a copy of another repository in a `vendor/`, `third_party/`,
     `external/`, `upstream/` or `submodules/` folder (`vendor/Dilaz__security-review-skill/`: named after
-    its upstream), nor a retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/`
+    its upstream), nor a copy named `<owner>_<name>` or `<owner>__<name>` where what follows the owner is
+    the whole name (`skills/Dubibubii_usage-limit-reducer/` for `name: usage-limit-reducer`), nor a retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/`
     folder (`.archive/adjutant-add-phase-v2/`: no agent loads it). Nor is a template's
     placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
@@ -141,9 +153,10 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
                for i, p in enumerate(Path(os.path.abspath(doc.skill_dir)).parents[:2])):
         return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
         # (a repository named `draco-skills-collection` two levels up is not one: `<repo>/Ark Version/cover/`)
-    if doc.skill_dir.parent.name.lower().lstrip("._") in _VENDORED:
+    if doc.skill_dir.parent.name.lower().lstrip("._") in _VENDORED or _owner_copy(dirname, fld.value):
         return  # `vendor/Dilaz__security-review-skill/`: a copy of another repository, kept under that repository's
-        # name; `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
+        # name (also `skills/Dubibubii_usage-limit-reducer/`: an owner's prefix, then the name);
+        # `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     container = is_container(dirname)
