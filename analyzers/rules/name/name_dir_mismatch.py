@@ -11,7 +11,7 @@ from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import package_data
-from .._helpers import NAME_RE, placeholder_name, runtime_id, runtime_record
+from .._helpers import NAME_RE, placeholder_name, runtime_id, runtime_record, slugify
 
 # A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
@@ -51,6 +51,20 @@ def _owner_copy(dirname: str, name: str) -> bool:
         return False
     owner = dirname[:-len(name) - 1]
     return _OWNER.fullmatch(owner[:-1] if owner.endswith("_") else owner) is not None
+
+
+def _bundle_sub_skill(folder: Path, name: str) -> bool:
+    """`.agents/skills/birdview/compatibility-audit/` for `birdview-compatibility`: a sub-skill of a bundle
+    in a skills folder, its name namespaced with the bundle folder's (`<bundle>-…`). The bundle is no skill of
+    its own (no SKILL.md: `scitex/general/` under `scitex/SKILL.md` is a section of that skill, and its
+    `scitex-general` a real mismatch) unless it is a repository vendored whole (its root: `package.json`)."""
+    bundle = folder.parent
+    prefix = slugify(bundle.name)
+    if not prefix or "skills" in prefix or not name.startswith(prefix + "-") or len(name) == len(prefix) + 1:
+        return False
+    if "skills" not in bundle.parent.name.lower():
+        return False  # (`skills/<bundle>/<sub>/` only)
+    return _root(bundle) or not ((bundle / "SKILL.md").exists() or (bundle / "skill.md").exists())
 
 
 _SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".mjs", ".go", ".rs", ".java", ".kt", ".swift", ".rb", ".cs")
@@ -102,10 +116,14 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`), nor a copy of another repository in a `vendor/`, `third_party/`,
     `external/`, `upstream/` or `submodules/` folder (`vendor/Dilaz__security-review-skill/`: named after
-    its upstream), nor a copy named `<owner>_<name>` or `<owner>__<name>` where what follows the owner is
-    the whole name (`skills/Dubibubii_usage-limit-reducer/` for `name: usage-limit-reducer`), nor a retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/`
-    folder (`.archive/adjutant-add-phase-v2/`: no agent loads it). Nor is a template's
-    placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
+    its upstream), nor a sub-skill of a bundle whose name is namespaced with the bundle folder's
+    (`.agents/skills/birdview/compatibility-audit/` for `name: birdview-compatibility`) when the bundle is
+    no skill of its own (no SKILL.md) or is a repository vendored whole (`package.json`: its root); a
+    section of a parent skill (`skills/scitex/general/` beside `scitex/SKILL.md`, `name: scitex-general`)
+    is reported. Nor a copy named `<owner>_<name>` or `<owner>__<name>` where what follows the owner is
+    the whole name (`skills/Dubibubii_usage-limit-reducer/` for `name: usage-limit-reducer`), nor a
+    retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/` folder
+    (`.archive/adjutant-add-phase-v2/`: no agent loads it). Nor is a template's placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
     a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`).
 
@@ -160,6 +178,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     container = is_container(dirname)
+    if not container and _bundle_sub_skill(doc.skill_dir, fld.value):
+        return  # `skills/birdview/compatibility-audit/` for `birdview-compatibility`: namespaced with its bundle
     if container and (doc.skill_dir.parent.name == fld.value or any(
             _root(anc) for anc in doc.skill_dir.parents[:2])):
         return  # `<package>/assets/SKILL.md`, `orchestra/skill-assets/SKILL.md`: a container, installed under `name`
