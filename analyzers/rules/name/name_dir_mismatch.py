@@ -7,7 +7,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ...document import SkillDocument
+from ...bundle import bundled_text_files
+from ...document import Field, SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import package_data
@@ -65,6 +66,45 @@ def _bundle_sub_skill(folder: Path, name: str) -> bool:
     if "skills" not in bundle.parent.name.lower():
         return False  # (`skills/<bundle>/<sub>/` only)
     return _root(bundle) or not ((bundle / "SKILL.md").exists() or (bundle / "skill.md").exists())
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_CODE_MARKS = "/$@`'\""  # `/pdf`, `$pdf`, `"pdf"`: a one-word name used as a command or key, not a word of prose
+
+
+def _uses(text: str, name: str) -> bool:
+    """`name` stands in `text` as a whole token (`"qwen-web-researcher": {`, `$kit-audit`; not inside
+    `qwen-web-researcher-pro`); a one-word name only as code (`/pdf`, `"pdf"`), not as a word of prose."""
+    compound = "-" in name
+    i = text.find(name)
+    while i >= 0:
+        j = i + len(name)
+        before = text[i - 1] if i else " "
+        after = text[j] if j < len(text) else " "
+        if before not in _WORD_CHARS and after not in _WORD_CHARS and (
+                compound or before in _CODE_MARKS or after in _CODE_MARKS):
+            return True
+        i = text.find(name, j)
+    return False
+
+
+_DATA_SUFFIXES = (".txt", ".csv", ".tsv", ".jsonl")  # data and plain notes: a name in them identifies nothing
+
+
+def _name_used(doc: SkillDocument, fld: Field) -> str | None:
+    """Where the skill's own text uses its current name besides `name:` (the description, the body, a bundled
+    file that configures, documents or runs the skill, such as `agents/openai.yaml`): the file, or None.
+    There the name is an identifier (a configuration key, an invocation handle), which a new name breaks."""
+    name = fld.value
+    lines = doc.lines
+    skip = fld.value_range.start.line
+    if _uses("\n".join(lines[:skip]), name) or _uses("\n".join(lines[skip + 1:]), name):
+        return "SKILL.md"
+    manifest = doc.path.name if doc.path is not None else "SKILL.md"
+    for bf in bundled_text_files(doc):
+        if bf.rel != manifest and not bf.rel.lower().endswith(_DATA_SUFFIXES) and _uses(bf.text, name):
+            return bf.rel
+    return None
 
 
 _SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".mjs", ".go", ".rs", ".java", ".kt", ".swift", ".rb", ".cs")
@@ -149,7 +189,11 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
 
     ## Fix
     Sets `name` to the directory name when that is a valid name and no generic container's (unsafe: renaming may break
-    references to the old name; renaming the directory is the other option).
+    references to the old name; renaming the directory is the other option). When the skill's own text uses
+    the current (valid) name besides `name:` (a configuration key `"qwen-web-researcher": {`, an invocation
+    handle `$kit-audit` in `agents/openai.yaml`, a command in the description or body; a one-word name only
+    as code: `/pdf`, `"pdf"`; data files and plain notes, `.txt`, `.csv`, do not count), no fix is offered and the message says to rename the folder instead: a new
+    name would break those uses.
     """
     fld = doc.frontmatter.get("name") if doc.frontmatter.ok else None
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip() or doc.skill_dir is None:
@@ -187,6 +231,11 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         dirname = doc.skill_dir.parent.name  # `skills/<entry>/files/SKILL.md`: the entry is the skill's folder
         container = is_container(dirname)
     fix = None
+    message = f"`name: {fld.value}` does not match the directory name `{dirname}`"
     if NAME_RE.match(dirname) and not container:  # (never `name: files`)
-        fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
-    yield ctx.finding(fld.value_range, f"`name: {fld.value}` does not match the directory name `{dirname}`", fix)
+        used = _name_used(doc, fld) if NAME_RE.match(fld.value) else None
+        if used is None:
+            fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
+        else:  # `"qwen-web-researcher": {` in the body: a configuration key a new name would break
+            message += f" (`{fld.value}` is also used in {used}: rename the folder to `{fld.value}` instead)"
+    yield ctx.finding(fld.value_range, message, fix)
