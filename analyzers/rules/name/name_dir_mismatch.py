@@ -12,7 +12,7 @@ from ...document import Field, SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import package_data
-from .._helpers import NAME_RE, placeholder_name, runtime_id, runtime_record, slugify
+from .._helpers import NAME_RE, folder_label, placeholder_name, runtime_id, runtime_record, slugify
 
 # A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
@@ -137,7 +137,10 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`; a grandparent that is a
     repository's root, `draco-skills/Ark Version/<name>/`, is not one). A runtime that
     identifies the skill by a slug id equal to the folder's name (`skill: ip-design`, `id: ip-design`)
-    shows `name` as a label (`name: IP Design`): not reported; nor is a frontmatter that is another
+    shows `name` as a label (`name: IP Design`): not reported; nor is a Craft Agents skill (it has
+    `alwaysAllow:`, a key only Craft Agents defines), which that runtime files under its folder's slug and
+    whose `name` is its display label, when the label is the folder's name written out
+    (`name: "Memory Search"` in `memory-search/`); nor is a frontmatter that is another
     runtime's record (no `description`, three or more keys no agent defines: `slug:`, `type:`, `install:`).
     Elsewhere (a
     package's `payload/`, `examples/`, a source tree, a repository root) the folder is a layout that
@@ -209,6 +212,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ident = runtime_id(doc.frontmatter.data)
     if ident is not None and ident.rsplit("/", 1)[-1] == dirname:
         return  # `skill: ip-design` in `ip-design/` identifies it; `name: IP Design` is the runtime's label
+    if folder_label(doc.frontmatter.data, fld.value, dirname):
+        return  # `alwaysAllow:`: Craft Agents files the skill under `memory-search/`; `Memory Search` is its label
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or _root(doc.skill_dir):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
     if not any("skills" in p.name.lower() and not (i and _root(p))
