@@ -142,6 +142,8 @@ def test_a_container_below_a_skills_folders_entry_is_compared_with_the_entry(tmp
     ("pdf", "Run `/pdf` on the file.\n", {}, False),
     ("qwen-web-researcher", "Unlike `qwen-web-researcher-pro`, it reads few sources.\n", {}, True),
     ("pdf", "Fill the pdf form.\n", {}, True),
+    ("commit", "Then run `git commit` with the message.\n", {}, True),
+    ("seekdb-docs", "Read `seekdb-docs/intro.md` first.\n", {"seekdb-docs/intro.md": "# Intro\n"}, True),
     ("kit-audit", "Run the audit.\n", {"notes.txt": "kit-audit was renamed\n"}, True),
 ])
 def test_no_fix_when_the_skill_uses_its_name(tmp_path: Path, name: str, body: str, bundled: dict[str, str],

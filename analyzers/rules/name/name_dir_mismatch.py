@@ -69,20 +69,23 @@ def _bundle_sub_skill(folder: Path, name: str) -> bool:
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-_CODE_MARKS = "/$@`'\""  # `/pdf`, `$pdf`, `"pdf"`: a one-word name used as a command or key, not a word of prose
+_HANDLE_MARKS = "/$@"  # `/pdf`, `$pdf`, `@pdf`: a one-word name used as a command or handle
+_QUOTES = "`'\""
 
 
-def _uses(text: str, name: str) -> bool:
+def _uses(text: str, name: str, folder: bool = False) -> bool:
     """`name` stands in `text` as a whole token (`"qwen-web-researcher": {`, `$kit-audit`; not inside
-    `qwen-web-researcher-pro`); a one-word name only as code (`/pdf`, `"pdf"`), not as a word of prose."""
+    `qwen-web-researcher-pro`); a one-word name only as a command, handle or quoted key (`/pdf`, `"pdf"`), not
+    as a word of prose or of a command line (`git commit`). With `folder` (the skill bundles a folder of that
+    name), `seekdb-docs/…` is a path into that folder, not a use of the name."""
     compound = "-" in name
     i = text.find(name)
     while i >= 0:
         j = i + len(name)
         before = text[i - 1] if i else " "
         after = text[j] if j < len(text) else " "
-        if before not in _WORD_CHARS and after not in _WORD_CHARS and (
-                compound or before in _CODE_MARKS or after in _CODE_MARKS):
+        if before not in _WORD_CHARS and after not in _WORD_CHARS and not (folder and after == "/") and (
+                compound or before in _HANDLE_MARKS or (before in _QUOTES and after == before)):
             return True
         i = text.find(name, j)
     return False
@@ -98,11 +101,12 @@ def _name_used(doc: SkillDocument, fld: Field) -> str | None:
     name = fld.value
     lines = doc.lines
     skip = fld.value_range.start.line
-    if _uses("\n".join(lines[:skip]), name) or _uses("\n".join(lines[skip + 1:]), name):
+    folder = doc.files.exists(name)  # (`seekdb-docs/` bundled in the skill: paths into it name the folder)
+    if _uses("\n".join(lines[:skip]), name, folder) or _uses("\n".join(lines[skip + 1:]), name, folder):
         return "SKILL.md"
     manifest = doc.path.name if doc.path is not None else "SKILL.md"
     for bf in bundled_text_files(doc):
-        if bf.rel != manifest and not bf.rel.lower().endswith(_DATA_SUFFIXES) and _uses(bf.text, name):
+        if bf.rel != manifest and not bf.rel.lower().endswith(_DATA_SUFFIXES) and _uses(bf.text, name, folder):
             return bf.rel
     return None
 
@@ -195,7 +199,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     references to the old name; renaming the directory is the other option). When the skill's own text uses
     the current (valid) name besides `name:` (a configuration key `"qwen-web-researcher": {`, an invocation
     handle `$kit-audit` in `agents/openai.yaml`, a command in the description or body; a one-word name only
-    as code: `/pdf`, `"pdf"`; data files and plain notes, `.txt`, `.csv`, do not count), no fix is offered and the message says to rename the folder instead: a new
+    as a command or quoted key: `/pdf`, `"pdf"`, not `git commit`; not a path into a bundled folder of that
+    name: `seekdb-docs/intro.md`; data files and plain notes, `.txt`, `.csv`, do not count), no fix is offered and the message says to rename the folder instead: a new
     name would break those uses.
     """
     fld = doc.frontmatter.get("name") if doc.frontmatter.ok else None
