@@ -73,18 +73,17 @@ _HANDLE_MARKS = "/$@"  # `/pdf`, `$pdf`, `@pdf`: a one-word name used as a comma
 _QUOTES = "`'\""
 
 
-def _uses(text: str, name: str, folder: bool = False) -> bool:
+def _uses(text: str, name: str) -> bool:
     """`name` stands in `text` as a whole token (`"qwen-web-researcher": {`, `$kit-audit`; not inside
     `qwen-web-researcher-pro`); a one-word name only as a command, handle or quoted key (`/pdf`, `"pdf"`), not
-    as a word of prose or of a command line (`git commit`). With `folder` (the skill bundles a folder of that
-    name), `seekdb-docs/…` is a path into that folder, not a use of the name."""
+    as a word of prose or of a command line (`git commit`)."""
     compound = "-" in name
     i = text.find(name)
     while i >= 0:
         j = i + len(name)
         before = text[i - 1] if i else " "
         after = text[j] if j < len(text) else " "
-        if before not in _WORD_CHARS and after not in _WORD_CHARS and not (folder and after == "/") and (
+        if before not in _WORD_CHARS and after not in _WORD_CHARS and (
                 compound or before in _HANDLE_MARKS or (before in _QUOTES and after == before)):
             return True
         i = text.find(name, j)
@@ -97,16 +96,18 @@ _DATA_SUFFIXES = (".txt", ".csv", ".tsv", ".jsonl")  # data and plain notes: a n
 def _name_used(doc: SkillDocument, fld: Field) -> str | None:
     """Where the skill's own text uses its current name besides `name:` (the description, the body, a bundled
     file that configures, documents or runs the skill, such as `agents/openai.yaml`): the file, or None.
-    There the name is an identifier (a configuration key, an invocation handle), which a new name breaks."""
+    There the name is an identifier (a configuration key, an invocation handle), which a new name breaks.
+    None when the skill bundles a file or folder of that name (`seekdb-docs/`): its uses may name that."""
     name = fld.value
+    if doc.files.exists(name):
+        return None
     lines = doc.lines
     skip = fld.value_range.start.line
-    folder = doc.files.exists(name)  # (`seekdb-docs/` bundled in the skill: paths into it name the folder)
-    if _uses("\n".join(lines[:skip]), name, folder) or _uses("\n".join(lines[skip + 1:]), name, folder):
+    if _uses("\n".join(lines[:skip]), name) or _uses("\n".join(lines[skip + 1:]), name):
         return "SKILL.md"
     manifest = doc.path.name if doc.path is not None else "SKILL.md"
     for bf in bundled_text_files(doc):
-        if bf.rel != manifest and not bf.rel.lower().endswith(_DATA_SUFFIXES) and _uses(bf.text, name, folder):
+        if bf.rel != manifest and not bf.rel.lower().endswith(_DATA_SUFFIXES) and _uses(bf.text, name):
             return bf.rel
     return None
 
@@ -199,8 +200,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     references to the old name; renaming the directory is the other option). When the skill's own text uses
     the current (valid) name besides `name:` (a configuration key `"qwen-web-researcher": {`, an invocation
     handle `$kit-audit` in `agents/openai.yaml`, a command in the description or body; a one-word name only
-    as a command or quoted key: `/pdf`, `"pdf"`, not `git commit`; not a path into a bundled folder of that
-    name: `seekdb-docs/intro.md`; data files and plain notes, `.txt`, `.csv`, do not count), no fix is offered and the message says to rename the folder instead: a new
+    as a command or quoted key: `/pdf`, `"pdf"`, not `git commit`; not when the skill bundles a folder of
+    that name, `seekdb-docs/`, which those uses may name; data files and plain notes, `.txt`, `.csv`, do not count), no fix is offered and the message says to rename the folder instead: a new
     name would break those uses.
     """
     fld = doc.frontmatter.get("name") if doc.frontmatter.ok else None
