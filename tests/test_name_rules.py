@@ -134,3 +134,29 @@ def test_a_container_below_a_skills_folders_entry_is_compared_with_the_entry(tmp
     path, text = _skill(tmp_path, f"data/skills/{entry}/files", "gap-analysis")
     got = _findings(path, text)
     assert [f.message for f in got] == ([message] if message else []) and all(f.fix is None for f in got)
+
+
+@pytest.mark.parametrize("name,body,bundled,fixable", [
+    ("qwen-web-researcher", '```json\n{"entries": {"qwen-web-researcher": {"env": {}}}}\n```\n', {}, False),
+    ("kit-audit", "Run the audit.\n", {"agents/openai.yaml": 'default_prompt: "Use $kit-audit"\n'}, False),
+    ("pdf", "Run `/pdf` on the file.\n", {}, False),
+    ("qwen-web-researcher", "Unlike `qwen-web-researcher-pro`, it reads few sources.\n", {}, True),
+    ("pdf", "Fill the pdf form.\n", {}, True),
+    ("commit", "Then run `git commit` with the message.\n", {}, True),
+    ("seekdb-docs", "Read `seekdb-docs/intro.md` first.\n", {"seekdb-docs/intro.md": "# Intro\n"}, True),
+    ("kit-audit", "Run the audit.\n", {"notes.txt": "kit-audit was renamed\n"}, True),
+])
+def test_no_fix_when_the_skill_uses_its_name(tmp_path: Path, name: str, body: str, bundled: dict[str, str],
+                                             fixable: bool) -> None:
+    """Set 36 group D (tth37/qwen-skills-pack, zjgulai/skills-library): a new `name` would break the
+    configuration key or invocation handle the skill's own files spell with the old one; the folder can be
+    renamed instead. Names in prose words, longer names and data files do not count."""
+    path, text = _skill(tmp_path, "skills/tool", name)
+    text += body
+    path.write_text(text)
+    for rel, content in bundled.items():
+        (path.parent / rel).parent.mkdir(parents=True, exist_ok=True)
+        (path.parent / rel).write_text(content)
+    (f,) = [f for f in _findings(path, text) if f.code == "NAME_DIR_MISMATCH"]
+    assert (f.fix is not None) == fixable
+    assert ("rename the folder" in f.message) != fixable

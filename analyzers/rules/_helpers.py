@@ -38,6 +38,18 @@ def runtime_id(data: object) -> str | None:
     return None
 
 
+# a key only Craft Agents defines (the tools it pre-approves while the skill runs): Craft Agents files each skill
+# under its folder's slug (`skills/{slug}/`) and shows `name` as the skill's display name
+FOLDER_SLUG_KEYS = ("alwaysAllow",)
+
+
+def folder_label(data: object, name: str, dirname: str) -> bool:
+    """`name: "Memory Search"` in `memory-search/` beside `alwaysAllow:`: a Craft Agents skill, which that runtime
+    identifies by its folder's slug; `name` is its display label, the folder's slug written out."""
+    return (isinstance(data, dict) and any(k in data for k in FOLDER_SLUG_KEYS) and bool(dirname)
+            and slugify(name) == dirname)
+
+
 FOREIGN_KEYS = 3  # top-level keys no agent defines that, with no `description`, make a record of another runtime
 
 

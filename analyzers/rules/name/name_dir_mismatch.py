@@ -7,11 +7,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ...document import SkillDocument
+from ...bundle import bundled_text_files
+from ...document import Field, SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import package_data
-from .._helpers import NAME_RE, placeholder_name, runtime_id, runtime_record
+from .._helpers import NAME_RE, folder_label, placeholder_name, runtime_id, runtime_record, slugify
 
 # A folder named `_skill` or `.skill` is a source layout, not the folder an agent loads: a package keeps
 # its skill there and its installer copies it to `<skills>/<name>/` (nshskill's `_skill/`).
@@ -21,6 +22,8 @@ _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
 # retired copies of skills (`.archive/x-v2/`, `_archive/`, `deprecated/`): neither is a folder agents load
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "thirdparty", "external", "externals",
                        "upstream", "submodules", "mirrors", "archive", "archived", "archives", "deprecated", "attic"})
+# a GitHub owner (letters, digits, hyphens): `Dubibubii` of a copy kept as `Dubibubii_usage-limit-reducer/`
+_OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,38}")
 _ORDER_PREFIX = re.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number ordering the skills' folders
 # a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
@@ -40,6 +43,73 @@ def is_container(dirname: str) -> bool:
         return True
     words = low.replace("_", "-").split("-")
     return len(words) > 1 and all(w in CONTAINERS or w == "skills" for w in words)
+
+
+def _owner_copy(dirname: str, name: str) -> bool:
+    """`Dubibubii_usage-limit-reducer/` for `usage-limit-reducer`: a copy of another repository kept as
+    `<owner>_<repo>` or `<owner>__<repo>`, where the part after the owner is the whole name."""
+    if not dirname.endswith("_" + name):
+        return False
+    owner = dirname[:-len(name) - 1]
+    return _OWNER.fullmatch(owner[:-1] if owner.endswith("_") else owner) is not None
+
+
+def _bundle_sub_skill(folder: Path, name: str) -> bool:
+    """`.agents/skills/birdview/compatibility-audit/` for `birdview-compatibility`: a sub-skill of a bundle
+    in a skills folder, its name namespaced with the bundle folder's (`<bundle>-…`). The bundle is no skill of
+    its own (no SKILL.md: `scitex/general/` under `scitex/SKILL.md` is a section of that skill, and its
+    `scitex-general` a real mismatch) unless it is a repository vendored whole (its root: `package.json`)."""
+    bundle = folder.parent
+    prefix = slugify(bundle.name)
+    if not prefix or "skills" in prefix or not name.startswith(prefix + "-") or len(name) == len(prefix) + 1:
+        return False
+    if "skills" not in bundle.parent.name.lower():
+        return False  # (`skills/<bundle>/<sub>/` only)
+    return _root(bundle) or not ((bundle / "SKILL.md").exists() or (bundle / "skill.md").exists())
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_HANDLE_MARKS = "/$@"  # `/pdf`, `$pdf`, `@pdf`: a one-word name used as a command or handle
+_QUOTES = "`'\""
+
+
+def _uses(text: str, name: str) -> bool:
+    """`name` stands in `text` as a whole token (`"qwen-web-researcher": {`, `$kit-audit`; not inside
+    `qwen-web-researcher-pro`); a one-word name only as a command, handle or quoted key (`/pdf`, `"pdf"`), not
+    as a word of prose or of a command line (`git commit`)."""
+    compound = "-" in name
+    i = text.find(name)
+    while i >= 0:
+        j = i + len(name)
+        before = text[i - 1] if i else " "
+        after = text[j] if j < len(text) else " "
+        if before not in _WORD_CHARS and after not in _WORD_CHARS and (
+                compound or before in _HANDLE_MARKS or (before in _QUOTES and after == before)):
+            return True
+        i = text.find(name, j)
+    return False
+
+
+_DATA_SUFFIXES = (".txt", ".csv", ".tsv", ".jsonl")  # data and plain notes: a name in them identifies nothing
+
+
+def _name_used(doc: SkillDocument, fld: Field) -> str | None:
+    """Where the skill's own text uses its current name besides `name:` (the description, the body, a bundled
+    file that configures, documents or runs the skill, such as `agents/openai.yaml`): the file, or None.
+    There the name is an identifier (a configuration key, an invocation handle), which a new name breaks.
+    None when the skill bundles a file or folder of that name (`seekdb-docs/`): its uses may name that."""
+    name = fld.value
+    if doc.files.exists(name):
+        return None
+    lines = doc.lines
+    skip = fld.value_range.start.line
+    if _uses("\n".join(lines[:skip]), name) or _uses("\n".join(lines[skip + 1:]), name):
+        return "SKILL.md"
+    manifest = doc.path.name if doc.path is not None else "SKILL.md"
+    for bf in bundled_text_files(doc):
+        if bf.rel != manifest and not bf.rel.lower().endswith(_DATA_SUFFIXES) and _uses(bf.text, name):
+            return bf.rel
+    return None
 
 
 _SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".mjs", ".go", ".rs", ".java", ".kt", ".swift", ".rb", ".cs")
@@ -72,7 +142,10 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`; a grandparent that is a
     repository's root, `draco-skills/Ark Version/<name>/`, is not one). A runtime that
     identifies the skill by a slug id equal to the folder's name (`skill: ip-design`, `id: ip-design`)
-    shows `name` as a label (`name: IP Design`): not reported; nor is a frontmatter that is another
+    shows `name` as a label (`name: IP Design`): not reported; nor is a Craft Agents skill (it has
+    `alwaysAllow:`, a key only Craft Agents defines), which that runtime files under its folder's slug and
+    whose `name` is its display label, when the label is the folder's name written out
+    (`name: "Memory Search"` in `memory-search/`); nor is a frontmatter that is another
     runtime's record (no `description`, three or more keys no agent defines: `slug:`, `type:`, `install:`).
     Elsewhere (a
     package's `payload/`, `examples/`, a source tree, a repository root) the folder is a layout that
@@ -91,9 +164,14 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`), nor a copy of another repository in a `vendor/`, `third_party/`,
     `external/`, `upstream/` or `submodules/` folder (`vendor/Dilaz__security-review-skill/`: named after
-    its upstream), nor a retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/`
-    folder (`.archive/adjutant-add-phase-v2/`: no agent loads it). Nor is a template's
-    placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
+    its upstream), nor a sub-skill of a bundle whose name is namespaced with the bundle folder's
+    (`.agents/skills/birdview/compatibility-audit/` for `name: birdview-compatibility`) when the bundle is
+    no skill of its own (no SKILL.md) or is a repository vendored whole (`package.json`: its root); a
+    section of a parent skill (`skills/scitex/general/` beside `scitex/SKILL.md`, `name: scitex-general`)
+    is reported. Nor a copy named `<owner>_<name>` or `<owner>__<name>` where what follows the owner is
+    the whole name (`skills/Dubibubii_usage-limit-reducer/` for `name: usage-limit-reducer`), nor a
+    retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/` folder
+    (`.archive/adjutant-add-phase-v2/`: no agent loads it). Nor is a template's placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
     a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`).
 
@@ -119,7 +197,12 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
 
     ## Fix
     Sets `name` to the directory name when that is a valid name and no generic container's (unsafe: renaming may break
-    references to the old name; renaming the directory is the other option).
+    references to the old name; renaming the directory is the other option). When the skill's own text uses
+    the current (valid) name besides `name:` (a configuration key `"qwen-web-researcher": {`, an invocation
+    handle `$kit-audit` in `agents/openai.yaml`, a command in the description or body; a one-word name only
+    as a command or quoted key: `/pdf`, `"pdf"`, not `git commit`; not when the skill bundles a folder of
+    that name, `seekdb-docs/`, which those uses may name; data files and plain notes, `.txt`, `.csv`, do not count), no fix is offered and the message says to rename the folder instead: a new
+    name would break those uses.
     """
     fld = doc.frontmatter.get("name") if doc.frontmatter.ok else None
     if fld is None or not isinstance(fld.value, str) or not fld.value.strip() or doc.skill_dir is None:
@@ -135,18 +218,23 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ident = runtime_id(doc.frontmatter.data)
     if ident is not None and ident.rsplit("/", 1)[-1] == dirname:
         return  # `skill: ip-design` in `ip-design/` identifies it; `name: IP Design` is the runtime's label
+    if folder_label(doc.frontmatter.data, fld.value, dirname):
+        return  # `alwaysAllow:`: Craft Agents files the skill under `memory-search/`; `Memory Search` is its label
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or _root(doc.skill_dir):
         return  # a folder an installer deploys under `name`, or a root named by whoever clones or installs it
     if not any("skills" in p.name.lower() and not (i and _root(p))
                for i, p in enumerate(Path(os.path.abspath(doc.skill_dir)).parents[:2])):
         return  # not in a skills folder (`skills/`, `.claude/skills/`, `builder-skills/`): a layout installers rename
         # (a repository named `draco-skills-collection` two levels up is not one: `<repo>/Ark Version/cover/`)
-    if doc.skill_dir.parent.name.lower().lstrip("._") in _VENDORED:
+    if doc.skill_dir.parent.name.lower().lstrip("._") in _VENDORED or _owner_copy(dirname, fld.value):
         return  # `vendor/Dilaz__security-review-skill/`: a copy of another repository, kept under that repository's
-        # name; `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
+        # name (also `skills/Dubibubii_usage-limit-reducer/`: an owner's prefix, then the name);
+        # `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     container = is_container(dirname)
+    if not container and _bundle_sub_skill(doc.skill_dir, fld.value):
+        return  # `skills/birdview/compatibility-audit/` for `birdview-compatibility`: namespaced with its bundle
     if container and (doc.skill_dir.parent.name == fld.value or any(
             _root(anc) for anc in doc.skill_dir.parents[:2])):
         return  # `<package>/assets/SKILL.md`, `orchestra/skill-assets/SKILL.md`: a container, installed under `name`
@@ -154,6 +242,11 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         dirname = doc.skill_dir.parent.name  # `skills/<entry>/files/SKILL.md`: the entry is the skill's folder
         container = is_container(dirname)
     fix = None
+    message = f"`name: {fld.value}` does not match the directory name `{dirname}`"
     if NAME_RE.match(dirname) and not container:  # (never `name: files`)
-        fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
-    yield ctx.finding(fld.value_range, f"`name: {fld.value}` does not match the directory name `{dirname}`", fix)
+        used = _name_used(doc, fld) if NAME_RE.match(fld.value) else None
+        if used is None:
+            fix = Fix.unsafe(f"Set `name` to `{dirname}`", Edit(fld.value_range, dirname))
+        else:  # `"qwen-web-researcher": {` in the body: a configuration key a new name would break
+            message += f" (`{fld.value}` is also used in {used}: rename the folder to `{fld.value}` instead)"
+    yield ctx.finding(fld.value_range, message, fix)

@@ -8,7 +8,7 @@ from pathlib import Path
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, keeps_most, placeholder_name, runtime_record, slugify
+from .._helpers import NAME_RE, folder_label, keeps_most, placeholder_name, runtime_record, slugify
 from .name_dir_mismatch import is_container
 
 
@@ -41,7 +41,10 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `skill_id:` or `skill:`) uses `name`
     as its display label (`name: Momentum Trading`): not reported. Nor is a frontmatter that is another
     runtime's record (no `description`, and three or more keys no agent defines: `slug: notion-cli`,
-    `type: external_cli`, `install:`, `verify:`), whose `name` is that runtime's label; nor a skill its
+    `type: external_cli`, `install:`, `verify:`), whose `name` is that runtime's label; nor a Craft Agents
+    skill (`alwaysAllow:`, a key only Craft Agents defines), which that runtime files under its folder's
+    slug, showing `name` as its display name, when the name is the folder's slug written out
+    (`name: "Memory Search"` in `memory-search/`); nor a skill its
     shipping package loads with its own runtime (its code reads a frontmatter key no agent defines, as
     `UNKNOWN_FIELD` asks it) when that code also asks for the name itself (`skills.get("spec_kit")`): the
     name is the runtime's key, and a rename would break the lookup.
@@ -88,9 +91,11 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if runtime_record(fm.data):
         return  # `id: momentum-trading` identifies the skill; `name: Momentum Trading` is its display label (also
         # `slug: notion-cli` beside `type:`, `install:`, `verify:` and no description: another runtime's record)
+    dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
+    if folder_label(fm.data, name, dirname):
+        return  # `alwaysAllow:`: Craft Agents files the skill under `memory-search/`; `Memory Search` is its label
     if _runtime_key(doc, name):
         return  # teotl's SkillRegistry files the skill under `name` (`spec_kit`), and its code asks for that key
-    dirname = doc.skill_dir.name if doc.skill_dir is not None else ""
     fix = None
     if NAME_RE.match(dirname) and not is_container(dirname) and not _platform_variant(doc.skill_dir):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
