@@ -265,7 +265,8 @@ def _skip_option(text: str) -> bool:
         return True
     i = text.find("--force")
     while i >= 0:
-        if any(w in _line_around(text, i).lower() for w in ("confirm", "prompt")):
+        line = _line_around(text, i).lower()
+        if "confirm" in line or "prompt" in line:
             return True
         i = text.find("--force", i + 7)
     return ("[" in text and _ps_skip_switch(text)) or _said_to_skip(text)
