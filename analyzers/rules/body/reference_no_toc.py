@@ -187,6 +187,7 @@ OVERVIEW_CHARS = 400  # characters of each top line compared (bounded)
 MIN_NAME = 3  # shorter names are not compared
 LONG_NAME = 10  # a one-word heading found in the top's prose must be this long (not "Events", "Config")
 SHORT_ITEMS = 3  # shorter one-word headings one sentence of the top names that make an overview
+MAX_SENTENCES = 60  # sentences of the top looked at (bounded: an overview sentence opens the file)
 _SENTENCE_END = re.compile(r"[.!?;:](?:\s|$)")
 
 
@@ -198,7 +199,8 @@ def _main_level(lines: list[str]) -> int:
 
 def _sentences(top: str) -> list[str]:
     """The sentences of the top's prose (a paragraph's lines joined), bounded by the top's size."""
-    return [s for para in top.split("\n\n") for s in _SENTENCE_END.split(para.replace("\n", " ")) if s.strip()]
+    out = [s for para in top.split("\n\n") for s in _SENTENCE_END.split(para.replace("\n", " ")) if s.strip()]
+    return out[:MAX_SENTENCES]
 
 
 def _width(text: str) -> int:
@@ -306,6 +308,7 @@ def _names_headings(lines: list[str]) -> bool:
     found: set[str] = set()
     short: dict[int, set[str]] = {}  # one-word headings each sentence of the top names: several make an overview
     sentences: list[str] | None = None
+    named: set[str] = set()  # one-word names already looked for in the sentences
     main = _main_level(lines)
     used: set[str] = set()
     seen = 0
@@ -332,8 +335,9 @@ def _names_headings(lines: list[str]) -> bool:
         if not in_top and (" " in name or len(name) >= LONG_NAME) and _word_in(name, top):
             found.add(name)
         else:  # an item names one heading: "Approach" in three headings is a word, not an overview
-            if not in_top and " " not in head and len(head) >= MIN_NAME and head in top \
+            if not in_top and " " not in head and len(head) >= MIN_NAME and head not in named and head in top \
                     and line.startswith("#" * main + " "):  # (a main section: not `### Motive` under one)
+                named.add(head)
                 if sentences is None:
                     sentences = _sentences("\n".join(prose))
                 for k, sentence in enumerate(sentences):  # "the pin and overview formats, the audit and the
