@@ -78,7 +78,8 @@ _SCOPE = re.compile(
     r"(?:介绍|介紹|包含|涵盖|涵蓋|说明|說明|描述|适用于|適用於|维护|維護"
     r"|定义|定義|记录|記錄|列出|汇总|彙總|收录|收錄|规范|規範)"
     # a sentence with no subject opening the line ("Defines the formulas for …"), or after 。 ("…配置文件。维护…")
-    r"|^[\s>*_]*(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Lists|Outlines)\b"  # (capital: not a wrapped line)
+    # (capital: not a wrapped line); also after another sentence ("A guide to indexes. Covers when to index, …")
+    r"|(?:^[\s>*_]*|[.!?]\s{1,3})(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Lists|Outlines)\b"
     r"|(?:^[\s>*_]*|。)(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)", re.I | re.M)
 SCOPE_LINES = 10
 SCOPE_SENTENCES = 4  # scope sentences of one line looked at
@@ -185,6 +186,21 @@ OVERVIEW_HEADINGS = 200  # later headings compared with the top of the file (bou
 OVERVIEW_CHARS = 400  # characters of each top line compared (bounded)
 MIN_NAME = 3  # shorter names are not compared
 LONG_NAME = 10  # a one-word heading found in the top's prose must be this long (not "Events", "Config")
+SHORT_ITEMS = 3  # shorter one-word headings one sentence of the top names that make an overview
+MAX_SENTENCES = 60  # sentences of the top looked at (bounded: an overview sentence opens the file)
+_SENTENCE_END = re.compile(r"[.!?;:](?:\s|$)")
+
+
+def _main_level(lines: list[str]) -> int:
+    """The level of the file's main sections: its shallowest heading below the top, `##` or deeper."""
+    levels = (len(ln) - len(ln.lstrip("#")) for ln in lines[TOP_LINES:] if ln.startswith("##"))
+    return min(levels, default=2)
+
+
+def _sentences(top: str) -> list[str]:
+    """The sentences of the top's prose (a paragraph's lines joined), bounded by the top's size."""
+    out = [s for para in top.split("\n\n") for s in _SENTENCE_END.split(para.replace("\n", " ")) if s.strip()]
+    return out[:MAX_SENTENCES]
 
 
 def _width(text: str) -> int:
@@ -196,6 +212,15 @@ def _heading_name(text: str) -> str:
     name = _plain(text)
     m = _HEADING_LABEL.match(name)
     return name[m.end():].strip() if m is not None and m.end() < len(name) else name
+
+
+_HEAD_ENDS = (" — ", " – ", " - ", ": ")  # "Memory — read it, then update it": the name, then what it says
+
+
+def _head(name: str) -> str:
+    """A heading's name before its subtitle ("memory" for "memory — read it, then update it")."""
+    ends = [i for i in (name.find(e) for e in _HEAD_ENDS) if i > 0]
+    return name[:min(ends)].strip() if ends else name
 
 
 def _word_in(part: str, text: str) -> bool:
@@ -242,11 +267,14 @@ def _names_headings(lines: list[str]) -> bool:
     (`**Lifecycle:** A → B → C` for `## Step 1: A` …), a numbered list of the steps, an overview table or list
     whose items the headings contain (`| Teacher | …` for `## Teacher tools`). The top of the file then
     tells what it covers. A heading found in the top's prose (not in code) counts when it has two words or
-    LONG_NAME letters: "events" and "config" in a sentence name no section. So does a numbered part the
+    LONG_NAME letters: "events" and "config" in a sentence name no section; shorter one-word headings of the
+    main sections' level (or their one-word name before a subtitle: `## Memory — read it, then update it`)
+    count only when one sentence of the prose (not a list or a table) names SHORT_ITEMS of them ("the pin and overview formats, the audit and the commit"). So does a numbered part the
     top names (`(round 2)` in an overview table for `## Round 2: How work reaches you`)."""
     parts: list[str] = []
     items: list[tuple[int, str]] = []  # (line, item)
     top_headings: list[tuple[int, str]] = []  # headings among the top lines after an item: (line, line text)
+    prose: list[str] = []  # the top's lines of text, not list items, table rows or code
     fence = ""
     for i, line in enumerate(lines[:TOP_LINES]):
         line = line[:OVERVIEW_CHARS]
@@ -266,6 +294,7 @@ def _names_headings(lines: list[str]) -> bool:
             continue
         parts.append(_plain(line))
         m = _ITEM_TEXT.match(line) or _TABLE_CELL.match(line)
+        prose.append(parts[-1] if m is None else "")  # (a list item or a table row ends a paragraph)
         if m is None and line.count("、") >= 2:  # "小红书、抖音、Twitter/X、微博。": an enumeration of the sections
             for piece in _plain(line).split("、"):
                 piece = piece.strip().rstrip("。.;；").strip()
@@ -277,6 +306,10 @@ def _names_headings(lines: list[str]) -> bool:
     top = "\n".join(parts)
     numbered = _numbered_parts(top)
     found: set[str] = set()
+    short: dict[int, set[str]] = {}  # one-word headings each sentence of the top names: several make an overview
+    sentences: list[str] | None = None
+    named: set[str] = set()  # one-word names already looked for in the sentences
+    main = _main_level(lines)
     used: set[str] = set()
     seen = 0
     # the headings below the top, and those within it under the overview (a short command table is followed by
@@ -298,9 +331,20 @@ def _names_headings(lines: list[str]) -> bool:
         name = _heading_name(text)
         if len(name) < MIN_NAME or name in found:
             continue
+        head = _head(name)
         if not in_top and (" " in name or len(name) >= LONG_NAME) and _word_in(name, top):
             found.add(name)
         else:  # an item names one heading: "Approach" in three headings is a word, not an overview
+            if not in_top and " " not in head and len(head) >= MIN_NAME and head not in named and head in top \
+                    and line.startswith("#" * main + " "):  # (a main section: not `### Motive` under one)
+                named.add(head)
+                if sentences is None:
+                    sentences = _sentences("\n".join(prose))
+                for k, sentence in enumerate(sentences):  # "the pin and overview formats, the audit and the
+                    if _word_in(head, sentence):  # commit" for `## Pin`, `## Overview`, `## Audit`, `## Commit`
+                        short.setdefault(k, set()).add(head)
+                        if len(short[k]) >= SHORT_ITEMS:
+                            return True
             hit = next((item for i, item in items if i < at and item not in used and _word_in(item, name)), None)
             if hit is None:
                 continue
@@ -390,7 +434,11 @@ _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          r"|\b(?:walk|go)\s+(?:through\s+)?[*_]{0,2}(?:every|each|all)[*_]{0,2}\s+(?:of\s+the\s+)?"
                          r"(?:categor(?:y|ies)|sections?|steps?|items?|checks?|stages?|phases?)\s+below\b"
                          # a checklist done whole: "Run every item", "Complete each step in order"
-                         r"|\b(?:run|apply|complete|tick)\s+(?:every|each)\s+(?:items?|checks?|steps?)\b",
+                         r"|\b(?:run|apply|complete|tick)\s+(?:every|each)\s+(?:items?|checks?|steps?)\b"
+                         # "Run this checklist before approving a PRD", "Every item must pass", "Mark an item as
+                         # pass, needs work, or not applicable": each item of the checklist gets its verdict
+                         r"|^\W{0,3}run\s+this\s+checklist\b|\b(?:every|each)\s+(?:item|check)\s+must\s+pass\b"
+                         r"|\bmark\s+(?:each|every|an)\s+item\s+as\b",
                          re.I)
 MIN_SECTIONS = 3  # headings after the first: fewer, and the top of the file already shows the layout
 
@@ -482,7 +530,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete
-    step file before taking action", "Walk **every** category below", a checklist's "Run every item"), nor files with fewer than three headings after the first (a table
+    step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
+    checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
@@ -496,7 +545,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     explores / discusses / introduces / presents",
     "it covers / demonstrates / outlines
     / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…; or a sentence with no subject opening a line
-    ("Defines the formulas for …", "Covers email login, …"; "…配置文件。维护…"); the sentence, which may run on
+    or after another sentence's end ("Defines the formulas for …", "Covers email login, …", "A guide to
+    indexes. Covers when to index, …"; "…配置文件。维护…"); the sentence, which may run on
     to the next line, going on to list three or more things (commas, `、` and `，` count, and "and" / 和 before
     the last item: "A, B and C", "A、B和C"), or two after a colon: "This topic describes two methods: exact search and approximate
     search"), or a
@@ -504,7 +554,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` lines, or numbered lines there: `1. BACKLOG → task recorded` for
     `### 1. BACKLOG`), a numbered list of the steps, an overview table or
-    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; also a line enumerating them with
+    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`), prose naming them (two
+    words or ten letters; shorter one-word headings of the main sections, or their one-word name before ` — `
+    or `:`, only three or more in one sentence of prose: "the memory rules, the pin and overview formats, the
+    audit and the commit" for `## Memory — read it`, `## Pin`, `## Overview`, `## Audit`, `## Commit`; also a line enumerating them with
     `、`: `小红书、抖音、微博。`, two CJK characters a whole name) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`).
 

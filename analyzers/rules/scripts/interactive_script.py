@@ -265,13 +265,52 @@ def _skip_option(text: str) -> bool:
         return True
     i = text.find("--force")
     while i >= 0:
-        ls = text.rfind("\n", max(0, i - 100), i) + 1  # the line around it, at most 100 before and 120 after
-        le = text.find("\n", i, i + 120)
-        line = text[max(ls, i - 100):le if le >= 0 else i + 120].lower()
+        line = _line_around(text, i).lower()
         if "confirm" in line or "prompt" in line:
             return True
         i = text.find("--force", i + 7)
+    return ("[" in text and _ps_skip_switch(text)) or _said_to_skip(text)
+
+
+def _line_around(text: str, i: int) -> str:
+    """The line around text[i], at most 100 characters before and 120 after."""
+    ls = text.rfind("\n", max(0, i - 100), i) + 1
+    le = text.find("\n", i, i + 120)
+    return text[max(ls, i - 100):le if le >= 0 else i + 120]
+
+
+# what an option's help text or comment says when the option skips the prompts: "Apply all changes without
+# confirmation", "# non-interactive mode", "skip prompts"
+_SKIPS_PROMPTS = ("without confirm", "without prompt", "without asking", "non-interactive", "noninteractive",
+                  "skip confirm", "skip prompt", "skip the confirm", "skip the prompt", "skips confirm",
+                  "skips prompt", "skips the confirm", "skips the prompt", "no confirm", "no prompt")
+MAX_SKIP_PHRASES = 50  # occurrences of each phrase looked at
+_LONG_OPTION = lazy_compile(r"(?<![\w-])--[a-z][\w-]{0,40}")
+
+
+def _said_to_skip(text: str) -> bool:
+    """A `--<name>` option on a line that says it runs without prompting (`add_argument("--auto",
+    help="Apply all changes without confirmation")`): whatever its name, it answers the prompt ahead."""
+    low = text.lower()
+    for phrase in _SKIPS_PROMPTS:
+        i = low.find(phrase)
+        for _ in range(MAX_SKIP_PHRASES):
+            if i < 0:
+                break
+            if _LONG_OPTION.search(_line_around(low, i)):
+                return True
+            i = low.find(phrase, i + len(phrase))
     return False
+
+
+# PowerShell: a switch parameter that skips the prompt (`param([switch]$Force)`, `[switch]$Yes`, `[switch]$NoPrompt`)
+_PS_SKIP_SWITCH = lazy_compile(
+    r"\[switch\]\s{0,20}\$(?:Force|Yes|Confirm|NoPrompt|NoConfirm(?:ation)?|NonInteractive|Unattended|AutoApprove"
+    r"|SkipConfirm(?:ation)?|SkipPrompts?)\b", re.I)
+
+
+def _ps_skip_switch(text: str) -> bool:
+    return "switch]" in text.lower() and _PS_SKIP_SWITCH.search(text) is not None
 
 
 MAX_PROMPT_WORDS = 200  # occurrences of "prompt" looked at
@@ -351,8 +390,12 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     with an opt-in interactive mode (it names a `--interactive` or `--repl` option), whose default run
     takes its input as arguments, nor one with an option that answers its prompt ahead (`--yes` / `-y`,
     `--confirm`, `--no-input`, `--non-interactive`, `--unattended`, `--auto-approve`, an answers file
-    `--answers a.json`, a `--no-<x>-prompt` / `--skip-<x>-prompt` option, or `--force` on a line that says it
-    skips the confirmation: "Are you sure?" with the skip flag this page recommends), nor a prompt that only
+    `--answers a.json`, a `--no-<x>-prompt` / `--skip-<x>-prompt` option, `--force` on a line that says it
+    skips the confirmation, any `--<name>` option on a line saying it runs "without confirmation", "without
+    prompting", "non-interactive" or "skip prompts" (`--auto` whose help is "Apply all changes without
+    confirmation"), or a PowerShell switch parameter `[switch]$Force`, `$Yes`, `$Confirm`, `$NoPrompt`,
+    `$NonInteractive`, `$Unattended`, `$SkipConfirmation`: "Are you sure?" with the skip flag this page
+    recommends), nor a prompt that only
     fills in a value the arguments left out
     (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, Python's `else:` branch of
     an `if args.code:` within 300 characters before the prompt, or a wrapper

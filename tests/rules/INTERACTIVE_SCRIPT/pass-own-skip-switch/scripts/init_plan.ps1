@@ -1,0 +1,12 @@
+param(
+    [Parameter(Mandatory = $true)]
+    [string]$Objective,
+    [string]$OutputPath = "PLAN.json",
+    [switch]$Force
+)
+
+if ((Test-Path $OutputPath) -and -not $Force) {
+    $ans = Read-Host "Overwrite? (y/n)"
+    if ($ans -ne "y") { exit 0 }
+}
+Set-Content $OutputPath $Objective
