@@ -438,7 +438,11 @@ _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          # "Run this checklist before approving a PRD", "Every item must pass", "Mark an item as
                          # pass, needs work, or not applicable": each item of the checklist gets its verdict
                          r"|^\W{0,3}run\s+this\s+checklist\b|\b(?:every|each)\s+(?:item|check)\s+must\s+pass\b"
-                         r"|\bmark\s+(?:each|every|an)\s+item\s+as\b",
+                         r"|\bmark\s+(?:each|every|an)\s+item\s+as\b"
+                         # a question bank asked whole, in order: "Ask them in order. Do not move to the next group
+                         # until the current group has answers."
+                         r"|\bask\s+(?:them|these(?:\s+questions)?|the\s+questions|each\s+question)\s+in\s+order\b"
+                         r"|\bdo\s+not\s+(?:move|proceed|skip)\s+(?:on\s+)?to\s+the\s+next\s+(?:group|section|step|phase)\b",
                          re.I)
 MIN_SECTIONS = 3  # headings after the first: fewer, and the top of the file already shows the layout
 
@@ -531,7 +535,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
-    checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable"), nor files with fewer than three headings after the first (a table
+    checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
+    them in order. Do not move to the next group until …"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
