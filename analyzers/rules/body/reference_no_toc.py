@@ -13,6 +13,7 @@ from ...lazy_re import lazy_compile
 from ...reach import reach
 from ...rule import RuleContext, rule
 from .._helpers import fence_step, fill_in_template
+from ..code.nested_fence import bundled_example_lines
 
 MIN_LINES = 100  # longer files need a table of contents (Anthropic's skill authoring guide)
 TOP_LINES = 30  # where the table of contents must start
@@ -452,18 +453,28 @@ def read_whole(lines: list[str]) -> bool:
     return any(_READ_WHOLE.search(line[:OVERVIEW_CHARS]) for line in lines[:TOP_LINES])
 
 
-def few_sections(lines: list[str]) -> bool:
-    """Fewer than MIN_SECTIONS headings after the first one, outside fenced code: a table of contents would
-    list one or two sections (or none: a file without headings, such as one structured by XML tags)."""
+def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> bool:
+    """Fewer than MIN_SECTIONS headings after the first one, outside fenced code (and outside `example`: an
+    example the author fenced, which a nested fence cut open): a table of contents would list one or two
+    sections (or none: a file without headings, such as one structured by XML tags)."""
     heads = 0
     fence = ""
-    for line in lines:
+    for i, line in enumerate(lines):
         fence, is_fence = fence_step(fence, line)
-        if not is_fence and not fence and _ATX.match(line):
+        if not is_fence and not fence and _ATX.match(line) and i not in example:
             heads += 1
             if heads > MIN_SECTIONS:
                 return False
     return True
+
+
+def _few_sections(bf) -> bool:
+    """few_sections, reading a markdown template that a nested fence cut open (```` ```markdown ```` holding
+    ```` ```mermaid ````) as the author meant it: its headings are the template's, not the file's."""
+    if few_sections(bf.lines):
+        return True
+    example = bundled_example_lines(bf)
+    return bool(example) and few_sections(bf.lines, example)
 
 
 _ATX = re.compile(r" {0,3}#{1,6}(?:\s|$)")
@@ -537,7 +548,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
     checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
     them in order. Do not move to the next group until …"), nor files with fewer than three headings after the first (a table
-    of contents would list one or two sections, or none in a file structured by XML tags). A file of more
+    of contents would list one or two sections, or none in a file structured by XML tags; the headings of a
+    markdown template that a nested fence cut open, such as a ```` ```mermaid ```` block inside
+    ```` ```markdown ````, are the template's, not the file's). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
     `In this guide`, `目录`, `索引` (a heading may go on after `·`, `：`, `—` or `|`: `## 索引 · 各类型读哪几段`); a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
@@ -602,7 +615,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
         if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) \
-                or read_whole(lines) or few_sections(lines) or _output_template(bf.rel, doc.text):
+                or read_whole(lines) or _few_sections(bf) or _output_template(bf.rel, doc.text):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

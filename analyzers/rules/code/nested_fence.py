@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...document import CodeBlock, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...rule import RuleContext, rule
+from .._helpers import fence_step
 from ._helpers import SWALLOWING_KINDS, FenceLine, fence_line
 
 _EXAMPLE_LANGS = frozenset({"markdown", "md"})  # a whole document shown as an example: it may hold several blocks
@@ -180,6 +181,27 @@ def example_lines(doc: SkillDocument) -> frozenset[int]:
         return frozenset()
     code = nested_reading(doc)
     return frozenset(code - doc.code_lines) if code is not None else frozenset()
+
+
+def may_nest(text: str) -> bool:
+    """A fence with an info string appears while a block is open (```` ```bash ```` inside ```` ```markdown ````):
+    the only way an example can be cut open. A line scan (`fence_step`), no parse."""
+    if "```" not in text and "~~~" not in text:
+        return False
+    fence = ""
+    for line in text.splitlines():
+        after, is_fence = fence_step(fence, line)
+        if is_fence and fence and after == fence and line.lstrip(" ").lstrip(fence[0]).strip():
+            return True
+        fence = after
+    return False
+
+
+def bundled_example_lines(bf) -> frozenset[int]:
+    """A bundled markdown file's lines that its author meant as code (see `example_lines`): empty for most
+    files, where no fence opens inside a block."""
+    md = bf.markdown if may_nest(bf.text) else None
+    return example_lines(md) if md is not None else frozenset()
 
 
 def nested_reading(doc: SkillDocument) -> set[int] | None:

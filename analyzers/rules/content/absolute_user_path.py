@@ -71,7 +71,8 @@ def _in_container(line: str, at: int, container: bool) -> bool:
 def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]:
     """User names the document itself declares as not the author's: a service account it sets up
     (`User=xa` in a systemd unit, `useradd xa`), or a home path on a line that says to replace it
-    ("Replace all occurrences of `/Users/alice/work` … with the real values")."""
+    ("Replace all occurrences of `/Users/alice/work` … with the real values"); or the one machine the skill
+    says it is for ("… on Frank's machine": `frank`, lowercased)."""
     out: set[str] = set()
     for ln in candidates:
         line = doc.lines[ln]
@@ -81,7 +82,14 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
             out.update(m.group("name") for m in _HOME.finditer(line, at, end if end >= 0 else len(line)))
     if "User=" in doc.text or "useradd" in doc.text or "adduser" in doc.text:
         out.update(m.group(1) or m.group(2) for m in _SERVICE_USER.finditer(doc.text))
+    if "'s " in doc.text or "’s " in doc.text:  # "… on Frank's machine": a skill for that one machine
+        out.update(m.group(1).lower() for m in _OWN_MACHINE.finditer(doc.text))
     return frozenset(out)
+
+
+# "Use when … on Frank's machine": the skill says it is written for one person's machine, whose home it names
+_OWN_MACHINE = lazy_compile(r"\b([A-Z][\w.-]{1,31})['’]s\s+(?:own\s+)?(?:machine|computer|laptop|pc|mac|macbook|"
+                            r"workstation|desktop)\b")
 
 
 # a service account the document sets up: the same home folder on every machine set up this way
@@ -120,7 +128,9 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     is reported; nor a name the document declares is not the author's: a service account it sets up
     (`User=xa` in a systemd unit, `useradd xa`: `/home/xa` is the same on every server set up this way),
     or a path on a line that says to replace it ("Replace all occurrences of `/Users/alice/work` with the
-    real path"), wherever that name appears. A realistic example name such as `alice` is reported: the
+    real path"), wherever that name appears; nor the home of the one machine the skill says it is for ("Use
+    when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs).
+    A realistic example name such as `alice` is reported: the
     agent cannot tell an illustration from the path to use.
 
     ## Why is this bad?
@@ -149,7 +159,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         container = "docker" in line or "podman" in line or "nerdctl" in line
         container = container and _CONTAINER.search(line) is not None
         for m in _HOME.finditer(line):
-            if _generic(m.group("name")) or _in_container(line, m.start(), container) or m.group("name") in declared:
+            if _generic(m.group("name")) or _in_container(line, m.start(), container) or m.group("name") in declared \
+                    or m.group("name").lower() in declared:
                 continue
             if not m.group("rest") and _regex_flags(m.group("name")) and m.group("root").startswith("/"):
                 continue  # `{ name: /home/i }`: a JavaScript regex literal and its flags, not a user's home

@@ -46,7 +46,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## What it does
     Checks value types: text fields must be strings (not lists or mappings), `metadata` must map
-    strings to strings, `allowed-tools` and `paths` must be a string or a list of strings,
+    strings to strings, `allowed-tools` and `paths` must be a string or a list of strings (or empty:
+    `allowed-tools:` with no value names no tool, as an empty text field says nothing),
     `disable-model-invocation` and `user-invocable` must be `true` or `false`. An `arguments` list of
     records each with a `name` (`- name: dir` / `type: string`) is another tool's schema of its options
     (Gemini CLI skill packs), not Claude Code's argument names: not reported. Unquoted values that
@@ -140,7 +141,7 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                     rng = doc.node_range(k_node)
                     yield ctx.finding(rng, f"`metadata.{k_node.value}` must be text, not {_type_name(inner)}")
         elif spec.kind == "string-or-list":
-            ok = isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+            ok = v is None or isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
             if not ok and key == "arguments" and _argument_schema(v):
                 continue  # another tool's argument records (`- name: dir` / `type: string`), not Claude Code's names
             if not ok:

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 from ...document import Link, SkillDocument
 from ...findings import Finding, Severity
+from ...lazy_re import lazy_compile
 from ...measures import completion, resolve
 from ...rule import RuleContext, rule
-from .._helpers import fence_step, fill_in_template
-from ..code.nested_fence import example_lines
+from .._helpers import fill_in_template
+from ..code.nested_fence import bundled_example_lines, example_lines
 from ._bundled import (
     anchor_missing,
     anchor_slugs,
@@ -76,7 +77,10 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     siblings a real one would have). Nor are markdown files in a hidden
     folder or a test folder (`tests/.skill_backups/other-skill.md`, `tests/fixtures/broken.md`) unless
     SKILL.md names their path: backups and fixtures are not written for the agent, and their links point
-    where the original lived. These findings do not change the score.
+    where the original lived. Nor are the links after a line at the top of a file (its first 30 lines) saying
+    its paths are relative to a web address ("All paths below are relative to
+    `https://www.oxygenxml.com/doc/ug-editor/`", "Base URL: https://…"): they name that site's pages.
+    These findings do not change the score.
 
     ## Why is this bad?
     A script the skill tells the agent to run, or an asset it should copy, is missing: the
@@ -105,9 +109,14 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             if anchor_missing(t, slugs):
                 yield ctx.finding(link.range, f"No heading matches the anchor `{t}`")
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
+    base: int | None = -1  # (-1: not looked for yet)
     for t in link_targets(doc):
         if t.range.start.line in example or (t.link is not None and _array_notation(doc, t.link)):
             continue
+        if base == -1:
+            base = url_base(doc.lines)
+        if base is not None and t.range.start.line >= base:
+            continue  # "All paths below are relative to `https://…/ug-editor/`": that site's pages
         verdict = dead.get(t.path)
         if verdict is None:
             verdict = dead[t.path] = _is_dead(doc, t.path)
@@ -118,12 +127,17 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if link.range.start.line not in _bundled_examples(examples, bf):
             yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
     templates: dict[str, bool] = {}
+    bases: dict[str, int | None] = {}
     for bt in bundled_link_targets(doc):
         tpl = templates.get(bt.file.rel)
         if tpl is None:
             tpl = templates[bt.file.rel] = fill_in_template(bt.file.rel, bt.file.lines)
         if tpl:
             continue  # a fill-in template: its links point into the folder it is copied to
+        if bt.file.rel not in bases:
+            bases[bt.file.rel] = url_base(bt.file.lines)
+        if (at := bases[bt.file.rel]) is not None and bt.range.start.line >= at:
+            continue  # "All paths below are relative to `https://www.oxygenxml.com/doc/ug-editor/`": its pages
         res = resolve_bundled(doc, bt)
         if bt.path.lower().endswith((".md", ".mdx")) and (_sample_doc(bt.file.rel) or (
                 _in_samples_folder(bt.file.rel) and (not bt.link.target.lstrip().startswith("..")
@@ -141,27 +155,29 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(bt.range, f"Link target `{bt.text}` does not exist", file=bt.file.rel)
 
 
+# "All paths below are relative to `https://www.oxygenxml.com/doc/ug-editor/`", "Base URL: https://…": the
+# file's relative links are pages of that site
+_URL_BASE = lazy_compile(r"\brelative\s+to\s+(?:the\s+(?:site|url|page)\s+)?[`<\[(\"']?https?://"
+                         r"|\bbase\s+url\b[^\n]{0,40}?https?://", re.I)
+BASE_LINES = 30  # lines at the top of a file looked at for a declared web base
+
+
+def url_base(lines: list[str]) -> int | None:
+    """The line at the top of a file (BASE_LINES) that says its relative paths are relative to a web address,
+    or None: the links after it name that site's pages, not files of the skill."""
+    for i, line in enumerate(lines[:BASE_LINES]):
+        low = line.lower()
+        if "http" in low and ("relative to" in low or "base url" in low) and _URL_BASE.search(line[:2000]):
+            return i
+    return None
+
+
 def _bundled_examples(memo: dict[str, frozenset[int]], bf) -> frozenset[int]:
     """A bundled markdown file's lines that its author meant as code (see `example_lines`), once per file."""
     hit = memo.get(bf.rel)
     if hit is None:
-        md = bf.markdown if _may_nest(bf.text) else None  # (most files: no fence opens inside a block)
-        hit = memo[bf.rel] = example_lines(md) if md is not None else frozenset()
+        hit = memo[bf.rel] = bundled_example_lines(bf)
     return hit
-
-
-def _may_nest(text: str) -> bool:
-    """A fence with an info string appears while a block is open (```` ```bash ```` inside ```` ```markdown ````):
-    the only way an example can be cut open. A line scan (`fence_step`), no parse."""
-    if "```" not in text and "~~~" not in text:
-        return False
-    fence = ""
-    for line in text.splitlines():
-        after, is_fence = fence_step(fence, line)
-        if is_fence and fence and after == fence and line.lstrip(" ").lstrip(fence[0]).strip():
-            return True
-        fence = after
-    return False
 
 
 def _array_notation(doc: SkillDocument, link: Link) -> bool:
