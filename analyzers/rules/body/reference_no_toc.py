@@ -424,6 +424,22 @@ def prompt_file(lines: list[str]) -> bool:
     return False
 
 
+# "Curated TOC of the official oXygen manual, grouped by topic.", "An index of the API's endpoints": the file is
+# itself a table of contents (of pages elsewhere)
+_INDEX_FILE = re.compile(r"(?:[\w-]+\s+){0,2}?(?:toc|table\s+of\s+contents|index)\s+of\s", re.I)
+
+
+def index_file(lines: list[str]) -> bool:
+    """The file's first line of text says it is a table of contents or index of something ("Curated
+    TOC of the official manual"): the file is the table of contents; one of its own would list its groups."""
+    for line in lines[_frontmatter_end(lines):TOP_LINES]:
+        text = line.strip().lstrip("*_>").lstrip()
+        if not text or text.startswith(("#", "<!--")) or set(text) <= set("-*_"):
+            continue
+        return _INDEX_FILE.match(text[:200]) is not None
+    return False
+
+
 # "Read the whole page before running any of it", "CRITICAL: Read complete step file before taking action",
 # "Read this file in full": the file asks to be read whole
 _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete|full)\b"
@@ -542,7 +558,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for
     `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
-    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor files whose
+    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor a
+    file whose first line of text says it is itself a table of contents or index ("Curated TOC of
+    the official manual, grouped by topic", "An index of the API's endpoints"), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
@@ -614,7 +632,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # most files: no line index needed
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
-        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) \
+        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) or index_file(lines) \
                 or read_whole(lines) or _few_sections(bf) or _output_template(bf.rel, doc.text):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
