@@ -255,6 +255,8 @@ def skill_dialect(data: object, text: str) -> str | None:
 def _hermes_mentions(text: str) -> int:
     """How often the text names Hermes, not counting Hermes Labs (`author: Hermes Labs`, `hermes-labs-ai/…`: a
     company whose tools are not Hermes Agent)."""
+    if "ermes" not in text and "ERMES" not in text:
+        return 0  # (most skills: no lower-cased copy of the text)
     low = text.lower()
     n = low.count("hermes")
     if n < HERMES_MENTIONS:

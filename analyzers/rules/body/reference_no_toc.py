@@ -310,7 +310,7 @@ def _names_headings(lines: list[str]) -> bool:
     short: dict[int, set[str]] = {}  # one-word headings each sentence of the top names: several make an overview
     sentences: list[str] | None = None
     named: set[str] = set()  # one-word names already looked for in the sentences
-    main = _main_level(lines)
+    main = 0  # the main sections' level, found on first need (most files never ask)
     used: set[str] = set()
     seen = 0
     # the headings below the top, and those within it under the overview (a short command table is followed by
@@ -337,7 +337,8 @@ def _names_headings(lines: list[str]) -> bool:
             found.add(name)
         else:  # an item names one heading: "Approach" in three headings is a word, not an overview
             if not in_top and " " not in head and len(head) >= MIN_NAME and head not in named and head in top \
-                    and line.startswith("#" * main + " "):  # (a main section: not `### Motive` under one)
+                    and line.startswith("#" * (main := main or _main_level(lines)) + " "):  # (a main section:
+                # not `### Motive` under one)
                 named.add(head)
                 if sentences is None:
                     sentences = _sentences("\n".join(prose))
@@ -633,7 +634,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
         if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) or index_file(lines) \
-                or read_whole(lines) or _few_sections(bf) or _output_template(bf.rel, doc.text):
+                or read_whole(lines) or _output_template(bf.rel, doc.text) or _few_sections(bf):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"
