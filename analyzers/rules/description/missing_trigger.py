@@ -73,6 +73,25 @@ def _trigger_lists(data: dict) -> list[str]:
 
 # a routing list of the skill's own runtime: `triggers: [react, useState]`, loaded when a keyword appears
 TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "activation")
+# a trigger kept in a field of its own that no agent lists (in a skill with `name`, or one whose runtime's code
+# does not read it): `usage_trigger: "Use when …"`, `use_when:`
+_TRIGGER_TEXT_KEYS = ("usage_trigger", "use_when", "applies_to", "applicable_when")  # (not `trigger: user_request`, a mode)
+
+
+def unread_trigger_key(data: object) -> str | None:
+    """The frontmatter key that holds the skill's trigger where no agent reads it (a non-empty `triggers` /
+    `keywords` list, or a `usage_trigger` / `use_when` text), or None. Asked only once a trigger rule fires."""
+    if not isinstance(data, dict):
+        return None
+    lists = _trigger_lists(data)
+    if lists:
+        return lists[0]
+    for key in _TRIGGER_TEXT_KEYS:
+        v = data.get(key)
+        if (isinstance(v, str) and v.strip()) or (isinstance(v, list) and any(isinstance(w, str) and w.strip()
+                                                                               for w in v)):
+            return key
+    return None
 
 
 PLACEHOLDER = "Use when <the situations this skill is for>."
@@ -247,8 +266,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## Fix
     Appends a "Use when …" sentence with a placeholder to the description, after a full stop when the
     description has none (display only: the placeholder must be replaced by real situations). When the
-    frontmatter holds a `triggers` / `keywords` list that nothing reads, the message says so: its phrases
-    belong in the description, where agents look.
+    frontmatter holds a `triggers` / `keywords` list or a `usage_trigger` / `use_when` text that nothing
+    reads, the message names it: its phrases belong in the description, where agents look.
     """
     found = routed_description(doc)
     if found is None or usage_context(found[1]):
@@ -256,7 +275,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     fld = found[0]
     fix = Fix.suggestion("Add a \"Use when …\" trigger clause", append_sentence(doc, fld, PLACEHOLDER))
     msg = "`description` has no trigger clause (e.g. \"Use when …\"); the agent cannot tell when to load this skill"
-    lists = _trigger_lists(doc.frontmatter.data)
-    if lists:  # (a list its package's code reads exempts the skill: this one nothing reads)
-        msg += f" (no agent reads the `{lists[0]}` list: put its phrases in the description)"
+    key = unread_trigger_key(doc.frontmatter.data)
+    if key is not None:  # (a list its package's code reads exempts the skill: this one nothing reads)
+        what = f"the `{key}` list" if isinstance(doc.frontmatter.data.get(key), list) else f"`{key}`"
+        msg += f" (no agent reads {what}: put its phrases in the description)"
     yield ctx.finding(fld.value_range, msg, fix)

@@ -9,7 +9,7 @@ from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import explicit_trigger, usage_context
 from ._text import append_sentence
-from .missing_trigger import PLACEHOLDER, routed_description
+from .missing_trigger import PLACEHOLDER, routed_description, unread_trigger_key
 
 
 @rule("WEAK_TRIGGER", family="description", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
@@ -48,7 +48,8 @@ def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## Fix
     Appends a "Use when …" sentence with a placeholder, after a full stop when the description has none
-    (display only: replace the placeholder with real situations).
+    (display only: replace the placeholder with real situations). When the frontmatter keeps the trigger in a
+    field no agent reads (`usage_trigger: "Use when …"`, a `triggers` list), the message names it.
     """
     found = routed_description(doc)
     if found is None:
@@ -57,5 +58,9 @@ def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if explicit_trigger(text) or not usage_context(text):
         return  # explicit: fine; none at all: MISSING_TRIGGER
     fix = Fix.suggestion("Add an explicit \"Use when …\" clause", append_sentence(doc, fld, PLACEHOLDER))
-    yield ctx.finding(fld.value_range, "`description` only implies when to use the skill; add an explicit "
-                                       "\"Use when …\" clause", fix)
+    msg = "`description` only implies when to use the skill; add an explicit \"Use when …\" clause"
+    key = unread_trigger_key(doc.frontmatter.data)
+    if key is not None:  # `usage_trigger: "Use when …"`: the clause exists, where no agent reads it
+        what = f"the `{key}` list" if isinstance(doc.frontmatter.data.get(key), list) else f"`{key}`"
+        msg += f" (no agent reads {what}: put its phrases in the description)"
+    yield ctx.finding(fld.value_range, msg, fix)
