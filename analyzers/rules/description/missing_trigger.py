@@ -32,9 +32,7 @@ def _exempt(doc: SkillDocument) -> bool:
     data = doc.frontmatter.data
     if data.get("disable-model-invocation") is True or deprecated(doc) or not_routed(doc):
         return True
-    wtu = data.get("when_to_use")
-    if (isinstance(wtu, str) and wtu.strip()) or (isinstance(wtu, list) and any(
-            isinstance(w, str) and w.strip() for w in wtu)):
+    if _has_text(data.get("when_to_use")):
         return True
     paths = data.get("paths")
     if isinstance(paths, str) and paths.strip():
@@ -58,12 +56,13 @@ def _own_layout_trigger(data: dict) -> bool:
     `description` and `when_to_use`."""
     if "name" in data or not ("id" in data or "title" in data):
         return False
-    for key in _OWN_LAYOUT_TRIGGER_KEYS:
-        v = data.get(key)
-        if (isinstance(v, str) and v.strip()) or (isinstance(v, list) and any(isinstance(w, str) and w.strip()
-                                                                               for w in v)):
-            return True
-    return False
+    return any(_has_text(data.get(key)) for key in _OWN_LAYOUT_TRIGGER_KEYS)
+
+
+def _has_text(v: object) -> bool:
+    """A non-empty text, or a list holding one."""
+    return (isinstance(v, str) and bool(v.strip())) or (isinstance(v, list) and any(
+        isinstance(w, str) and w.strip() for w in v))
 
 
 def _trigger_lists(data: dict) -> list[str]:
@@ -75,7 +74,8 @@ def _trigger_lists(data: dict) -> list[str]:
 TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "activation")
 # a trigger kept in a field of its own that no agent lists (in a skill with `name`, or one whose runtime's code
 # does not read it): `usage_trigger: "Use when …"`, `use_when:`
-_TRIGGER_TEXT_KEYS = ("usage_trigger", "use_when", "applies_to", "applicable_when")  # (not `trigger: user_request`, a mode)
+# (not `trigger: user_request`, a mode)
+_TRIGGER_TEXT_KEYS = ("usage_trigger", "use_when", "applies_to", "applicable_when")
 
 
 def unread_trigger_key(data: object) -> str | None:
@@ -86,12 +86,7 @@ def unread_trigger_key(data: object) -> str | None:
     lists = _trigger_lists(data)
     if lists:
         return lists[0]
-    for key in _TRIGGER_TEXT_KEYS:
-        v = data.get(key)
-        if (isinstance(v, str) and v.strip()) or (isinstance(v, list) and any(isinstance(w, str) and w.strip()
-                                                                               for w in v)):
-            return key
-    return None
+    return next((key for key in _TRIGGER_TEXT_KEYS if _has_text(data.get(key))), None)
 
 
 PLACEHOLDER = "Use when <the situations this skill is for>."
