@@ -107,6 +107,10 @@ _EXPLICIT = re.compile(
     r"(?:when|whenever|before|after|during|at|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
     # "Use as the first half of /deep-audit when you want …" (a short role between use and when)
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
+    # "Use with NoCode2ProCode-Genesis to strengthen …" at a sentence's start: with a named tool, as "Use to …"
+    # (a capitalised or backticked name: not "Use with caution to …")
+    r"|(?:^|(?<=[.;!?]\s))use\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:with|alongside)\s+"
+    r"(?:`[^`\n]{1,60}`|(?-i:[A-Z0-9])[\w./-]{1,60})\s+to\s+\w"
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
     r"|(?:read|consult|load)\s+(?:first\s+)?(?:before|after|prior\s+to)\s+\w"

@@ -430,10 +430,24 @@ def prompt_file(lines: list[str]) -> bool:
 _INDEX_FILE = re.compile(r"(?:[\w-]+\s+){0,2}?(?:toc|table\s+of\s+contents|index)\s+of\s", re.I)
 
 
-def index_file(lines: list[str]) -> bool:
-    """The file's first line of text says it is a table of contents or index of something ("Curated
-    TOC of the official manual"): the file is the table of contents; one of its own would list its groups."""
+# an index by its name, in capitals as such files are written (`INDEX.md`; a lower-case `index.md` is as often a docs
+# section's landing page: "# Index Configuration")
+_INDEX_NAMES = frozenset({"INDEX", "TOC", "CONTENTS", "TABLE-OF-CONTENTS", "TABLE_OF_CONTENTS", "toc"})
+# a title naming the file a table of contents: "API Table of Contents" (not "… Vector Index": a topic)
+_INDEX_TITLE = re.compile(r"\b(?:table\s+of\s+contents|toc)\s*(?:\([^()\n]{0,60}\))?\s*#*\s*$", re.I)
+
+
+def index_file(lines: list[str], rel: str = "") -> bool:
+    """The file is itself a table of contents or index: named so (`INDEX.md`, `TOC.md`), titled so ("API Table
+    of Contents"), or its first line of text says so ("Curated TOC of the official manual"). One of its own
+    would list its groups."""
+    if rel.rsplit("/", 1)[-1].rsplit(".", 1)[0] in _INDEX_NAMES:
+        return True
     for line in lines[_frontmatter_end(lines):TOP_LINES]:
+        if line.startswith("# "):
+            if _INDEX_TITLE.search(line[:300]):
+                return True
+            continue
         text = line.strip().lstrip("*_>").lstrip()
         if not text or text.startswith(("#", "<!--")) or set(text) <= set("-*_"):
             continue
@@ -468,6 +482,25 @@ MIN_SECTIONS = 3  # headings after the first: fewer, and the top of the file alr
 def read_whole(lines: list[str]) -> bool:
     """One of the first TOP_LINES lines asks the agent to read the whole file: it is not previewed."""
     return any(_READ_WHOLE.search(line[:OVERVIEW_CHARS]) for line in lines[:TOP_LINES])
+
+
+FENCED_SHARE = 0.6  # share of a template file's lines inside its largest fenced block
+
+
+def fenced_template(rel: str, lines: list[str]) -> bool:
+    """A template file (`*template*` in its name) that is mostly one fenced block (a Jinja2 handoff rendered
+    whole): the agent fills in and copies the block; a table of contents would list the template's headings."""
+    if "template" not in rel.rsplit("/", 1)[-1].lower():
+        return False
+    fence, start, longest = "", 0, 0
+    for i, line in enumerate(lines):
+        after, is_fence = fence_step(fence, line)
+        if is_fence and not fence:
+            start = i
+        elif is_fence and not after:
+            longest = max(longest, i - start + 1)
+        fence = after
+    return longest >= FENCED_SHARE * len(lines)
 
 
 def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> bool:
@@ -560,8 +593,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor a
-    file whose first line of text says it is itself a table of contents or index ("Curated TOC of
-    the official manual, grouped by topic", "An index of the API's endpoints"), nor files whose
+    file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
+    `index.md` is as often a docs page), titled so ("API Table of Contents"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
+    index of the API's endpoints"), nor a template file (`*template*`) that is mostly one fenced block (a
+    Jinja2 handoff the skill renders whole), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
@@ -633,8 +668,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # most files: no line index needed
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
-        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) or index_file(lines) \
-                or read_whole(lines) or _output_template(bf.rel, doc.text) or _few_sections(bf):
+        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) or index_file(lines, bf.rel) \
+                or read_whole(lines) or _output_template(bf.rel, doc.text) or fenced_template(bf.rel, lines) \
+                or _few_sections(bf):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

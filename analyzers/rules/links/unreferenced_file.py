@@ -64,6 +64,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         return []  # too many files to follow: not sure, say nothing
     if out:
         out = _without_self_checks(doc, out)
+    if out:
+        out = _without_dev_commands(doc, out)
     if out and doc.skill_dir is not None:
         siblings: list[str] | None = None
         kept = []
@@ -102,6 +104,22 @@ def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
     return [f for f in out if f not in checks
             and (not f.endswith(_CONFIG_SUFFIXES) or not any(f.rsplit("/", 1)[-1] in t for t in checks.values()))
             and not (f.startswith("scripts/") and any(_runs(t, f.rsplit("/", 1)[-1]) for t in checks.values()))]
+
+
+_PROJECT_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
+_DEV_DOCS = ("README.md", "CONTRIBUTING.md", "DEVELOPMENT.md")
+
+
+def _without_dev_commands(doc: SkillDocument, out: list[str]) -> list[str]:
+    """`out` without the scripts a skill that is also a project's root (`pyproject.toml`, `package.json` beside
+    SKILL.md) documents as commands in its README or CONTRIBUTING (`python scripts/build_bundles.py`): the
+    maintainers' build and release steps, for people, which SKILL.md has no reason to name."""
+    if not any(doc.files.exists(m) for m in _PROJECT_MANIFESTS):
+        return out
+    docs = [bf.text for bf in (read_bundled(doc, d) for d in _DEV_DOCS if doc.files.exists(d)) if bf is not None]
+    if not docs:
+        return out
+    return [f for f in out if not (f.startswith("scripts/") and any(_runs(t, f) for t in docs))]  # (its path)
 
 
 # an interpreter and a path up to the file's name (`--runner "python mock_runner.py"`, `node ./fake-api.js`)
@@ -208,7 +226,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`: tests import the code, nothing
     imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
     self-checks of the package (an unreached `scripts/validate.sh`, `check-snippets.mjs`, `lint_skill.py`:
-    named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data) and the
+    named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data), the
+    build and release scripts of a skill that is also a project's root (`pyproject.toml` or `package.json` beside
+    SKILL.md) that its README or CONTRIBUTING gives as commands (`python scripts/build_bundles.py`), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
     (`--runner "python mock_runner.py"`: its test double). A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md.
