@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 
 from ...bundle import read_bundled
@@ -66,6 +67,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         out = _without_self_checks(doc, out)
     if out:
         out = _without_dev_commands(doc, out)
+    if out:
+        out = [f for f in out if not _deprecated_script(doc, f)]
     if out and doc.skill_dir is not None:
         siblings: list[str] | None = None
         kept = []
@@ -104,6 +107,20 @@ def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
     return [f for f in out if f not in checks
             and (not f.endswith(_CONFIG_SUFFIXES) or not any(f.rsplit("/", 1)[-1] in t for t in checks.values()))
             and not (f.startswith("scripts/") and any(_runs(t, f.rsplit("/", 1)[-1]) for t in checks.values()))]
+
+
+# a script whose opening comment or docstring calls it deprecated: "Deprecated checkout-local shim for …"
+_DEPRECATED_HEAD = lazy_compile(r"\A(?:#![^\n]*\n)?(?:\s*(?:#|//)[^\n]*\n){0,3}?\s*(?:[rbu]?(?:\"\"\"|\'\'\')|#|//|/\*+)\s*"
+                                r"(?:\[?deprecated\b|legacy\s+shim\b)", re.I)
+
+
+def _deprecated_script(doc: SkillDocument, rel: str) -> bool:
+    """A script under `scripts/` whose opening docstring or comment says it is deprecated (a shim kept for old
+    invocations): SKILL.md has no reason to send the agent to it."""
+    if not rel.startswith("scripts/"):
+        return False
+    bf = read_bundled(doc, rel)
+    return bf is not None and _DEPRECATED_HEAD.match(bf.text[:600]) is not None
 
 
 _PROJECT_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
@@ -228,7 +245,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     self-checks of the package (an unreached `scripts/validate.sh`, `check-snippets.mjs`, `lint_skill.py`:
     named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data), the
     build and release scripts of a skill that is also a project's root (`pyproject.toml` or `package.json` beside
-    SKILL.md) that its README or CONTRIBUTING gives as commands (`python scripts/build_bundles.py`), and the
+    SKILL.md) that its README or CONTRIBUTING gives as commands (`python scripts/build_bundles.py`), a script
+    whose opening docstring or comment calls it deprecated ("Deprecated checkout-local shim for …"), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
     (`--runner "python mock_runner.py"`: its test double). A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md.
