@@ -409,20 +409,29 @@ def has_toc(lines: list[str]) -> bool:
     return _lists_headings(lines) or _names_headings(lines)
 
 
-def prompt_file(lines: list[str]) -> bool:
-    """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …", "你是…", "你现在是…"): its first
-    line of text, after any frontmatter, headings, `---` breaks and one-line comments, addresses the model. It is handed whole to a subagent, which
-    reads all of it; a table of contents there is noise in the prompt."""
+def _opening(lines: list[str]) -> Iterator[str]:
+    """The top's lines of text (stripped of quote and emphasis marks) after any frontmatter, blank lines, `---`
+    breaks and HTML comments (one line or several), up to the first that is not a heading: the headings, then
+    that line."""
     comment = False
     for line in lines[_frontmatter_end(lines):TOP_LINES]:  # (after the frontmatter of a Claude Code agent file)
         text = line.strip().lstrip("*_>").lstrip()
         if comment or text.startswith("<!--"):
             comment = "-->" not in text
             continue  # an HTML comment (a note to maintainers), on one line or several
-        if not text or text.startswith("#") or set(text) <= set("-*_"):
-            continue  # a heading, a `---` break
-        return text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは"))
-    return False
+        if not text or set(text) <= set("-*_"):
+            continue  # a `---` break
+        yield text
+        if not text.startswith("#"):
+            return
+
+
+def prompt_file(lines: list[str]) -> bool:
+    """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …", "你是…", "你现在是…"): its first
+    line of text, after any frontmatter, headings, `---` breaks and one-line comments, addresses the model. It is handed whole to a subagent, which
+    reads all of it; a table of contents there is noise in the prompt."""
+    text = next((t for t in _opening(lines) if not t.startswith("#")), "")
+    return text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは"))
 
 
 # "Curated TOC of the official oXygen manual, grouped by topic.", "An index of the API's endpoints": the file is
@@ -443,15 +452,11 @@ def index_file(lines: list[str], rel: str = "") -> bool:
     would list its groups."""
     if rel.rsplit("/", 1)[-1].rsplit(".", 1)[0] in _INDEX_NAMES:
         return True
-    for line in lines[_frontmatter_end(lines):TOP_LINES]:
-        if line.startswith("# "):
-            if _INDEX_TITLE.search(line[:300]):
-                return True
-            continue
-        text = line.strip().lstrip("*_>").lstrip()
-        if not text or text.startswith(("#", "<!--")) or set(text) <= set("-*_"):
-            continue
-        return _INDEX_FILE.match(text[:200]) is not None
+    for text in _opening(lines):
+        if not text.startswith("#"):
+            return _INDEX_FILE.match(text[:200]) is not None
+        if text.startswith("# ") and _INDEX_TITLE.search(text[:300]):
+            return True
     return False
 
 

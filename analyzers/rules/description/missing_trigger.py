@@ -75,7 +75,7 @@ TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "activati
 # a trigger kept in a field of its own that no agent lists (in a skill with `name`, or one whose runtime's code
 # does not read it): `usage_trigger: "Use when …"`, `use_when:`
 # (not `trigger: user_request`, a mode)
-_TRIGGER_TEXT_KEYS = ("usage_trigger", "use_when", "applies_to", "applicable_when")
+_TRIGGER_TEXT_KEYS = ("usage_trigger", *_OWN_LAYOUT_TRIGGER_KEYS)
 
 
 def unread_trigger_key(data: object) -> str | None:
@@ -87,6 +87,16 @@ def unread_trigger_key(data: object) -> str | None:
     if lists:
         return lists[0]
     return next((key for key in _TRIGGER_TEXT_KEYS if _has_text(data.get(key))), None)
+
+
+def unread_trigger_note(data: object) -> str:
+    """The end of both trigger rules' messages for a trigger kept where no agent reads it (unread_trigger_key):
+    ' (no agent reads the `triggers` list: …)', or '' when there is none."""
+    key = unread_trigger_key(data)
+    if key is None or not isinstance(data, dict):
+        return ""
+    what = f"the `{key}` list" if isinstance(data.get(key), list) else f"`{key}`"
+    return f" (no agent reads {what}: put its phrases in the description)"
 
 
 PLACEHOLDER = "Use when <the situations this skill is for>."
@@ -270,8 +280,5 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     fld = found[0]
     fix = Fix.suggestion("Add a \"Use when …\" trigger clause", append_sentence(doc, fld, PLACEHOLDER))
     msg = "`description` has no trigger clause (e.g. \"Use when …\"); the agent cannot tell when to load this skill"
-    key = unread_trigger_key(doc.frontmatter.data)
-    if key is not None:  # (a list its package's code reads exempts the skill: this one nothing reads)
-        what = f"the `{key}` list" if isinstance(doc.frontmatter.data.get(key), list) else f"`{key}`"
-        msg += f" (no agent reads {what}: put its phrases in the description)"
+    msg += unread_trigger_note(doc.frontmatter.data)  # (a list its package's code reads exempts the skill)
     yield ctx.finding(fld.value_range, msg, fix)

@@ -9,7 +9,7 @@ from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import explicit_trigger, usage_context
 from ._text import append_sentence
-from .missing_trigger import PLACEHOLDER, routed_description, unread_trigger_key
+from .missing_trigger import PLACEHOLDER, routed_description, unread_trigger_note
 
 
 @rule("WEAK_TRIGGER", family="description", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
@@ -58,9 +58,6 @@ def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if explicit_trigger(text) or not usage_context(text):
         return  # explicit: fine; none at all: MISSING_TRIGGER
     fix = Fix.suggestion("Add an explicit \"Use when …\" clause", append_sentence(doc, fld, PLACEHOLDER))
-    msg = "`description` only implies when to use the skill; add an explicit \"Use when …\" clause"
-    key = unread_trigger_key(doc.frontmatter.data)
-    if key is not None:  # `usage_trigger: "Use when …"`: the clause exists, where no agent reads it
-        what = f"the `{key}` list" if isinstance(doc.frontmatter.data.get(key), list) else f"`{key}`"
-        msg += f" (no agent reads {what}: put its phrases in the description)"
-    yield ctx.finding(fld.value_range, msg, fix)
+    # (`usage_trigger: "Use when …"`: the clause exists, where no agent reads it)
+    yield ctx.finding(fld.value_range, "`description` only implies when to use the skill; add an explicit "
+                                       "\"Use when …\" clause" + unread_trigger_note(doc.frontmatter.data), fix)

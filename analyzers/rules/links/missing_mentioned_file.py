@@ -260,9 +260,13 @@ _SUPPLIED = re.compile(r"\b(?:pipeline|build|installer|publisher|harness|host)\s
 
 def _supplied(line: str, col: int) -> bool:
     """The sentence before the path says something else supplies the file (the pipeline, the build)."""
-    before = line[max(0, col - 200):col]
+    return _SUPPLIED.search(_clause_before(line[max(0, col - 200):col])) is not None
+
+
+def _clause_before(before: str) -> str:
+    """The part of `before` (the text before a path) after its last ". " or "; ": the path's own sentence."""
     start = max(before.rfind(". "), before.rfind("; "))
-    return _SUPPLIED.search(before[start + 1:] if start >= 0 else before) is not None
+    return before[start + 1:] if start >= 0 else before
 
 
 def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> bool:
@@ -275,8 +279,7 @@ def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> b
         return True
     if ".local." in rel.rsplit("/", 1)[-1]:
         return True
-    start = max(before.rfind(". "), before.rfind("; "))
-    return _OPTIONAL.search(before[start + 1:] if start >= 0 else before) is not None
+    return _OPTIONAL.search(_clause_before(before)) is not None
 
 
 # "See `ac1004-expert` → references/x.md": a backticked name and an arrow before the path

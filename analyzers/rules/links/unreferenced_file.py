@@ -15,10 +15,9 @@ from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
 
 _IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "requirements.txt", ".gitkeep", "conftest.py",
-                  # lock files: the package manager reads them, not the agent
-                  "uv.lock", "poetry.lock", "Pipfile.lock", "package-lock.json", "pnpm-lock.yaml", "yarn.lock",
-                  "bun.lockb", "Cargo.lock", "Gemfile.lock", "composer.lock"}
-_LOCK_SUFFIX = ".lock"  # `research.py.lock`: uv's lock file of a PEP 723 script
+                  # lock files the package manager reads, not the agent, whose names do not end in `.lock`
+                  "package-lock.json", "pnpm-lock.yaml", "bun.lockb"}
+_LOCK_SUFFIX = ".lock"  # `uv.lock`, `poetry.lock`, `yarn.lock`, `Cargo.lock`; `research.py.lock`: a PEP 723 script's
 # a log of the skill's own changes, kept for its maintainers (by stem, any case, `_` or `-`)
 _MAINTAINERS_LOGS = frozenset({"changelog", "changes", "release-notes", "releasenotes", "evolution-log",
                                "version-history", "revision-history", "change-history", "eval-history",
