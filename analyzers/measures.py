@@ -43,9 +43,18 @@ def _directives(doc: SkillDocument) -> list[Directive]:
     return out
 
 
+# CJK ideographs and radicals, kana, Hangul, CJK punctuation and full-width forms: a tokenizer spends about one token on
+# each (often more), not a quarter of one
+_WIDE = re.compile("[\u2e80-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+
+
 def estimate_tokens(text: str) -> int:
-    """~4 characters per token, the spec's own rule of thumb (no tokenizer download needed)."""
-    return (len(text) + 3) // 4
+    """~4 characters per token, the spec's own rule of thumb (no tokenizer download needed); a CJK character, kana or
+    Hangul syllable counts as one token."""
+    if text.isascii():
+        return (len(text) + 3) // 4
+    wide = _WIDE.subn("", text)[1]
+    return (len(text) - wide + 3) // 4 + wide
 
 
 URL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")

@@ -16,7 +16,8 @@ def body_over_budget(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## What it does
     Counts the body's lines (after the frontmatter) and estimates its tokens at four characters per
-    token. Flags more than 500 lines or 5,000 tokens. Both budgets are configurable
+    token, and one token per CJK character, kana or Hangul syllable (a tokenizer spends at least one on each, so
+    four to a token would undercount a Chinese, Japanese or Korean body fourfold). Flags more than 500 lines or 5,000 tokens. Both budgets are configurable
     (`body-line-budget`, `body-token-budget`). The finding is placed on the first line past the line
     budget, or on the first line when only the token budget is exceeded.
 
