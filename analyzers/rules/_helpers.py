@@ -39,15 +39,25 @@ def runtime_id(data: object) -> str | None:
 
 
 # a key only Craft Agents defines (the tools it pre-approves while the skill runs): Craft Agents files each skill
-# under its folder's slug (`skills/{slug}/`) and shows `name` as the skill's display name
-FOLDER_SLUG_KEYS = ("alwaysAllow",)
+# under its folder's slug (`skills/{slug}/`) and shows `name` as the skill's display name; `connectors:`, the
+# integrations list of a skill library whose runtime (not an agent's loader) shows `name` in its picker
+FOLDER_SLUG_KEYS = ("alwaysAllow", "connectors")
+# a runtime's own tool names (`search_tickets`, `web_search`): no agent's tools are spelt so (Claude Code's are
+# `Read`, `WebSearch`, `mcp__server__tool`)
+_SNAKE_TOOL = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
 def folder_label(data: object, name: str, dirname: str) -> bool:
-    """`name: "Memory Search"` in `memory-search/` beside `alwaysAllow:`: a Craft Agents skill, which that runtime
-    identifies by its folder's slug; `name` is its display label, the folder's slug written out."""
-    return (isinstance(data, dict) and any(k in data for k in FOLDER_SLUG_KEYS) and bool(dirname)
-            and slugify(name) == dirname)
+    """`name: "Memory Search"` in `memory-search/` beside `alwaysAllow:` (a Craft Agents skill), `connectors:`, or a
+    `tools:` list of another runtime's snake_case tool names: that runtime identifies the skill by its folder's
+    slug; `name` is its display label, the folder's slug written out."""
+    if not isinstance(data, dict) or not dirname or slugify(name) != dirname:
+        return False
+    if any(k in data for k in FOLDER_SLUG_KEYS):
+        return True
+    tools = data.get("tools")
+    return isinstance(tools, list) and bool(tools) and all(
+        isinstance(t, str) and _SNAKE_TOOL.fullmatch(t) is not None for t in tools)
 
 
 FOREIGN_KEYS = 3  # top-level keys no agent defines that, with no `description`, make a record of another runtime
@@ -142,6 +152,12 @@ _EXPLICIT = re.compile(
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
     # "… Symptoms: write this as a prompt I can paste, hand this to the team …": the situations, as a label
     r"|(?:^|(?<=[.;!?]\s))symptoms?\s*:"
+    # "WHAT: Keep edits narrow. WHEN: Any modification to an existing file. DO-NOT: …", "When to use: …": the
+    # situations, as a label at a sentence's start
+    r"|(?:^|(?<=[.;!?]\s))when(?:\s+to\s+use(?:\s+(?:this(?:\s+skill)?|it))?)?\s*:\s*\w"
+    # 'Use "addy-idea-refine" or "ideate" to trigger.': the phrases that load it
+    r"|use\s+[\"“'`][^\"“”'`\n]{1,40}[\"”'`](?:\s*(?:,|or|and|/)\s*[\"“'`][^\"“”'`\n]{1,40}[\"”'`]){0,8}"
+    r"\s+to\s+(?:trigger|invoke|activate|load|call)\b"
     # "Use this once the migration is merged"; "Required reading when …"; "ALWAYS read and follow this skill
     # before …"; "… when they request a review" (they: the users)
     r"|use\s+(?:this(?:\s+skill)?|it)\s+once\s+(?:the|a|an|you|your|all|every)\b"

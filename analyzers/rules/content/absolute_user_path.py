@@ -84,12 +84,45 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
         out.update(m.group(1) or m.group(2) for m in _SERVICE_USER.finditer(doc.text))
     if "'s " in doc.text or "’s " in doc.text:  # "… on Frank's machine": a skill for that one machine
         out.update(m.group(1).lower() for m in _OWN_MACHINE.finditer(doc.text))
+    # "… on this WSL1 machine" in the description: the whole skill is for that one machine; "this is Claude Code on
+    # the operator's machine: the vault is `C:\Users\jason\dotfiles`": that line's homes are the machine's
+    fld = doc.frontmatter.get("description")
+    whole = fld is not None and isinstance(fld.value, str) and _THIS_MACHINE.search(fld.value) is not None
+    for ln in candidates:
+        line = doc.lines[ln]
+        if whole or _THIS_MACHINE.search(line):
+            out.update(m.group("name") for m in _HOME.finditer(line))
     return frozenset(out)
+
+
+def _sample_output(doc: SkillDocument, ln: int) -> bool:
+    """Line `ln` is inside a block that shows what a command prints ("The returned JSON looks like this:" and a
+    ```json block): its paths are the author's run, and the agent reads the real ones from its own run."""
+    for b in doc.code_blocks:
+        if b.start_line < ln < b.end_line:
+            if b.language.lower() not in _OUTPUT_LANGUAGES:
+                return False
+            k = b.start_line - 1
+            while k >= 0 and not doc.lines[k].strip():
+                k -= 1
+            intro = doc.lines[k].lower() if k >= 0 else ""
+            return any(w in intro for w in _OUTPUT_INTROS)
+    return False
 
 
 # "Use when … on Frank's machine": the skill says it is written for one person's machine, whose home it names
 _OWN_MACHINE = lazy_compile(r"\b([A-Z][\w.-]{1,31})['’]s\s+(?:own\s+)?(?:machine|computer|laptop|pc|mac|macbook|"
                             r"workstation|desktop)\b")
+
+
+# "on this WSL1 machine", "for the operator's machine", "this skill owns the machine it runs on": one machine
+_THIS_MACHINE = lazy_compile(r"\b(?:on|for)\s+(?:this|the\s+(?:operator|owner)['’]s)\s+(?:[\w-]{1,20}\s+)?"
+                             r"(?:machine|computer|laptop|workstation|desktop|box)\b|\bowns\s+the\s+machine\b", re.I)
+# the block after such a line is a command's output, not something the agent is told to use
+_OUTPUT_LANGUAGES = frozenset({"", "json", "jsonc", "text", "txt", "output", "console", "log", "plaintext"})
+_OUTPUT_INTROS = ("looks like", "sample output", "example output", "output example", "sample response",
+                  "example response", "output format", "output looks", "returned json", "prints json",
+                  "returns json", "outputs json", "is printed", "prints something like", "returns something like")
 
 
 # a service account the document sets up: the same home folder on every machine set up this way
@@ -129,7 +162,11 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     (`User=xa` in a systemd unit, `useradd xa`: `/home/xa` is the same on every server set up this way),
     or a path on a line that says to replace it ("Replace all occurrences of `/Users/alice/work` with the
     real path"), wherever that name appears; nor the home of the one machine the skill says it is for ("Use
-    when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs).
+    when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs; likewise
+    a description that says the skill is for "this machine" / "this WSL1 machine" / "the operator's machine", or
+    such words on the path's own line); nor a path in a block that shows what a command prints ("The returned
+    JSON looks like this:", "Sample output:" before an untagged, `json` or `text` block): the agent reads the real
+    path from its own run.
     A realistic example name such as `alice` is reported: the
     agent cannot tell an illustration from the path to use.
 
@@ -164,6 +201,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 continue
             if not m.group("rest") and _regex_flags(m.group("name")) and m.group("root").startswith("/"):
                 continue  # `{ name: /home/i }`: a JavaScript regex literal and its flags, not a user's home
+            if _sample_output(doc, ln):
+                break
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path
                 end -= 1

@@ -157,7 +157,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        this skill at the start of EVERY task"), a sentence
        opening "Loaded after / before / when …", "TRIGGER: …" /
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", a sentence opening "Symptoms: …" (the
-       situations, listed after a label), "Use as <a role> when …", "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
+       situations, listed after a label), a sentence opening "WHEN: …" or "When to use: …" (the `WHAT: … WHEN: …
+       DO-NOT: …` layout), 'Use "idea-refine" or "ideate" to trigger' (the phrases that load it; not 'Use "npm run
+       build" to compile'), "Use as <a role> when …", "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
        for …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the

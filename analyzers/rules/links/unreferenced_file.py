@@ -41,6 +41,31 @@ def is_test_file(rel: str) -> bool:
     return stem.endswith((".test", ".spec"))  # diff.test.ts, api.spec.js
 
 
+def _tests_sibling(rel: str, files: tuple[str, ...]) -> bool:
+    """`scripts/test-search.sh` (or `test_search.sh`, `search-test.sh`, `search_test.sh`) beside `scripts/search.sh`:
+    the test of a bundled script, which runs it; nothing runs the test."""
+    folder, _, base = rel.rpartition("/")
+    stem, dot, ext = base.rpartition(".")
+    if not dot:
+        stem, ext = base, ""
+    low = stem.lower()
+    for pre in ("test-", "test_"):
+        if low.startswith(pre):
+            target = stem[len(pre):]
+            break
+    else:
+        for suf in ("-test", "_test"):
+            if low.endswith(suf):
+                target = stem[:-len(suf)]
+                break
+        else:
+            return False
+    if not target:
+        return False
+    prefix = f"{folder}/{target}" if folder else target
+    return any(f == f"{prefix}.{ext}" or f == prefix or f.startswith(prefix + ".") for f in files if f != rel)
+
+
 def unreferenced(doc: SkillDocument) -> list[str]:
     """Bundled files under references/ and scripts/ that SKILL.md does not reach (sorted)."""
     if doc.files.root is None or doc.files.truncated or doc.binary or doc.too_large:
@@ -52,6 +77,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         base = f.rsplit("/", 1)[-1]
         if base.startswith(".") or base in _IGNORED_NAMES or base.endswith((".pyc", ".pyo", _LOCK_SUFFIX)) \
                 or is_test_file(f):
+            continue
+        if (base.lower().startswith("test") or "test." in base.lower()) and _tests_sibling(f, doc.files.files):
             continue
         if base.rsplit(".", 1)[0].lower().replace("_", "-") in _MAINTAINERS_LOGS:
             continue  # `references/evolution-log.md`: the maintainers' record of changes, not the agent's reading
@@ -239,7 +266,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     reads them), a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
     `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
     the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
-    `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`: tests import the code, nothing
+    `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`, and `test-x.sh` / `x_test.sh` beside a bundled
+    `x.sh`: tests import or run the code, nothing
     imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
     self-checks of the package (an unreached `scripts/validate.sh`, `check-snippets.mjs`, `lint_skill.py`:
     named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data), the

@@ -145,7 +145,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     shows `name` as a label (`name: IP Design`): not reported; nor is a Craft Agents skill (it has
     `alwaysAllow:`, a key only Craft Agents defines), which that runtime files under its folder's slug and
     whose `name` is its display label, when the label is the folder's name written out
-    (`name: "Memory Search"` in `memory-search/`); nor is a frontmatter that is another
+    (`name: "Memory Search"` in `memory-search/`), nor another runtime's library skill marked by `connectors:` or
+    a `tools:` list of snake_case tool names (`tools: [search_tickets, web_search]`) under the same condition;
+    nor is a frontmatter that is another
     runtime's record (no `description`, three or more keys no agent defines: `slug:`, `type:`, `install:`).
     Elsewhere (a
     package's `payload/`, `examples/`, a source tree, a repository root) the folder is a layout that

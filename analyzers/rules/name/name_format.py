@@ -44,7 +44,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `type: external_cli`, `install:`, `verify:`), whose `name` is that runtime's label; nor a Craft Agents
     skill (`alwaysAllow:`, a key only Craft Agents defines), which that runtime files under its folder's
     slug, showing `name` as its display name, when the name is the folder's slug written out
-    (`name: "Memory Search"` in `memory-search/`); nor a skill its
+    (`name: "Memory Search"` in `memory-search/`); likewise a skill of another runtime's library, marked by a
+    `connectors:` list or a `tools:` list of that runtime's snake_case tools (`tools: [search_tickets,
+    web_search]`; no agent's tools are spelt so); nor a skill its
     shipping package loads with its own runtime (its code reads a frontmatter key no agent defines, as
     `UNKNOWN_FIELD` asks it) when that code also asks for the name itself (`skills.get("spec_kit")`): the
     name is the runtime's key, and a rename would break the lookup.

@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+curl -fsS http://localhost:8080/health
