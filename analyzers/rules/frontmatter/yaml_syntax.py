@@ -6,12 +6,13 @@ import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
-from ...findings import Finding, Severity
+from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
-from ...rule import RuleContext, rule
+from ...rule import FixAvailability, RuleContext, rule
+from .._helpers import yaml_quote
 
 
-@rule("YAML_SYNTAX", family="frontmatter", severity=Severity.ERROR)
+@rule("YAML_SYNTAX", family="frontmatter", severity=Severity.ERROR, fix=FixAvailability.SOMETIMES)
 def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """The frontmatter cannot be read as YAML.
 
@@ -26,9 +27,17 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     is a placeholder alone (`{{EXTRA_FIELDS}}`, `__ALLOWED_RULES__`), filled in by an installer before the
     skill is used, is not reported.
 
+    When the error is a `: ` inside an unquoted one-line value of a top-level key (`description: Use when:
+    filling PDF forms`), the message names the key, and a safe fix quotes the value (`description: "Use when:
+    filling PDF forms"`, the same text, escaped as a JSON string is), offered only when the quoted line reads
+    back as exactly that key and text.
+
     ## Why is this bad?
-    A frontmatter that does not parse is read as empty by Claude Code: the skill loses its name and
-    description without any visible error. Other linters silently treat it as `{}`.
+    Agents and validators that read YAML strictly (the Agent Skills validator, Codex, a claude.ai upload) reject
+    the skill, or read its frontmatter as empty: it loses its name and description without a visible error.
+    Claude Code retries a frontmatter that does not parse with such one-line values quoted, so a skill can work
+    there and fail everywhere else; it does not recover a value continued on unindented lines or an unclosed
+    quote. Other linters silently treat a broken frontmatter as `{}`.
 
     ## Example
     ```markdown
@@ -52,7 +61,42 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """
     for p in doc.frontmatter.problems:
         if p.kind == "syntax" and not _template_value(doc, p.range.start.line):
-            yield ctx.finding(p.range, p.message)
+            quoted = _quote_fix(doc, p.range.start.line) if "mapping values are not allowed" in p.message else None
+            if quoted is None:
+                yield ctx.finding(p.range, p.message)
+            else:
+                key, fix = quoted
+                yield ctx.finding(p.range, f"{p.message}: the value of `{key}` holds `: ` and is not quoted", fix)
+
+
+# a top-level `key: value` on one line (the key at the line's start)
+_ONE_LINE = re.compile(r"([A-Za-z_][\w-]{0,60}):[ \t]+(\S[^\n]*)")
+
+
+def _quote_fix(doc: SkillDocument, line: int) -> tuple[str, Fix] | None:
+    """`description: Use when: filling forms` on `line`: (key, a fix that quotes the value), when the quoted line
+    reads back as exactly {key: value}; else None (a value continued on the next lines, an unclosed quote)."""
+    if not 0 <= line < len(doc.lines):
+        return None
+    text = doc.lines[line].rstrip("\r")
+    m = _ONE_LINE.fullmatch(text.rstrip())
+    if m is None or ": " not in m.group(2) or m.group(2)[0] in "\"'[{|>&*!%@`#":
+        return None
+    key, value = m.group(1), m.group(2).rstrip()
+    nxt = doc.lines[line + 1] if line + 1 < len(doc.lines) else ""
+    if nxt.startswith((" ", "\t", "- ")) and nxt.strip():
+        return None  # continued on the next lines: not a one-line value
+    import yaml  # (already loaded: the frontmatter was parsed with it)
+
+    new = f"{key}: {yaml_quote(value)}"
+    try:
+        back = yaml.safe_load(new)
+    except yaml.YAMLError:
+        return None
+    if back != {key: value}:
+        return None
+    return key, Fix.safe(f"Quote the value of `{key}`", Edit(Range(Pos(line, m.start(2)), Pos(line, m.start(2) + len(value))),
+                                                              yaml_quote(value)))
 
 
 _PLACEHOLDER_SLOT = lazy_compile(r"\{\{\s?[A-Za-z_][\w.-]{0,60}\s?\}\}")
