@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -98,16 +99,18 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
 def _sample_output(doc: SkillDocument, ln: int) -> bool:
     """Line `ln` is inside a block that shows what a command prints ("The returned JSON looks like this:" and a
     ```json block): its paths are the author's run, and the agent reads the real ones from its own run."""
-    for b in doc.code_blocks:
-        if b.start_line < ln < b.end_line:
-            if b.language.lower() not in _OUTPUT_LANGUAGES:
-                return False
-            k = b.start_line - 1
-            while k >= 0 and not doc.lines[k].strip():
-                k -= 1
-            intro = doc.lines[k].lower() if k >= 0 else ""
-            return any(w in intro for w in _OUTPUT_INTROS)
-    return False
+    blocks = doc.code_blocks  # in document order, not nested: the last one opening before `ln` is the only candidate
+    i = bisect.bisect_left(blocks, ln, key=lambda b: b.start_line) - 1
+    if i < 0 or not blocks[i].start_line < ln < blocks[i].end_line:
+        return False
+    b = blocks[i]
+    if b.language.lower() not in _OUTPUT_LANGUAGES:
+        return False
+    k = b.start_line - 1
+    while k >= 0 and not doc.lines[k].strip():
+        k -= 1
+    intro = doc.lines[k].lower() if k >= 0 else ""
+    return any(w in intro for w in _OUTPUT_INTROS)
 
 
 # "Use when … on Frank's machine": the skill says it is written for one person's machine, whose home it names
