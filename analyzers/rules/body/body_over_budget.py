@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
-from ...measures import estimate_tokens
+from ...measures import estimate_lines_tokens
 from ...rule import RuleContext, rule
 
 
@@ -44,7 +44,11 @@ def body_over_budget(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     lines_budget = ctx.config.body_line_budget
     tokens_budget = ctx.config.body_token_budget
     body_lines = doc.body_line_count
-    tokens = estimate_tokens(doc.body_text) if not doc.too_large else len(doc.text) // 4
+    if doc.too_large:
+        tokens = len(doc.text) // 4
+    else:  # (no character is more than one token: a body of no more characters than the budget is within it)
+        lines = doc.index.lines[doc.body_start_line:]
+        tokens = estimate_lines_tokens(lines) if sum(map(len, lines)) + len(lines) > tokens_budget else 0
     if body_lines <= lines_budget and tokens <= tokens_budget:
         return
     parts = []
