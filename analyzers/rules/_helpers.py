@@ -181,6 +181,10 @@ _EXPLICIT = re.compile(
     r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
     # "Run after all readers, before the interview …" at the start of a sentence (not "Runs tests after …")
     r"|(?:^|(?<=[.;!?]\s))run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
+    # "Runs weekly as a scheduled check via reflect-scheduled-checks": a schedule is when it is loaded (not "Runs
+    # every linter", "Runs tests after …")
+    r"|(?:^|(?<=[.;!?]\s))(?:runs?|invoked|triggered|loaded)\s+(?:daily|weekly|nightly|hourly|monthly|every\s+"
+    r"(?:day|week|night|hour|month|morning|evening|\d{1,3}\s+(?:minutes?|hours?|days?)))\b"
     # "Loaded after a draft is ready, before it is sent.": at a sentence's start, when the skill is loaded
     r"|(?:^|(?<=[.;!?]\s))loaded\s+(?:only\s+)?(?:after|before|when|whenever)\b"
     r")"

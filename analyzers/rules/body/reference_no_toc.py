@@ -292,6 +292,9 @@ def _names_headings(lines: list[str]) -> bool:
         if line.lstrip().startswith("#"):
             if items:
                 top_headings.append((i, line))
+            elif line.startswith("# ") and (c := line.find(": ")) > 0 and _commas(line[c:]) >= 2:
+                parts.append(_plain(line[c + 2:]))  # "# auto-ledger: состав файла, чеклист, действующие нормы,
+                prose.append(parts[-1])  # восстановление": a title that lists the file's sections is its overview
             continue
         parts.append(_plain(line))
         m = _ITEM_TEXT.match(line) or _TABLE_CELL.match(line)
@@ -489,7 +492,7 @@ def read_whole(lines: list[str]) -> bool:
     return any(_READ_WHOLE.search(line[:OVERVIEW_CHARS]) for line in lines[:TOP_LINES])
 
 
-FENCED_SHARE = 0.6  # share of a template file's lines inside its largest fenced block
+FENCED_SHARE = 0.5  # share of a template file's lines inside its largest fenced block: more than half ("mostly")
 
 
 def fenced_template(rel: str, lines: list[str]) -> bool:
@@ -505,7 +508,7 @@ def fenced_template(rel: str, lines: list[str]) -> bool:
         elif is_fence and not after:
             longest = max(longest, i - start + 1)
         fence = after
-    return longest >= FENCED_SHARE * len(lines)
+    return longest > FENCED_SHARE * len(lines)
 
 
 def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> bool:
@@ -600,7 +603,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor a
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
     `index.md` is as often a docs page), titled so ("API Table of Contents"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
-    index of the API's endpoints"), nor a template file (`*template*`) that is mostly one fenced block (a
+    index of the API's endpoints"), nor a template file (`*template*`) that is mostly (more than half) one fenced block (a
     Jinja2 handoff the skill renders whole), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete
@@ -635,7 +638,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     words or ten letters; shorter one-word headings of the main sections, or their one-word name before ` — `
     or `:`, only three or more in one sentence of prose: "the memory rules, the pin and overview formats, the
     audit and the commit" for `## Memory — read it`, `## Pin`, `## Overview`, `## Audit`, `## Commit`; also a line enumerating them with
-    `、`: `小红书、抖音、微博。`, two CJK characters a whole name) or whose numbered parts
+    `、`: `小红书、抖音、微博。`, two CJK characters a whole name; also the title's list after a colon, `# auto-ledger:
+    file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`).
 
     ## Why is this bad?

@@ -159,7 +159,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", a sentence opening "Symptoms: …" (the
        situations, listed after a label), a sentence opening "WHEN: …" or "When to use: …" (the `WHAT: … WHEN: …
        DO-NOT: …` layout), 'Use "idea-refine" or "ideate" to trigger' (the phrases that load it; not 'Use "npm run
-       build" to compile'), "Use as <a role> when …", "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
+       build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
+       hour"; not "Runs every linter"), "Use as <a role> when …", "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
        for …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
