@@ -152,3 +152,12 @@ def test_interactive_windows_find_what_a_whole_file_scan_finds() -> None:
         for pattern, needles in ((its._PY, its._NEEDS[its.PY]), (its._JS, its._NEEDS[its.JS])):
             want = [m.span() for m in pattern.finditer(text)]
             assert [m.span() for m in its._finditer(pattern, text, needles)] == want, repr(text)
+
+
+
+def test_surrogate_check_as_the_regex() -> None:
+    from skillgrade.analyzers.parse import _SURROGATE, _has_surrogate
+
+    pieces = ["a", " ", "é", "—", "\ud7ff", "\ud800", "\udbff", "\udc00", "\udfff", "\ue000", "\ufffd", "😀", "\U0010ffff"]
+    for text in _random(pieces, 20_000, 19, longest=8):
+        assert _has_surrogate(text) == bool(_SURROGATE.search(text)), repr(text)
