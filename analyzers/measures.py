@@ -57,6 +57,18 @@ def estimate_tokens(text: str) -> int:
     return (len(text) - wide + 3) // 4 + wide
 
 
+def estimate_lines_tokens(lines: list[str]) -> int:
+    """`estimate_tokens("\n".join(lines))`, without the join, the character class tried only on the lines that are
+    not ASCII (`str.isascii` costs nothing): a text with one dash is not ASCII, and the class search cost ~60
+    instructions a character over the whole of such a body."""
+    size = sum(map(len, lines)) + max(0, len(lines) - 1)
+    wide = 0
+    for line in lines:
+        if not line.isascii():
+            wide += _WIDE.subn("", line)[1]
+    return (size - wide + 3) // 4 + wide
+
+
 URL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 

@@ -161,3 +161,13 @@ def test_surrogate_check_as_the_regex() -> None:
     pieces = ["a", " ", "é", "—", "\ud7ff", "\ud800", "\udbff", "\udc00", "\udfff", "\ue000", "\ufffd", "😀", "\U0010ffff"]
     for text in _random(pieces, 20_000, 19, longest=8):
         assert _has_surrogate(text) == bool(_SURROGATE.search(text)), repr(text)
+
+
+def test_line_token_estimate_as_the_joined_text() -> None:
+    from skillgrade.analyzers.measures import estimate_lines_tokens, estimate_tokens
+
+    pieces = ["a", " ", "\n", "é", "—", "中", "文", "가", "\u2e80", "\u2e7f", "\uffef", "\ufff0", "\ua960", "😀", "ｱ"]
+    for text in _random(pieces, 20_000, 23, longest=40):
+        lines = text.split("\n")
+        for k in (0, 1, len(lines) // 2):
+            assert estimate_lines_tokens(lines[k:]) == estimate_tokens("\n".join(lines[k:])), (repr(text), k)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
-from ...measures import estimate_tokens
+from ...measures import estimate_lines_tokens
 from ...rule import RuleContext, rule
 
 
@@ -44,7 +44,7 @@ def body_over_budget(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     lines_budget = ctx.config.body_line_budget
     tokens_budget = ctx.config.body_token_budget
     body_lines = doc.body_line_count
-    tokens = estimate_tokens(doc.body_text) if not doc.too_large else len(doc.text) // 4
+    tokens = estimate_lines_tokens(doc.lines[doc.body_start_line:]) if not doc.too_large else len(doc.text) // 4
     if body_lines <= lines_budget and tokens <= tokens_budget:
         return
     parts = []
