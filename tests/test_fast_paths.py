@@ -171,3 +171,9 @@ def test_line_token_estimate_as_the_joined_text() -> None:
         lines = text.split("\n")
         for k in (0, 1, len(lines) // 2):
             assert estimate_lines_tokens(lines[k:]) == estimate_tokens("\n".join(lines[k:])), (repr(text), k)
+
+def test_lines_with_kept_per_needles_answers_as_the_first_ask() -> None:
+    index = LineIndex("a\nskills/x\n../y\nb skills/\n")
+    first = index.lines_with(("skills/", "../"))
+    assert first == [1, 2, 3] and index.lines_with(("skills/", "../")) is first
+    assert index.lines_with(("b",)) == [3]
