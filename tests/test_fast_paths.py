@@ -177,3 +177,18 @@ def test_lines_with_kept_per_needles_answers_as_the_first_ask() -> None:
     first = index.lines_with(("skills/", "../"))
     assert first == [1, 2, 3] and index.lines_with(("skills/", "../")) is first
     assert index.lines_with(("b",)) == [3]
+
+
+def test_table_cells_as_the_unescaped_pipe_split() -> None:
+    from skillgrade.analyzers import fastmd
+
+    def slow(line: str) -> list[str]:
+        cells = fastmd._UNESCAPED_PIPE.split(line.strip())
+        if cells and not cells[0].strip():
+            cells.pop(0)
+        if cells and not cells[-1].strip():
+            cells.pop()
+        return cells
+
+    for text in _random(["|", "a", " ", "\\", "\\|", "\t", "é", "||"], 20_000, 29, longest=12):
+        assert fastmd.cells(text) == slow(text), repr(text)
