@@ -29,10 +29,11 @@ def _find(text: str, needle: str | re.Pattern[str], pos: int) -> int:
 class LineIndex:
     """Maps offsets (code points) to 0-based line/character and back; LSP line breaks only."""
 
-    __slots__ = ("text", "starts", "lines")
+    __slots__ = ("text", "starts", "lines", "_found")
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._found: dict | None = None  # lines_with's answers, by needles
         if "\r" in text:
             parts = _NEWLINE.split(text)
             seps = [m.group(0) for m in _NEWLINE.finditer(text)]
@@ -60,7 +61,19 @@ class LineIndex:
     def lines_with(self, needles: tuple[str | re.Pattern[str], ...]) -> list[int]:
         """The lines holding any of `needles` (substrings or patterns, neither spanning a line break), in
         order: one pass over the text per needle and a bisection per hit, instead of a loop over every
-        line. A pattern should start with a literal, which re scans for as fast as str.find."""
+        line. A pattern should start with a literal, which re scans for as fast as str.find.
+
+        Kept per needles (several rules and the static layer ask for the same ones): the list is shared, do not
+        change it."""
+        memo = self._found
+        if memo is None:
+            memo = self._found = {}
+        hit = memo.get(needles)
+        if hit is None:
+            hit = memo[needles] = self._lines_with(needles)
+        return hit
+
+    def _lines_with(self, needles: tuple[str | re.Pattern[str], ...]) -> list[int]:
         text, starts = self.text, self.starts
         found: set[int] = set()
         for needle in needles:

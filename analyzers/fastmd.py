@@ -68,7 +68,8 @@ def html_kind(line: str) -> int:
 
 def cells(line: str) -> list[str]:
     """A table row's cells, as markdown-it splits them (unescaped pipes; outer empty cells dropped)."""
-    cells = _UNESCAPED_PIPE.split(line.strip())
+    line = line.strip()
+    cells = _UNESCAPED_PIPE.split(line) if "\\" in line else line.split("|")  # no backslash: every pipe splits
     if cells and not cells[0].strip():
         cells.pop(0)
     if cells and not cells[-1].strip():

@@ -152,3 +152,43 @@ def test_interactive_windows_find_what_a_whole_file_scan_finds() -> None:
         for pattern, needles in ((its._PY, its._NEEDS[its.PY]), (its._JS, its._NEEDS[its.JS])):
             want = [m.span() for m in pattern.finditer(text)]
             assert [m.span() for m in its._finditer(pattern, text, needles)] == want, repr(text)
+
+
+
+def test_surrogate_check_as_the_regex() -> None:
+    from skillgrade.analyzers.parse import _SURROGATE, _has_surrogate
+
+    pieces = ["a", " ", "é", "—", "\ud7ff", "\ud800", "\udbff", "\udc00", "\udfff", "\ue000", "\ufffd", "😀", "\U0010ffff"]
+    for text in _random(pieces, 20_000, 19, longest=8):
+        assert _has_surrogate(text) == bool(_SURROGATE.search(text)), repr(text)
+
+
+def test_line_token_estimate_as_the_joined_text() -> None:
+    from skillgrade.analyzers.measures import estimate_lines_tokens, estimate_tokens
+
+    pieces = ["a", " ", "\n", "é", "—", "中", "文", "가", "\u2e80", "\u2e7f", "\uffef", "\ufff0", "\ua960", "😀", "ｱ"]
+    for text in _random(pieces, 20_000, 23, longest=40):
+        lines = text.split("\n")
+        for k in (0, 1, len(lines) // 2):
+            assert estimate_lines_tokens(lines[k:]) == estimate_tokens("\n".join(lines[k:])), (repr(text), k)
+
+def test_lines_with_kept_per_needles_answers_as_the_first_ask() -> None:
+    index = LineIndex("a\nskills/x\n../y\nb skills/\n")
+    first = index.lines_with(("skills/", "../"))
+    assert first == [1, 2, 3] and index.lines_with(("skills/", "../")) is first
+    assert index.lines_with(("b",)) == [3]
+
+
+def test_table_cells_as_the_unescaped_pipe_split() -> None:
+    from skillgrade.analyzers import fastmd
+
+    def slow(line: str) -> list[str]:
+        cells = fastmd._UNESCAPED_PIPE.split(line.strip())
+        if cells and not cells[0].strip():
+            cells.pop(0)
+        if cells and not cells[-1].strip():
+            cells.pop()
+        return cells
+
+    for text in _random(["|", "a", " ", "\\", "\\|", "\t", "é", "||"], 20_000, 29, longest=12):
+        assert fastmd.cells(text) == slow(text), repr(text)
