@@ -36,6 +36,10 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     clients ignore them. Suggests the closest known key for typos, when the value would be valid there
     (`modle: sonnet` is a misspelt `model`; `mode: manual` is not: `manual` names no model); `arguments` takes
     argument names (`argument: "<package_name>"` is a misspelt `argument-hint`, the hint shown while typing).
+    A key that means a known field under another name says so: `use_when` / `when-to-use` / `whenToUse` (Claude
+    Code reads that text from `when_to_use`; an unsafe fix renames it), `model-invocable` (the switch is
+    `disable-model-invocation`; no fix, the meaning is inverted); not in a skill without `name` (a runtime's own
+    layout, whose `use_when` MISSING_TRIGGER accepts).
 
     A skill written for OpenClaw (formerly Clawdbot), recognised by an `openclaw`, `clawdbot`,
     `clawdis` or `moltbot` key in its `metadata` or by an OpenClaw plugin manifest (`openclaw.plugin.json`)
@@ -116,6 +120,15 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(fld.key_range, f"`{key}` is defined only for target `claude-code`, not "
                               f"`{ctx.config.target}`; other clients ignore it")
             continue
+        meant = _MEANT.get(key)
+        if meant is not None and meant[0] in known and meant[0] not in fields and not registry \
+                and "name" in fields and not package_reads(doc, key):  # (no `name`: a runtime's own layout)
+            target, why = meant
+            fix = None
+            if target == "when_to_use" and isinstance(fld.value, str):  # the same text under Claude Code's key
+                fix = Fix.unsafe(f"Rename to `{target}`", Edit(fld.key_range, target))
+            yield ctx.finding(fld.key_range, f"Unknown frontmatter field `{key}`; {why}", fix)
+            continue
         unknown += 1
         close = []
         if unknown <= _SUGGEST_LIMIT and len(key) <= _LONGEST_FIELD + 4:
@@ -136,6 +149,13 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # only a typo of a known key is reported in a runtime's record, or of a key the package reads
         yield ctx.finding(fld.key_range, msg, fix)
 
+
+# keys that mean a known field under another name (too far for a spelling match): the message names that field
+_WHEN = ("when_to_use", "Claude Code reads this text from `when_to_use` (added to the description in its skill list)")
+_MODEL = ("disable-model-invocation", "no agent reads it: Claude Code's switch is `disable-model-invocation: true`,"
+          " which keeps the model from loading the skill on its own (loading it is the default)")
+_MEANT: dict[str, tuple[str, str]] = {"use_when": _WHEN, "when-to-use": _WHEN, "whenToUse": _WHEN, "use-when": _WHEN,
+                                      "model-invocable": _MODEL, "model_invocable": _MODEL, "modelInvocable": _MODEL}
 
 _VALUED = ("model", "context", "effort", "shell")
 _NAME = re.compile(r"[A-Za-z_][\w-]{0,63}")
