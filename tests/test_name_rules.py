@@ -48,6 +48,16 @@ def test_name_format_without_a_path_offers_the_slug() -> None:
     assert f.fix is not None and f.fix.title == "Rename to `pdf-tools`"
 
 
+@pytest.mark.parametrize(("name", "slug"), [("ApiFetcher", "api-fetcher"), ("MuseSparkInit", "muse-spark-init"),
+                                            ("HTMLParser", "html-parser"), ("OAuth2Client", "oauth2-client"),
+                                            ("Telos", "telos"), ("PDF Tools", "pdf-tools")])
+def test_name_format_slug_splits_a_camel_case_word(tmp_path: Path, name: str, slug: str) -> None:
+    """Set 37's judges: `ApiFetcher` in `ApiFetcher/` was offered `apifetcher`."""
+    path, text = _skill(tmp_path, name, name)
+    fmt = next(f for f in _findings(path, text) if f.code == "NAME_FORMAT")
+    assert fmt.fix is not None and fmt.fix.title == f"Rename to `{slug}`"
+
+
 @pytest.mark.parametrize("folder", ["pkg/_skill", "pkg/.skill", "pkg/__skill__"])
 def test_source_folder_is_not_a_mismatch(tmp_path: Path, folder: str) -> None:
     """J2 group D: nshskill installs `nshskill/_skill/` as `.claude/skills/<name>/`."""

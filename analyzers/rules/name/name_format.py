@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -76,7 +77,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Sets the name to the skill folder's name when that is a valid name and not a package's generic
     container (`assets`, `data`, `skill`, …: see `NAME_DIR_MISMATCH`) (`name: PDF_Tools` in
     `pdf-tools/` becomes `pdf-tools`, which the spec asks for anyway), else rewrites the name as a
-    slug (`pdf-tools`; the folder must then be renamed to match) when the slug keeps at least half of
+    slug (`pdf-tools`; one CamelCase word split where its words start: `ApiFetcher` becomes `api-fetcher`,
+    `HTMLParser` `html-parser`; the folder must then be renamed to match) when the slug keeps at least half of
     the name's letters and is no container's name, else uses the folder's name made valid
     (`古法作业.skill` in `Hand-crafted-Homework.skill/` becomes `hand-crafted-homework`, not `skill`);
     with none of these, no fix is offered. A platform's copy of a skill (`<Skill>/platforms/antigravity/`,
@@ -101,11 +103,25 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     fix = None
     if NAME_RE.match(dirname) and not is_container(dirname) and not _platform_variant(doc.skill_dir):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
-    elif (slug := slugify(name)) and not is_container(slug) and keeps_most(slug, name):  # (not `skill` of `古法作业.skill`)
+    elif (slug := _camel_slug(name) or slugify(name)) and not is_container(slug) and keeps_most(slug, name):  # (not
+        # `skill` of `古法作业.skill`)
         fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug))
     elif not _platform_variant(doc.skill_dir) and (folder := _folder_slug(dirname)) is not None:  # `Hand-crafted-Homework.skill/`: the folder's, made valid
         fix = Fix.unsafe(f"Rename to `{folder}` (from the folder's name)", Edit(fld.value_range, folder))
     yield ctx.finding(fld.value_range, f"`name: {name}` {_why(name)}", fix)
+
+
+# `ApiFetcher`, `MuseSparkInit`, `HTMLParser`: one CamelCase word, split where a capital starts a word
+_CAMEL = re.compile(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])")
+
+
+def _camel_slug(name: str) -> str:
+    """`api-fetcher` for `ApiFetcher` (not `apifetcher`), `html-parser` for `HTMLParser`; '' for a name that is not
+    one CamelCase word (`Memory Search`, `pdf_tools`: slugify's)."""
+    if len(name) > 64 or _CAMEL.fullmatch(name) is None or name.isupper() or name.islower():
+        return ""
+    return _WORD_START.sub("-", name).lower()[:64].strip("-")
 
 
 def _runtime_key(doc: SkillDocument, name: str) -> bool:
