@@ -314,3 +314,19 @@ def test_a_fence_glued_to_a_template_marker_is_the_authors_closer() -> None:
 def test_untagged_fix_guesses_the_language(first: str, lang: str) -> None:
     (f,) = _findings(HEAD + f"```\n{first}\n```\n", ("CODE_BLOCK_UNTAGGED",))
     assert f.fix.title == f"Tag as `{lang}`"
+
+
+def test_stray_fences_that_swallow_the_rest_get_no_tag() -> None:
+    """Set 37's second sample: `### Phase 5` inside a bare block that runs to the file's last line, after `### Phase 4`
+    outside it; a tag would make the document's own sections code for good. A template at the end whose heading
+    numbers nothing of the document's keeps its tag fix."""
+    from skillgrade.analyzers.config import Config
+    from skillgrade.analyzers.report import analyze
+
+    head = "---\nname: x\ndescription: Use when x.\n---\n\n# X\n\n### Phase 4: Updates\n\nPropose.\n\n"
+    stray = head + "````\n\n### Phase 5: Apply\n\nApply.\n\n## Issues\n\n- one\n````\n"
+    template = head + "## Template\n\n```\n### Phase 7: Cut-over\n\n- Date:\n```\n"
+    (f,) = analyze(stray, None, config=Config(select=("CODE_BLOCK_UNTAGGED",))).findings
+    assert f.fix is None and "is this fence stray?" in f.message
+    (g,) = analyze(template, None, config=Config(select=("CODE_BLOCK_UNTAGGED",))).findings
+    assert g.fix is not None and g.message == "Code block has no language tag"

@@ -142,7 +142,38 @@ def _tagged_inside(b: CodeBlock, lines: list[str]) -> int:
     return n
 
 
-@rule("CODE_BLOCK_UNTAGGED", family="code", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
+# "### Phase 5: Apply Updates": a heading that numbers a part of the document
+_NUMBERED_HEADING = re.compile(r"(#{1,6})[ \t]+(?:(step|phase|part|stage|section|chapter)[ \t]+)?(\d{1,3})\b", re.I)
+SWALLOW_LOOKBACK = 400  # lines above a block searched for the heading it continues (bounded)
+
+
+def _swallowed_heading(doc: SkillDocument, b: CodeBlock) -> tuple[str, str] | None:
+    """A bare block whose closing fence is the file's last line and whose first heading numbers the next part of the
+    document's own outline (`### Phase 5: Apply Updates` inside, `### Phase 4: …` above it): two stray fences made
+    the rest of the document code. (heading inside, heading it continues) or None."""
+    lines = doc.lines
+    last = len(lines) - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    if b.end_line - 1 != last:
+        return None
+    for ln in range(b.content_start_line, b.end_line - 1):
+        m = _NUMBERED_HEADING.match(lines[ln])
+        if m is not None:
+            break
+        if lines[ln].startswith("#"):
+            return None  # the block's first heading numbers nothing
+    else:
+        return None
+    level, label, number = m.group(1), (m.group(2) or "").lower(), int(m.group(3))
+    for k in range(b.start_line - 1, max(-1, b.start_line - 1 - SWALLOW_LOOKBACK), -1):
+        o = _NUMBERED_HEADING.match(lines[k])
+        if o is not None and o.group(1) == level and (o.group(2) or "").lower() == label and int(o.group(3)) == number - 1:
+            return lines[ln].strip(), lines[k].strip()
+    return None
+
+
+@rule("CODE_BLOCK_UNTAGGED", family="code", severity=Severity.INFO, fix=FixAvailability.SOMETIMES)
 def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A fenced code block has no language tag.
 
@@ -163,6 +194,9 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     whose first bare example fence ends the wrapper for CommonMark: `NESTED_FENCE` names it), where the author
     pairs the fences afresh up to the wrapper's own closer.
     A tag on such a line would stop it from ever closing anything.
+    A bare block that runs to the file's last line and whose first heading numbers the next part of the document's
+    own outline (`### Phase 5: Apply Updates` inside, `### Phase 4: …` above the block) is the rest of the document
+    made code by stray fences: the message says so, and no tag is offered.
 
     ## Why is this bad?
     The tag tells the model (and the reader's renderer) what the code is: a shell command to run, a
@@ -205,6 +239,12 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     for b in untagged:
         if b.start_line in closers or b.start_line in strays:
             continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)
+        swallowed = _swallowed_heading(doc, b)
+        if swallowed is not None:  # stray fences: a tag would make the document's own sections code for good
+            inside, outside = swallowed
+            yield ctx.finding(b.open_range, f"Code block has no language tag, and it runs to the file's last line "
+                              f"holding `{inside}`, the next of the document's own `{outside}`: is this fence stray?")
+            continue
         line = doc.lines[b.start_line]
         fence_end = len(line.rstrip())
         lang = guess_language(b)
