@@ -204,8 +204,9 @@ _EXPLICIT = re.compile(
 # without an explicit "Use when …". Decided by the clause's shape, never by the spelling of the word that
 # follows (a word ending in "-ing" is not special: "for testing web apps" and "for web-app tests" are the
 # same shape):
-#   situation: when/whenever/while/during/if the user … + a word; the same clause in Japanese, Chinese, Korean;
-#   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now", nor a
+#   situation: when/whenever/while/during/if the user … + a word (not the fillers "when needed / necessary /
+#              required / possible / appropriate / applicable / quiet / idle"); the same in Japanese, Chinese, Korean;
+#   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now", nor "except for", nor a
 #              beneficiary: "for the user / all users / you / me / them / us / everyone" names who, not what for);
 #              "in order to"; "(used|designed|built|meant|helps|lets|allows|enables, or -ing: helping …)
 #              [you|users|claude|agents] to" + a word;
@@ -215,11 +216,13 @@ _EXPLICIT = re.compile(
 # 超时 (timeout), 按时, 准时 (on time), 过时 (outdated), 耗时, 费时 (time-consuming).
 _NOT_WHEN = "[同常当當随隨臨临一瞬即及日定毎何小実實实超按准暂過过耗费]"
 _CONTEXT = re.compile(
-    r"\b(?:when(?:ever)?\s+\w|while\s+\w|during\s+\w"
+    # (not the fillers "when needed", "when necessary", "when quiet": no situation is named)
+    r"\b(?:when(?:ever)?\s+(?!(?:needed|necessary|required|possible|appropriate|applicable|quiet|idle)\b)\w"
+    r"|while\s+\w|during\s+\w"
     r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
     # (not the "for" of "ask for", "look for", "search for", "wait for": what is asked for, not a purpose)
     r"|(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\blook\s)(?<!\blooks\s)(?<!\bsearch\s)(?<!\bsearches\s)"
-    r"(?<!\bwait\s)(?<!\bwaits\s)"
+    r"(?<!\bwait\s)(?<!\bwaits\s)(?<!\bexcept\s)"  # ("except for …": an exception, not a purpose)
     r"for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"

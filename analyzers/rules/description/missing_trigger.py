@@ -184,12 +184,14 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        Japanese ("…時に使用 / 場合に使う") or Korean ("…할 때 사용 / 쓴다", "…경우에 사용",
        "… 같은 말에 쓴다").
     2. **Usage context only**: `WEAK_TRIGGER`. A clause of situation ("when …", "whenever …",
-       "while …", "during …", "if the user / you …"; in Japanese "…場合の / 場合に", "…ときの / ときに",
+       "while …", "during …", "if the user / you …"; not the fillers "when needed / necessary / required /
+       possible / appropriate / applicable / quiet / idle", which name no situation; in Japanese "…場合の / 場合に", "…ときの / ときに",
        "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
        everyone' says for whom, not for what; and not the "for" of "ask / look / search / wait for", which
-       says what is asked for: "tells you what you will ask for next" is no purpose>", "in order to", "designed /
+       says what is asked for: "tells you what you will ask for next" is no purpose, nor "except for", an
+       exception>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /
        enabling) [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
