@@ -210,3 +210,23 @@ async def test_fix_all_applies_safe_fixes_only(client: LanguageClient, workspace
     change(client, u, 2, fixed)
     after = codes((await pull(client, u)).items)
     assert "CODE_BLOCK_UNTAGGED" not in after and "NAME_FORMAT" in after
+
+
+async def test_yaml_colon_value_quick_fix(client: LanguageClient, workspace):
+    """Set 37: `description: … Keywords: …` unquoted; the quick fix quotes the value and the skill reads again."""
+    p = write_skill(workspace, "colon-skill", text="---\nname: colon-skill\ndescription: Configures Ghostty. Use when "
+                    "setting up Ghostty. Keywords: ghostty, terminal\n---\n# G\n\nEdit the config.\n")
+    text = p.read_text()
+    u = await open_doc(client, p, text)
+    first = (await pull(client, u)).items
+    (diag,) = [d for d in first if d.code == "YAML_SYNTAX"]
+    assert "the value of `description` holds `: `" in diag.message
+    actions = await client.text_document_code_action_async(T.CodeActionParams(
+        text_document=T.TextDocumentIdentifier(uri=u), range=diag.range,
+        context=T.CodeActionContext(diagnostics=[diag])))
+    (quote,) = [a for a in actions if a.title == "Quote the value of `description`"]
+    fixed = apply_text_edits(text, edits_for(quote.edit, u))
+    assert 'description: "Configures Ghostty. Use when setting up Ghostty. Keywords: ghostty, terminal"\n' in fixed
+    change(client, u, 2, fixed)
+    after = codes((await pull(client, u)).items)
+    assert "YAML_SYNTAX" not in after and "NAME_MISSING" not in after
