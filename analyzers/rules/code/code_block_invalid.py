@@ -29,6 +29,12 @@ _YAML_ALTERNATIVES = re.compile(r":[ \t]+\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]")
 _ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"
                            r"|\"[ \t]*:[ \t]*(?:number|string|boolean|bool|object|array|integer|int|float|any|date"
                            r"|datetime)(?:\[\])?[ \t]*[,}\]\n|]")
+# an API reference's signature in a `python` block: a call's closing parenthesis and its return type
+# (`ov.single.CellVote(adata: AnnData) -> None`, `) → AnnData`), in a block with no `def`
+# or a call whose first argument is annotated (`ov.single.MetaTiME(\n    adata: AnnData,`: no call is written so)
+_SIGNATURE = lazy_compile(r"\)[ \t]*(?:->|→)[ \t]*[^\s:][^\n]*$"
+                          r"|[A-Za-z_][\w.]*\([ \t]*\n?[ \t]*[A-Za-z_]\w*[ \t]*:[ \t]*[A-Za-z_\[]", re.M)
+_DEF = lazy_compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]", re.M)
 # syntax newer than the oldest Python we run on: PEP 695 type parameters and `type` aliases (3.12)
 _NEWER_PYTHON = lazy_compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^[ \t]*type[ \t]+\w+[ \t]*[\[=]", re.M)
 # a JSON value written as its shape in bare names: `[timestamp, event_type, data]`, `{id, name}` (one line, no
@@ -270,6 +276,8 @@ def invalid_blocks(doc: SkillDocument) -> Iterator[tuple[CodeBlock, tuple[int, i
             continue  # `"type": "new" | "variant"`, `"n": number`: a schema of allowed values, not a document
         if lang == "yaml" and _YAML_ALTERNATIVES.search(b.content):
             continue  # `type: "a" | "b"`: the same schema sketch in YAML
+        if lang == "python" and _SIGNATURE.search(b.content) and not _DEF.search(b.content):
+            continue  # `ov.single.CellVote(adata: AnnData) -> None`: an API's signature, shown without `def`
         try:
             err = _check(lang, b.content)
         except (RecursionError, MemoryError):  # e.g. tomllib on `a = [[[[…`: too deep to be an example
@@ -293,7 +301,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     one per line: `Person: { name, email?, tags[] }`), a Python decorator
     shown without its function (`@tool(name=…)`), a block of statement headers without their body
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
-    followed by a header without its body are a snippet cut short, and are reported), and interactive sessions (`>>>`). Python syntax newer than the Python skillgrade runs on
+    followed by a header without its body are a snippet cut short, and are reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`
+    (`ov.single.CellVote(adata: AnnData) -> None`, a parameter list closed by `) → AnnData`, a call whose first
+    argument is annotated: `ov.single.MetaTiME(adata: AnnData, …)`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
     excerpt, checked as the object it belongs in; a request line above its body (`GET /index/_search`,
