@@ -209,8 +209,14 @@ def _width(text: str) -> int:
     return len(text) + sum(1 for c in text if "\u2e80" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af")
 
 
+# "### Randomization (§21.4)": a clause reference after the section's name, not part of it
+_CLAUSE_REF = re.compile(r"[ \t]*\([ \t]*(?:§{1,2}[ \t]*|sec(?:tion)?\.?[ \t]+)?\d{1,3}(?:\.\d{1,3}){0,4}[ \t]*\)$")
+
+
 def _heading_name(text: str) -> str:
     name = _plain(text)
+    if name.endswith(")"):
+        name = _CLAUSE_REF.sub("", name) or name
     m = _HEADING_LABEL.match(name)
     return name[m.end():].strip() if m is not None and m.end() < len(name) else name
 
@@ -640,7 +646,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     audit and the commit" for `## Memory — read it`, `## Pin`, `## Overview`, `## Audit`, `## Commit`; also a line enumerating them with
     `、`: `小红书、抖音、微博。`, two CJK characters a whole name; also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
-    they are (`(round 2)` in a row for `## Round 2: How work reaches you`).
+    they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
+    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`).
 
     ## Why is this bad?
     Anthropic's skill authoring guide: for reference files longer than 100 lines, include a table of
