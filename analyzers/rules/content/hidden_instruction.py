@@ -357,19 +357,31 @@ def comments(text: str, fences: list[tuple[int, int]] | None = None) -> Iterator
 
 
 def _outside(text: str, fenced: list[tuple[int, int]]) -> Iterator[tuple[int, int, str]]:
+    """Linear: the next `-->` is searched for again only once an opener passes it (a run of `<!--` with no closer,
+    each inside a code span, had searched to the end of the text from every one of them), and a line's backticks
+    are counted on from the previous opener on the same line."""
     k = 0
     i = text.find("<!--")
     count = 0
+    close = -2  # the first `-->` at or after the last search's start (-1: none), -2: not searched yet
+    tick_line, tick_at, ticks = -1, 0, 0  # backticks counted on line `tick_line` up to `tick_at`
     while i >= 0 and count < MAX_COMMENTS:
         while k < len(fenced) and fenced[k][1] < i:
             k += 1
         if k < len(fenced) and fenced[k][0] <= i:
             i = text.find("<!--", fenced[k][1])
             continue
-        j = text.find("-->", i + 4)
+        if close == -2 or 0 <= close < i + 4:
+            close = text.find("-->", i + 4)
+        j = close
         end = len(text) if j < 0 else j + 3
         ls = text.rfind("\n", 0, i) + 1
-        if text.count("`", ls, i) % 2 == 1:  # inside an inline code span: `<!-- … -->` shown as code
+        if ls == tick_line and i >= tick_at:
+            ticks += text.count("`", tick_at, i)
+        else:
+            ticks = text.count("`", ls, i)
+        tick_line, tick_at = ls, i
+        if ticks % 2 == 1:  # inside an inline code span: `<!-- … -->` shown as code
             i = text.find("<!--", i + 4)
             continue
         count += 1
