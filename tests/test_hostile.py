@@ -89,6 +89,8 @@ CASES: dict[str, tuple[Callable[[], str], float]] = {
     "unclosed-comment": (lambda: _body("<!--" + " text" * 200_000), 0.04),
     "comment-openers-1e5": (lambda: _body("<!-- -->" + "<!--" * 100_000), 0.011),
     "comment-openers-lines": (lambda: _body("<!-- a -->\n" + "x <!-- y\n" * 20_000), 0.048),
+    # openers inside code spans, with no closer: each had searched to the end for `-->` (fuzz seed 16, doc 39520)
+    "comment-openers-in-code-spans": (lambda: _body(("`<!--` " * 2_000 + "\n") * 25), 0.05),
     "path-mentions-1e5": (lambda: _body("references/" * 100_000), 0.081),
     "module-mention-1e5": (lambda: _body("scripts" + ".a" * 100_000), 0.019),
     "folder-slashes-1e5": (lambda: _body("scripts/" + "a/" * 100_000), 0.024),
