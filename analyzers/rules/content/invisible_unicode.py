@@ -78,6 +78,8 @@ def _legitimate(text: str, a: int, b: int) -> bool:
     ch = text[a]
     before = text[a - 1] if a > 0 else ""
     after = text[b] if b < len(text) else ""
+    if ch == "\u200b" and before == "[" and text.startswith("](", b):
+        return True  # `[\u200b](#install "Direct link to Install")`: a docs site's heading permalink, scraped
     if ch == "\u200d" and before and after and _emoji(before) and _emoji(after):
         return True
     if ch in _JOINERS and before and after and _joining_script(before) and _joining_script(after):
@@ -145,7 +147,9 @@ def invisible_unicode(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     of ordinary writing: a zero width joiner between two emoji (woman + ZWJ + laptop is the
     technologist emoji; with or without U+FE0F, which is not reported either), ZWJ/ZWNJ between two letters of Arabic, Hebrew, Indic and other
     scripts that use them, LRM/RLM/ALM next to right-to-left text, and the tag sequence of a flag
-    emoji (U+1F3F4 + tag letters + CANCEL TAG). In a minified bundle (a `.min.js` / `.css` file, or a
+    emoji (U+1F3F4 + tag letters + CANCEL TAG), and a zero width space that is the whole text of a link
+    (`[U+200B](#install "Direct link to Install")`: the heading permalink a docs site such as Docusaurus renders, kept
+    by a page scraped to markdown; it hides nothing). In a minified bundle (a `.min.js` / `.css` file, or a
     `.js` / `.css` file with a line of 2,000 characters or more) only bidi controls and tag characters are
     reported: its libraries' strings hold zero-width spaces on purpose, the agent does not read it, and
     nobody edits it by hand. The soft hyphen U+00AD is not reported: it is visible
