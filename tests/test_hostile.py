@@ -90,6 +90,9 @@ CASES: dict[str, tuple[Callable[[], str], float]] = {
     "comment-openers-1e5": (lambda: _body("<!-- -->" + "<!--" * 100_000), 0.011),
     "comment-openers-lines": (lambda: _body("<!-- a -->\n" + "x <!-- y\n" * 20_000), 0.048),
     # openers inside code spans, with no closer: each had searched to the end for `-->` (fuzz seed 16, doc 39520)
+    # a frontmatter line of 10^4 blanks before a word: the key-line pattern split the blanks two ways (fuzz seed 17)
+    "frontmatter-blank-run-1e4": (lambda: "---\nname: hostile\ndescription: Use when x.\n" + " " * 10_000
+                                  + "word with no colon\ntags: [a\n---\n\nBody.\n", 0.05),
     "comment-openers-in-code-spans": (lambda: _body(("`<!--` " * 2_000 + "\n") * 25), 0.05),
     "path-mentions-1e5": (lambda: _body("references/" * 100_000), 0.081),
     "module-mention-1e5": (lambda: _body("scripts" + ".a" * 100_000), 0.019),
