@@ -93,6 +93,8 @@ CASES: dict[str, tuple[Callable[[], str], float]] = {
     # a frontmatter line of 10^4 blanks before a word: the key-line pattern split the blanks two ways (fuzz seed 17)
     "frontmatter-blank-run-1e4": (lambda: "---\nname: hostile\ndescription: Use when x.\n" + " " * 10_000
                                   + "word with no colon\ntags: [a\n---\n\nBody.\n", 0.05),
+    # many bare blocks before 10^5 trailing blank lines: the stray-fence check walked the blanks once per block
+    "untagged-blocks-then-blank-lines": (lambda: _body("```\nx\n```\n\n" * 3_000 + "\n" * 100_000), 0.3),
     "comment-openers-in-code-spans": (lambda: _body(("`<!--` " * 2_000 + "\n") * 25), 0.05),
     "path-mentions-1e5": (lambda: _body("references/" * 100_000), 0.081),
     "module-mention-1e5": (lambda: _body("scripts" + ".a" * 100_000), 0.019),

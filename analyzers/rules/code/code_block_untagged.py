@@ -147,16 +147,21 @@ _NUMBERED_HEADING = re.compile(r"(#{1,6})[ \t]+(?:(step|phase|part|stage|section
 SWALLOW_LOOKBACK = 400  # lines above a block searched for the heading it continues (bounded)
 
 
-def _swallowed_heading(doc: SkillDocument, b: CodeBlock) -> tuple[str, str] | None:
-    """A bare block whose closing fence is the file's last line and whose first heading numbers the next part of the
-    document's own outline (`### Phase 5: Apply Updates` inside, `### Phase 4: …` above it): two stray fences made
-    the rest of the document code. (heading inside, heading it continues) or None."""
-    lines = doc.lines
+def _last_text_line(lines: list[str]) -> int:
+    """The index of the last line that is not blank (-1: none)."""
     last = len(lines) - 1
     while last >= 0 and not lines[last].strip():
         last -= 1
+    return last
+
+
+def _swallowed_heading(doc: SkillDocument, b: CodeBlock, last: int) -> tuple[str, str] | None:
+    """A bare block whose closing fence is the file's last line of text (`last`) and whose first heading numbers the
+    next part of the document's own outline (`### Phase 5: Apply Updates` inside, `### Phase 4: …` above it): two
+    stray fences made the rest of the document code. (heading inside, heading it continues) or None."""
     if b.end_line - 1 != last:
         return None
+    lines = doc.lines
     for ln in range(b.content_start_line, b.end_line - 1):
         m = _NUMBERED_HEADING.match(lines[ln])
         if m is not None:
@@ -236,10 +241,11 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     nested = nested_fences(doc)
     strays = {stray for _b, _inner, stray in nested}
     strays |= _shifted_closers(doc, strays) | _wrapped_closers(doc, nested)
+    last = _last_text_line(doc.lines)  # (once: trailing blank lines are not walked again for every block)
     for b in untagged:
         if b.start_line in closers or b.start_line in strays:
             continue  # the author's closing fence, read as an opener: the cause is further up (NESTED_FENCE)
-        swallowed = _swallowed_heading(doc, b)
+        swallowed = _swallowed_heading(doc, b, last)
         if swallowed is not None:  # stray fences: a tag would make the document's own sections code for good
             inside, outside = swallowed
             yield ctx.finding(b.open_range, f"Code block has no language tag, and it runs to the file's last line "
