@@ -59,21 +59,28 @@ def _wide_chars(text: str) -> int:
     return n
 
 
-def estimate_lines_tokens(lines: list[str]) -> int:
+def _tokens(chars: int, wide: int) -> int:
+    """Four characters a token, and one a wide character."""
+    return (chars - wide + 3) // 4 + wide
+
+
+def lines_chars(lines: list[str]) -> int:
+    """len("\n".join(lines)), without the join."""
+    return sum(map(len, lines)) + max(0, len(lines) - 1)
+
+
+def estimate_lines_tokens(lines: list[str], chars: int | None = None) -> int:
     """estimate_tokens("\n".join(lines)), without joining them and encoding only the lines that are not ASCII
-    (`str.isascii` is a flag, not a scan: in most skills a few lines hold an em dash or an arrow)."""
-    n = sum(map(len, lines)) + max(0, len(lines) - 1)
-    wide = _wide_chars("".join([x for x in lines if not x.isascii()]))
-    return (n - wide + 3) // 4 + wide
+    (`str.isascii` is a flag, not a scan: in most skills a few lines hold an em dash or an arrow). `chars`: their
+    lines_chars, when the caller has it."""
+    n = lines_chars(lines) if chars is None else chars
+    return _tokens(n, _wide_chars("".join([x for x in lines if not x.isascii()])))
 
 
 def estimate_tokens(text: str) -> int:
     """~4 characters per token, the spec's own rule of thumb (no tokenizer download needed); a CJK character, kana or
     Hangul syllable counts as one token."""
-    if text.isascii():
-        return (len(text) + 3) // 4
-    wide = _wide_chars(text)
-    return (len(text) - wide + 3) // 4 + wide
+    return _tokens(len(text), 0 if text.isascii() else _wide_chars(text))
 
 
 URL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...document import SkillDocument
 from ...findings import Finding, Severity
-from ...measures import estimate_lines_tokens
+from ...measures import estimate_lines_tokens, lines_chars
 from ...rule import RuleContext, rule
 
 
@@ -48,7 +48,8 @@ def body_over_budget(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         tokens = len(doc.text) // 4
     else:  # (no character is more than one token: a body of no more characters than the budget is within it)
         lines = doc.index.lines[doc.body_start_line:]
-        tokens = estimate_lines_tokens(lines) if sum(map(len, lines)) + len(lines) > tokens_budget else 0
+        chars = lines_chars(lines)
+        tokens = estimate_lines_tokens(lines, chars) if chars > tokens_budget else 0
     if body_lines <= lines_budget and tokens <= tokens_budget:
         return
     parts = []
