@@ -166,6 +166,11 @@ _EXPLICIT = re.compile(
     r"|when\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+)\w"
     r"|when\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
     r"|provides?|shares?|pastes?|gives?)\b"
+    # "… when user discusses applying to positions": any verb the user does ("when user sessions expire" is a
+    # situation too: at worst a missed WEAK_TRIGGER)
+    r"|when\s+(?:the\s+)?user\s+[a-z]{2,}s\b"
+    # "Use from /e when finishing a task", "Use via the CLI when …": where it is used from, then when
+    r"|use[ds]?\s+(?:from|via|through)\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # the same keyword trigger said of the text: "When a prompt / the request contains | mentions X"
     r"|when(?:ever)?\s+(?:a|an|the|any)\s+(?:user\s+)?(?:prompts?|messages?|requests?|inputs?|quer(?:y|ies)|questions?"
     r"|tasks?|conversations?|chats?)"
@@ -344,7 +349,9 @@ _OTHER_WORDS = _words(
     "yang dan untuk dengan ini itu saat ketika gunakan atau dari "
     "ve bir için ile bu się jest dla oraz att och för som när "
     "gdy lub nie jak przez przy jako że może kiedy także używaj użyj "
-    "khi cho va cua cac mot nhung duoc trong voi nay dung khong hoac muon viec nguoi")  # (Vietnamese unaccented)
+    "khi cho va cua cac mot nhung duoc trong voi nay dung khong hoac muon viec nguoi "  # (Vietnamese unaccented)
+    # (Vietnamese accented: identifiers such as crm_id can keep its accented letters under a tenth)
+    "để chỉ dùng của và các một những được với này không hoặc muốn việc người tạo tự bằng từ theo")
 OTHER_SCRIPT_LETTERS = 6  # letters of another script that, with fewer than two English function words, are that language
 ENGLISH_SCAN = 1000  # characters of a description looked at: enough to tell the language, and bounded
 

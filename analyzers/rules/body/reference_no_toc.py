@@ -259,9 +259,19 @@ def _numbered_parts(top: str) -> set[tuple[str, str]]:
 _STEP_LINE = lazy_compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|round|level|tier)\s?\d", re.I)
 
 
+_ITEM_GLOSS = (" — ", " – ", " - ")  # (not ": ": "Format: `{service}_{action}`" is a key and its value, no section)
+# a gloss in brackets closing an item: "类 I：AI 自检（看自己输出即可）" names `## 类 I：AI 自检（看输出即可，18 条）`
+_TRAILING_GLOSS = re.compile(r"\s{0,3}[（(][^（）()\n]{1,80}[）)]$")
+
+
 def _add_item(items: list[tuple[int, str]], i: int, text: str) -> None:
-    """Keeps line i's list item or table cell as a name the top gives (its step, not what the step yields)."""
+    """Keeps line i's list item or table cell as a name the top gives (its step, not what the step yields; its name,
+    not the gloss after a dash or in closing brackets: "**Setup** — install the CLI" names `## Setup`)."""
     item = _heading_name(text.strip())
+    ends = [k for k in (item.find(e) for e in _ITEM_GLOSS) if k > 0]
+    item = item[:min(ends)].strip() if ends else item
+    if item.endswith((")", "）")) and (m := _TRAILING_GLOSS.search(item)) is not None and _width(item[:m.start()]) >= MIN_NAME:
+        item = item[:m.start()]
     for arrow in ("→", "->"):  # "Upload raw file → unprocessed file": the step, then what it yields
         head = item.split(arrow, 1)[0].strip()
         item = head if len(head) >= MIN_NAME else item
@@ -415,7 +425,29 @@ def has_toc(lines: list[str]) -> bool:
             anchors += 1
             if anchors >= 2:
                 return True
-    return _lists_headings(lines) or _names_headings(lines)
+    return _lede_lists(lines) or _lists_headings(lines) or _names_headings(lines)
+
+
+LEDE_WIDTH = 160  # a lede sentence that lists the file's topics is short
+
+
+def _lede_lists(lines: list[str]) -> bool:
+    """The first sentence of text under the title is a CJK noun list of three or more short topics (`・` or `、`
+    between them, no verb needed): "3作品の楽曲構成・BPM・小節数・サウンドメイキングロジック。" says what "Covers the song
+    structure, BPM, bar counts and sound logic of three works." says."""
+    text = next((t for t in _opening(lines) if not t.startswith("#")), "")
+    ends = [k for k in (text.find("。"), text.find(". ")) if k >= 0]
+    sentence = text[:min(ends)] if ends else text.rstrip(".")
+    if _width(sentence) > LEDE_WIDTH or sentence.count("・") + sentence.count("、") < 2:
+        return False
+    pieces = [x.strip() for x in _LEDE_SPLIT.split(sentence)]
+    return all(x and _width(x) <= LEDE_TOPIC_WIDTH for x in pieces)
+
+
+# the items of a CJK lede list: split at `・` and `、` (an English list's commas are as often a clause's: "You know
+# the operations, their contracts and their notification schemes" lists no topics)
+_LEDE_SPLIT = re.compile(r"[・、]")
+LEDE_TOPIC_WIDTH = 30  # width of one topic in a CJK lede list ("サウンドメイキングロジック": a CJK character counts two)
 
 
 def _opening(lines: list[str]) -> Iterator[str]:
@@ -647,7 +679,14 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `、`: `小红书、抖音、微博。`, two CJK characters a whole name; also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
-    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`).
+    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`), and a list item's name is what comes
+    before a gloss after a dash or in closing brackets (`- **Setup** — install the CLI` for `## Setup`,
+    `- **类 I：AI 自检（看自己输出即可）** — …` for `## 类 I：AI 自检（看输出即可，18 条）`; not after a colon:
+    `- **Format**: `{service}_{action}`` is a key and its value). So does a CJK noun list as the first sentence under
+    the title, three or more short topics joined by `・` or `、` and no verb needed (`3作品の楽曲構成・BPM・小節数・
+    サウンドメイキングロジック。`, which says what "Covers the song structure, BPM, bar counts and sound logic" says; an
+    English list there needs its verb: "Seven endpoints, Bearer auth, JSON in and out." still fires, since commas
+    as often join a clause's parts).
 
     ## Why is this bad?
     Anthropic's skill authoring guide: for reference files longer than 100 lines, include a table of

@@ -21,7 +21,9 @@ from ...rule import RuleContext, rule
 # (no `^\s*#\s*\.\.\.` branch: `...` alone already matches it, and `^\s*` under re.M re-scanned every
 # run of blank lines from each of its lines)
 # `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
-_PLACEHOLDER = re.compile(r"\.\.\.|…|<\w[^<>\n]{0,80}>|:[ \t]*\{[A-Za-z_][\w .-]{0,60}\}|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
+# (`[What it does]`, `[your name]`: a prose field in square brackets, a capitalised word or "your" and more words; not
+# a single word, `[BETA]`, nor a list comprehension's `[x for x in y]`)
+_PLACEHOLDER = re.compile(r"\.\.\.|…|<\w[^<>\n]{0,80}>|\[(?:[A-Z][a-z]+|your)(?: (?!(?:for|in|if|else|not|is|and|or)\b)[a-z]+){1,6}\]|:[ \t]*\{[A-Za-z_][\w .-]{0,60}\}|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
 # YAML that lists a value's alternatives: `type: "feature" | "bugfix"`
 _YAML_ALTERNATIVES = re.compile(r":[ \t]+\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]")
 # JSON that lists a value's alternatives, TypeScript-style: `"type": "new" | "variant" | "existing"`
@@ -294,7 +296,7 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
     `<placeholder>` (also dotted or described: `<storyboard.music.path>`, `<0-10>`, `<int|null>`,
-    `<one line: why>`), `{{ template }}`, `${var}`, a bare `{field}`
+    `<one line: why>`), a prose field in square brackets (`[What it does]`, `[your name]`; not `[BETA]`), `{{ template }}`, `${var}`, a bare `{field}`
     as a value (`"iteration": {current_iteration}`), `//` or `/* … */` comments, a JSON or YAML value written
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema) or as its shape in bare names (`[timestamp, event_type, data]`; in a `yaml` block, types sketched

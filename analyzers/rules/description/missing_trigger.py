@@ -160,9 +160,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        situations, listed after a label), a sentence opening "WHEN: …" or "When to use: …" (the `WHAT: … WHEN: …
        DO-NOT: …` layout), 'Use "idea-refine" or "ideate" to trigger' (the phrases that load it; not 'Use "npm run
        build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
-       hour"; not "Runs every linter"), "Use as <a role> when …", "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
+       hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
-       for …", "proactively", "when the user asks / wants / needs / mentions …", "when a prompt /
+       for …", "proactively", "when the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
        text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
@@ -249,7 +249,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     words ("Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names), a
     tenth are accented (Vietnamese), or more of its function
     words (and at least two) are Portuguese, Spanish, French, German, Italian, Dutch, Indonesian, Turkish,
-    Polish, Swedish or Vietnamese written without its accents ("Dung khi user muon …") than English ("Use quando revisar um Pull Request" is Portuguese),
+    Polish, Swedish or Vietnamese, with or without its accents ("Dung khi user muon …", "… để CRM tự tạo mapping; … chỉ
+    truyền ids": identifiers such as `crm_id` can keep the accented letters under a tenth) than English ("Use quando revisar um Pull Request" is Portuguese),
     or one is and none is English, and it has accented letters ("Verwaltet WordPress-Beiträge … löschen und verwalten.").
 
     ## Why is this bad?

@@ -98,6 +98,40 @@ def anchor_missing(target: str, slugs: set[str]) -> bool:
     return bool(anchor) and anchor not in slugs and not re.search(r"-\d+$", target)
 
 
+# a heading line as CommonMark writes one: up to three blanks, one to six hashes, a blank, the text
+_HEADING_LINE = re.compile(r" {0,3}#{1,6}[ \t]+(\S[^\n]{0,200})")
+
+
+def swallowed_headings(md: SkillDocument) -> dict[str, tuple[int, int, str]]:
+    """Heading lines written inside fenced code blocks, by squashed slug: (the line, the block's opening line, the
+    line's text). A fence that closes early (a nested example) or never closes turns the headings after it into
+    code; an anchor that names one is dead because of the fences, not the anchor."""
+    out: dict[str, tuple[int, int, str]] = {}
+    for b in md.code_blocks:
+        if not b.fenced or "#" not in b.content:
+            continue
+        for i in range(b.content_start_line, min(b.end_line, len(md.lines))):
+            m = _HEADING_LINE.match(md.lines[i])
+            if m is not None:
+                text = m.group(1).rstrip().rstrip("#").rstrip() or m.group(1)
+                out.setdefault(_squash(github_slug(text)), (i, b.start_line, md.lines[i].strip()))
+    return out
+
+
+def anchor_message(md: SkillDocument, target: str, memo: dict) -> str:
+    """DEAD_LINK's message for an `#anchor` that matches no heading: when a heading inside a code block has its
+    slug, say so and where the block opens (the fences are what to fix)."""
+    swallowed = memo.get(id(md))
+    if swallowed is None:
+        swallowed = memo[id(md)] = swallowed_headings(md)
+    hit = swallowed.get(_squash(unquote(target[1:]) if "%" in target else target[1:])) if swallowed else None
+    if hit is None:
+        return f"No heading matches the anchor `{target}`"
+    line, opened, text = hit
+    return (f"No heading matches the anchor `{target}`: `{text[:80]}` (line {line + 1}) is inside the code block "
+            f"that opens at line {opened + 1}, so it is not a heading (a fence above it may close early or be left open)")
+
+
 def bad_anchors(doc: SkillDocument) -> Iterator[tuple[BundledFile, Link]]:
     """`#anchor` links in bundled markdown files that match no heading of the same file."""
     for bf in bundled_markdown_files(doc):

@@ -13,6 +13,7 @@ from ...rule import RuleContext, rule
 from .._helpers import fill_in_template
 from ..code.nested_fence import bundled_example_lines, example_lines
 from ._bundled import (
+    anchor_message,
     anchor_missing,
     anchor_slugs,
     bad_anchors,
@@ -47,7 +48,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Resolves relative links and images against the skill directory (`scripts/`, `assets/`, other
     files) and `#anchor` links against the document's headings and the `id` / `name` of its HTML
     elements (`<a id="step-1"></a>`, which GitHub honours), and a heading's explicit id written at its end
-    (`## Setup {#setup}`, `{: #setup}`: Pandoc, kramdown, MkDocs, Hugo). Links into `references/` are
+    (`## Setup {#setup}`, `{: #setup}`: Pandoc, kramdown, MkDocs, Hugo). When the anchor's heading is written
+    inside a fenced code block (a fence above it closed early or was left open, and the heading became code),
+    the message names that line and where the block opens: the fences are what to fix. Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked, nor
@@ -100,6 +103,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Retarget the link or add the missing file.
     """
     slugs = None
+    swallowed: dict = {}  # per document: its headings inside code blocks (looked for on a first dead anchor)
     example = example_lines(doc)  # an example CommonMark cut open by a nested fence: NESTED_FENCE
     for link in doc.links:
         t = link.target.strip()
@@ -107,7 +111,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             if slugs is None:
                 slugs = anchor_slugs(doc.headings, doc.text)
             if anchor_missing(t, slugs):
-                yield ctx.finding(link.range, f"No heading matches the anchor `{t}`")
+                yield ctx.finding(link.range, anchor_message(doc, t, swallowed))
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     base: int | None = -1  # (-1: not looked for yet)
     for t in link_targets(doc):
@@ -125,7 +129,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     examples: dict[str, frozenset[int]] = {}  # per bundled file: its example lines (decided on a first hit)
     for bf, link in bad_anchors(doc):
         if link.range.start.line not in _bundled_examples(examples, bf):
-            yield ctx.finding(link.range, f"No heading matches the anchor `{link.target.strip()}`", file=bf.rel)
+            yield ctx.finding(link.range, anchor_message(bf.markdown, link.target.strip(), swallowed), file=bf.rel)
     templates: dict[str, bool] = {}
     bases: dict[str, int | None] = {}
     for bt in bundled_link_targets(doc):

@@ -105,7 +105,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     description names (the skill is about that file) is the skill's output, not its input (also in
     Chinese: "创建 `scripts/x.py`", and "write them to `scripts/config.json`"), at every mention of that path
     (a troubleshooting row "make sure `scripts/config.json` exists" means the file the skill makes); so is a
-    path followed by "if it exists", "(if present)", "(optional)",
+    path followed by "if it exists", "(if present)", "(optional)", by a dash or colon and "optional" that
+    qualifies the file ("— optional reference; not load-bearing", "- optional.", ": optional read"; not "— optional
+    flags and their defaults", which says what the file holds),
     a path in "If `references/x.md` exists …",
     and one after "<name> Skill 的" or after another skill's kebab-case name ending in `-skill`
     ("詳細は run-build-skill `references/x.md`", "the deploy-skill's `scripts/x.sh`": that skill's file;
@@ -371,6 +373,11 @@ def _created_here(line: str, col: int) -> bool:
 
 # after the path, in its sentence: ", if it exists", "(if present)", "(optional)", "if available"
 _OPTIONAL_AFTER = re.compile(r"[\s`'\"*_]*[,(（]?\s*(?:if\s+(?:it\s+)?(?:exists|present|available)|optional)\b", re.I)
+# after a dash or colon, "optional" that qualifies the file, not its content: "`references/a.md` — optional
+# reference; not load-bearing", "- optional.", ": optional read" (not "— optional flags and their defaults")
+_OPTIONAL_DASH = re.compile(r"[`'\"*_]{0,3}\s{0,3}(?:—|–|--?|:)\s{0,3}[*_]{0,2}optional(?:ly)?[*_]{0,2}"
+                            r"(?=\s{0,3}(?:[.,;:)]|$|(?:reference|read|file|doc|guide|resource|context|extra|background)"
+                            r"\w*\b))", re.I)
 # "X Skill 的 `scripts/x.py`" (Chinese possessive after a skill's name): that skill's file
 _OTHER_SKILL_ZH = re.compile(r"skill\s*的\s*[`'\"]?$", re.I)
 # "詳細は run-build-skill `references/x.md`", "the deploy-skill's scripts/x.sh": a skill's kebab-case name
@@ -393,7 +400,8 @@ def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = ()) -> bo
     before = line[max(0, start - 40):start]
     if before.rstrip(" `'\"*_").lower().endswith("if") and "exist" in line[end:end + 60].lower():
         return True  # "If `references/backends.md` exists in the vault, load it"
-    if _OPTIONAL_AFTER.match(line, end, end + 60) is not None or _OTHER_SKILL_ZH.search(before) is not None:
+    if (_OPTIONAL_AFTER.match(line, end, end + 60) is not None or _OPTIONAL_DASH.match(line, end, end + 60) is not None
+            or _OTHER_SKILL_ZH.search(before) is not None):
         return True
     named = _NAMED_SKILL.search(line[max(0, start - 80):start]) if "skill" in before.lower() else None
     if named is None and "`" in before:

@@ -244,7 +244,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         dirname = doc.skill_dir.parent.name  # `skills/<entry>/files/SKILL.md`: the entry is the skill's folder
         container = is_container(dirname)
     fix = None
-    message = f"`name: {fld.value}` does not match the directory name `{dirname}`"
+    shown = fld.value.replace("\r", "\\r").replace("\n", "\\n")  # (`name: |` keeps a line break: shown, not printed)
+    message = f"`name: {shown}` does not match the directory name `{dirname}`"
     if NAME_RE.match(dirname) and not container:  # (never `name: files`)
         used = _name_used(doc, fld) if NAME_RE.match(fld.value) else None
         if used is None:
