@@ -27,7 +27,8 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     outer closing fence of a block nested with a fence of the same length to `NESTED_FENCE`: each
     names the cause. A line holding only HTML comments and then a closing fence
     (`<!--/cap:search-->```: a template's section marker, stripped by its installer) counts as the
-    author's closer.
+    author's closer. A fence with nothing but blank lines after it, at the end of the file, is named as
+    what it is: a stray fence, with an unsafe fix that removes it.
 
     ## Why is this bad?
     The rest of the skill silently stops being instructions: headings vanish from the outline, links
@@ -79,6 +80,10 @@ def unclosed_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if _closed_after_marker(doc, b):
             continue  # a template's `<!--/section-->```: its installer strips the marker, the fence closes
         opened = b.start_line + 1
+        if b.end_line >= doc.line_count and not any(ln.strip() for ln in doc.lines[opened:]):
+            yield ctx.finding(b.open_range, f"Code fence on line {opened} opens an empty block at the end of the file: "
+                                            "a stray fence (remove it)", _remove_stray(doc, b.start_line))
+            continue
         if b.end_line >= doc.line_count:
             msg = f"Code fence opened on line {opened} is never closed: the rest of the file is code"
         elif b.end_line == opened:
@@ -114,6 +119,14 @@ def _closed_after_marker(doc: SkillDocument, b: CodeBlock) -> bool:
             if run >= fence.run and not rest[run:].strip():
                 return True
     return False
+
+
+def _remove_stray(doc: SkillDocument, ln: int) -> Fix:
+    """An unsafe fix deleting a stray fence line (with the line break before it)."""
+    if ln == 0:
+        return Fix.unsafe("Remove the stray fence", Edit(Range(Pos(0, 0), Pos(0, len(doc.lines[0]))), ""))
+    return Fix.unsafe("Remove the stray fence",
+                      Edit(Range(Pos(ln - 1, len(doc.lines[ln - 1])), Pos(ln, len(doc.lines[ln]))), ""))
 
 
 def _close_before_heading(doc: SkillDocument, b: CodeBlock) -> Fix | None:

@@ -210,7 +210,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path
                 end -= 1
             quote = line[m.start() - 1:m.start()] if m.start() else ""
-            if quote in ("\"", "'") and line[end:end + 1] == " ":  # "/home/ana/Área de Trabalho/x": to the quote
+            if quote in ("\"", "'", "`") and line[end:end + 1] == " ":  # "/home/ana/Área de Trabalho/x": to the quote
+                # (or the code span's closing backtick: `/Users/w/Journal/make Anki cards`)
                 close = line.find(quote, end, end + QUOTED_MAX)
                 if close > 0:
                     end = close

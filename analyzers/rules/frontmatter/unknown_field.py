@@ -38,8 +38,11 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     argument names (`argument: "<package_name>"` is a misspelt `argument-hint`, the hint shown while typing).
     A key that means a known field under another name says so: `use_when` / `when-to-use` / `whenToUse` (Claude
     Code reads that text from `when_to_use`; an unsafe fix renames it), `model-invocable` (the switch is
-    `disable-model-invocation`; no fix, the meaning is inverted); not in a skill without `name` (a runtime's own
-    layout, whose `use_when` MISSING_TRIGGER accepts).
+    `disable-model-invocation`; no fix, the meaning is inverted), `tools` holding Claude Code's tool names
+    (`tools: Read, Grep`: a subagent's key; a skill's is `allowed-tools`, with no fix, since that grants the tools
+    without asking; `tools: [search_web]` is another runtime's and gets the plain message); not in a skill without
+    `name` (a runtime's own layout, whose `use_when` MISSING_TRIGGER accepts). A `policy:` block is Codex's, which
+    reads it from `agents/openai.yaml` beside SKILL.md: the message says so.
 
     A skill written for OpenClaw (formerly Clawdbot), recognised by an `openclaw`, `clawdbot`,
     `clawdis` or `moltbot` key in its `metadata` or by an OpenClaw plugin manifest (`openclaw.plugin.json`)
@@ -121,6 +124,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                               f"`{ctx.config.target}`; other clients ignore it")
             continue
         meant = _MEANT.get(key)
+        if key == "tools" and not _claude_tools(fld.value):
+            meant = None  # `tools: [search_web, read_url]`: another runtime's tool names, not Claude Code's
         if meant is not None and meant[0] in known and meant[0] not in fields and not registry \
                 and "name" in fields and not package_reads(doc, key):  # (no `name`: a runtime's own layout)
             target, why = meant
@@ -128,6 +133,9 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             if target == "when_to_use" and isinstance(fld.value, str):  # the same text under Claude Code's key
                 fix = Fix.unsafe(f"Rename to `{target}`", Edit(fld.key_range, target))
             yield ctx.finding(fld.key_range, f"Unknown frontmatter field `{key}`; {why}", fix)
+            continue
+        if key in _ELSEWHERE and isinstance(fld.value, dict) and not registry and not package_reads(doc, key):
+            yield ctx.finding(fld.key_range, f"Unknown frontmatter field `{key}`; {_ELSEWHERE[key]}")
             continue
         unknown += 1
         close = []
@@ -154,8 +162,21 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 _WHEN = ("when_to_use", "Claude Code reads this text from `when_to_use` (added to the description in its skill list)")
 _MODEL = ("disable-model-invocation", "no agent reads it: Claude Code's switch is `disable-model-invocation: true`,"
           " which keeps the model from loading the skill on its own (loading it is the default)")
+# (`tools` is a subagent's key; no rename fix: `allowed-tools` grants the tools without asking)
+_TOOLS = ("allowed-tools", "that is a subagent's key: a skill lists the tools it may use without asking in `allowed-tools`")
 _MEANT: dict[str, tuple[str, str]] = {"use_when": _WHEN, "when-to-use": _WHEN, "whenToUse": _WHEN, "use-when": _WHEN,
-                                      "model-invocable": _MODEL, "model_invocable": _MODEL, "modelInvocable": _MODEL}
+                                      "model-invocable": _MODEL, "model_invocable": _MODEL, "modelInvocable": _MODEL,
+                                      "tools": _TOOLS}
+# a block another agent reads from its own file, not from the frontmatter: `policy:` (Codex's `agents/openai.yaml`)
+_ELSEWHERE = {"policy": "Codex reads `policy` (`allow_implicit_invocation`) from `agents/openai.yaml` beside SKILL.md, "
+                        "not from the frontmatter"}
+
+def _claude_tools(value: object) -> bool:
+    """`Read, Grep, Bash(git:*)` or a list of such: Claude Code's tool names (capitalised, or `mcp__…`)."""
+    items = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else []
+    names = [x.strip() for x in items if isinstance(x, str) and x.strip()]
+    return bool(names) and all(n[:1].isupper() or n.startswith("mcp__") for n in names)
+
 
 _VALUED = ("model", "context", "effort", "shell")
 _NAME = re.compile(r"[A-Za-z_][\w-]{0,63}")
