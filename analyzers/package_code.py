@@ -7,8 +7,9 @@ folder above the skill, within the workspace, that holds a package manifest (`py
 `setup.cfg`, `package.json`) or an installed wheel's `*.dist-info`, else the outermost import package
 (`__init__.py`) holding the skill; its loader is any of its Python or
 JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it reads by
-a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`; `data.profile ?? …` and a
-bare string such as a validator's list of allowed keys are not counted). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
+a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`, or a literal list a loop walks
+while indexing with its variable: `for (const key of ['name', 'triggers']) { … frontmatter[key] … }`;
+`data.profile ?? …` and a bare string such as a validator's list of allowed keys are not counted). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
 once per process (a package's loader changing under a running language server is seen on its restart; the
 CLI's result cache checks the key set again on every run).
 """
@@ -151,6 +152,35 @@ def _model_fields(text: str) -> set[str]:
     return out
 
 
+# a loop over a literal list of names: `for (const key of ['name', 'triggers'])`, `for k in ("a", "b"):`; group 1 is
+# the loop variable, group 2 the list's text (`['a', 'b'].forEach((key) =>` is found from its `].forEach(`)
+_LOOP = lazy_compile(r"""\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w{0,30})\s+(?:of|in)\s+[\[(]([^\[\]()\n]{1,400})[\])]""")
+_FOR_EACH_VAR = lazy_compile(r"\s*\(?\s*([A-Za-z_]\w{0,30})")
+_QUOTED = lazy_compile(r"""["']([A-Za-z_][\w.-]{0,60})["']""")
+LOOP_BODY = 600  # characters after a loop's head where its variable must index the frontmatter
+LOOP_LIST = 400  # characters of a looped list
+
+
+def _looped_keys(text: str) -> set[str]:
+    """The names of a literal list a loop walks when the loop variable then indexes an object (`frontmatter[key]`,
+    `fm.get(k)`) within LOOP_BODY characters: each is a key read by name (a list of messages or file names that
+    indexes nothing is not)."""
+    loops = [(m.group(1), m.group(2), m.end()) for m in _LOOP.finditer(text)] if "for" in text else []
+    at = text.find("].forEach(")
+    while at >= 0 and len(loops) < 1000:
+        start = text.rfind("[", max(0, at - LOOP_LIST), at)
+        v = _FOR_EACH_VAR.match(text, at + len("].forEach("))
+        if start >= 0 and "\n" not in text[start:at] and v is not None:
+            loops.append((v.group(1), text[start + 1:at], v.end()))
+        at = text.find("].forEach(", at + 1)
+    out: set[str] = set()
+    for var, names, end in loops:
+        body = text[end:end + LOOP_BODY]
+        if f"[{var}]" in body or f".get({var}" in body:
+            out.update(_QUOTED.findall(names))
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def loader_keys(root: str) -> frozenset[str]:
     """The names the package's SKILL.md loaders (sources naming `SKILL.md` or `frontmatter`) read: quoted
@@ -193,6 +223,7 @@ def loader_keys(root: str) -> frozenset[str]:
             if any(m in text for m in LOADER_MARKS):
                 keys.update(_READ.findall(text))
                 keys.update(_LINE_READ.findall(text))
+                keys.update(_looped_keys(text))
                 if e.name.endswith(".py"):
                     keys.update(_model_fields(text))
                 else:

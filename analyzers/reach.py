@@ -16,6 +16,8 @@ Reach starts at SKILL.md and follows, through every reached bundled text file:
 - dotted module names (`python -m scripts.tool`, `importlib.import_module("pkg.mod")`) and Python
   imports (`import x`, `from pkg import y`, `from .mod import z`), resolved from the script's folder,
   its package and the skill root; importing a package reaches the whole package folder;
+- an extension-less executable under `scripts/` or `bin/` run by its bare name (`herder-fork --below`), as the
+  skill runs it once installed on the PATH;
 - in scripts, quoted bare names of bundled files or folders (`Path(__file__).parent / "schemas"`,
   `open('fields.json')`), JS `require('./z')` / `import … from './z'` (extensions completed) and shell
   `source lib.sh` / `. ./lib.sh`.
@@ -135,6 +137,46 @@ def _reference_stems(files: Iterable[str]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+MIN_COMMAND = 4  # characters of an extension-less script's name looked for as a command (`herder-fork`, not `run`)
+
+
+def _command_scripts(files: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """(name, path) of extension-less files under scripts/ or bin/ (`scripts/herder-fork`): an executable the
+    skill runs by its bare name (`herder-fork --below`), as installed on the PATH."""
+    out = []
+    for f in sorted(files):
+        if not f.startswith(("scripts/", "bin/")):
+            continue
+        name = f.rsplit("/", 1)[-1]
+        if "." not in name and len(name) >= MIN_COMMAND:
+            out.append((name, f))
+            if len(out) >= MAX_STEMS:
+                break
+    return tuple(out)
+
+
+_COMMAND_BEFORE = ("$", "`", "&&", "||", ";", "|", "(", "exec", "sudo")
+
+
+def _runs_command(text: str, name: str) -> bool:
+    """`name` is run as a command somewhere in `text`: first on its line (`herder-fork --below`), or after a
+    prompt, a backtick, `&&`, `;`, `|` — not in `name: herder-fork` or a `# herder-fork` title."""
+    i = text.find(name)
+    tries = 0
+    while i >= 0 and tries < 50:
+        end = i + len(name)
+        after = text[end] if end < len(text) else " "
+        before = text[i - 1] if i else " "
+        if not (after.isalnum() or after in "_-./") and not (before.isalnum() or before in "_-./"):
+            start = text.rfind("\n", 0, i) + 1
+            prefix = text[start:i].strip()
+            if not prefix or prefix.endswith(_COMMAND_BEFORE):
+                return True
+        i = text.find(name, i + 1)
+        tries += 1
+    return False
+
+
 def _names_stem(text: str, stem: str) -> bool:
     """`stem` occurs in `text` as a whole name: not inside a longer word or path segment name."""
     i = text.find(stem)
@@ -162,6 +204,7 @@ class Reach:
     complete: bool = True  # False: the read budget ran out before the worklist did
     spaced: tuple[str, ...] = ()  # bundled paths with a space (tokens cannot hold them)
     stems: tuple[tuple[str, str], ...] | None = None  # (stem, path) of references named by a distinctive stem
+    commands: tuple[tuple[str, str], ...] | None = None  # (name, path) of extension-less scripts run by name
     via: dict[str, str] = field(default_factory=dict)  # reached path -> the file that reached it ("" SKILL.md)
     memo: dict[tuple[str, str, bool], tuple[str, ...]] = field(default_factory=dict)  # (token, folder, quoted)
     _current: str = ""
@@ -291,6 +334,11 @@ class Reach:
                 self.stems = _reference_stems(self.idx.files)
             for stem, p in self.stems:
                 if stem in text and _names_stem(text, stem):
+                    out.add(p)
+            if self.commands is None:
+                self.commands = _command_scripts(self.idx.files)
+            for name, p in self.commands:
+                if name in text and _runs_command(text, name):
                     out.add(p)
         return out
 

@@ -202,3 +202,26 @@ def test_a_package_runtime_that_asks_for_the_name_keeps_it(tmp_path: Path) -> No
     path.write_text(path.read_text().replace("name: spec_kit", "name: other_kit"))
     loader_keys.cache_clear()
     assert [c for c, _ in _codes(path, tmp_path, "NAME_FORMAT")] == ["NAME_FORMAT"]
+
+
+LINT_MJS = """import { readFileSync } from 'node:fs';
+// compares SKILL.md with its translation's frontmatter
+for (const key of ['name', 'triggers', 'outputArtifacts']) {
+  if (JSON.stringify(frontmatter[key]) !== JSON.stringify(koreanFrontmatter[key])) fail(key);
+}
+for (const file of ['README.md', 'owner.md']) { console.log(file); }
+"""
+
+
+def test_a_loop_over_a_key_list_indexing_the_frontmatter_reads_those_keys(tmp_path: Path) -> None:
+    """set 38b: munlucky's lint-skills.mjs walks ['name', 'triggers', 'outputArtifacts'] and indexes the frontmatter
+    with each; a list that indexes nothing (file names) reads nothing, and a key outside the list is reported."""
+    loader_keys.cache_clear()
+    (tmp_path / "package.json").write_text('{"name": "settings"}\n')
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "lint-skills.mjs").write_text(LINT_MJS)
+    path = _skill(tmp_path, "description: Explains a diff. Use when the user asks what a diff does.\n"
+                            "outputArtifacts: [report.html]\nowner: web\n")
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+    assert {"outputArtifacts", "triggers"} <= loader_keys(str(tmp_path))
+    assert "owner.md" not in loader_keys(str(tmp_path))  # (a list that indexes nothing)

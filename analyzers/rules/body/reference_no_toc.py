@@ -241,6 +241,32 @@ def _word_in(part: str, text: str) -> bool:
     return False
 
 
+GAP_WORDS = 2  # words a heading may insert between an overview item's words ("CORS [configuration] on S3 buckets")
+
+
+def _words_in_order(item: str, name: str) -> bool:
+    """The item's words (two or more) occur in the heading's words in order, at most GAP_WORDS others between
+    them in all: "cors on s3 buckets" names `## Fix 3: CORS Configuration on S3 Buckets`."""
+    want = item.split()
+    if len(want) < 2 or len(want) > 12:
+        return False
+    have = name.split()
+    for start in range(len(have)):
+        if have[start] != want[0]:
+            continue
+        k, gaps = 1, 0
+        for w in have[start + 1:]:
+            if k == len(want) or gaps > GAP_WORDS:
+                break
+            if w == want[k]:
+                k += 1
+            else:
+                gaps += 1
+        if k == len(want) and gaps <= GAP_WORDS:
+            return True
+    return False
+
+
 # "(round 2)", "Phase 3", "step 1" in the top's prose or a table, and "## Round 2: How work reaches you"
 # (no leading `\b`: without it re skips to the words' first letters; the boundary is tested on each hit)
 _NUMBERED = re.compile(r"(step|phase|part|stage|round|section|chapter|module|lesson|week|day)\s+(\d{1,3}[a-z]?)\b")
@@ -322,7 +348,10 @@ def _names_headings(lines: list[str]) -> bool:
                     items.append((i, piece))
             continue
         if m is not None:
-            _add_item(items, i, m.group(1))
+            text = m.group(1)
+            if m.re is _TABLE_CELL and text.strip().strip("#.").isdigit() and (n := _TABLE_CELL.match(line, m.end() - 1)):
+                text = n.group(1)  # `| 1 | PresignedUrlProtocol property | …`: the row's number, then its name
+            _add_item(items, i, text)
     top = "\n".join(parts)
     numbered = _numbered_parts(top)
     found: set[str] = set()
@@ -366,7 +395,8 @@ def _names_headings(lines: list[str]) -> bool:
                         short.setdefault(k, set()).add(head)
                         if len(short[k]) >= SHORT_ITEMS:
                             return True
-            hit = next((item for i, item in items if i < at and item not in used and _word_in(item, name)), None)
+            hit = next((item for i, item in items if i < at and item not in used and (
+                _word_in(item, name) or _words_in_order(item, name))), None)
             if hit is None:
                 continue
             used.add(hit)

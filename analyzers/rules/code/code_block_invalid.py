@@ -255,8 +255,8 @@ def _member_fragment(code: str) -> bool:
     `{…}, {…}` / `value, value` that parses as an array once wrapped in brackets (a slice of a list)."""
     head = code.lstrip()
     if head.startswith('"'):
-        try:
-            json.loads("{" + code + "}")
+        try:  # (one trailing comma: `"uname *": "allow",`, a member cut from the middle of its object)
+            json.loads("{" + code.rstrip().removesuffix(",") + "}")
             return True
         except (json.JSONDecodeError, RecursionError):
             pass
@@ -307,7 +307,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     (`ov.single.CellVote(adata: AnnData) -> None`, a parameter list closed by `) → AnnData`, a call whose first
     argument is annotated: `ov.single.MetaTiME(adata: AnnData, …)`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
-    A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object) is an
+    A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object, also with the trailing
+    comma of a member cut from the middle of its object: `"uname *": "allow",`) is an
     excerpt, checked as the object it belongs in; a request line above its body (`GET /index/_search`,
     the Elasticsearch console form) and JSON Lines (one value per line) are checked part by part; so is a
     slice of a list (`{"type": "rect"}, {"type":

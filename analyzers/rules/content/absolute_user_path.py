@@ -118,9 +118,12 @@ _OWN_MACHINE = lazy_compile(r"\b([A-Z][\w.-]{1,31})['’]s\s+(?:own\s+)?(?:machi
                             r"workstation|desktop)\b")
 
 
-# "on this WSL1 machine", "for the operator's machine", "this skill owns the machine it runs on": one machine
+# "on this WSL1 machine", "for the operator's machine", "this skill owns the machine it runs on", "This machine
+# only:": one machine
 _THIS_MACHINE = lazy_compile(r"\b(?:on|for)\s+(?:this|the\s+(?:operator|owner)['’]s)\s+(?:[\w-]{1,20}\s+)?"
-                             r"(?:machine|computer|laptop|workstation|desktop|box)\b|\bowns\s+the\s+machine\b", re.I)
+                             r"(?:machine|computer|laptop|workstation|desktop|box)\b|\bowns\s+the\s+machine\b"
+                             # "This machine only: absolute paths under `/Users/dan`", "(this machine only; …)"
+                             r"|\bthis\s+(?:[\w-]{1,20}\s+)?(?:machine|computer|laptop|workstation|desktop|box)\s+only\b", re.I)
 # the block after such a line is a command's output, not something the agent is told to use
 _OUTPUT_LANGUAGES = frozenset({"", "json", "jsonc", "text", "txt", "output", "console", "log", "plaintext"})
 _OUTPUT_INTROS = ("looks like", "sample output", "example output", "output example", "sample response",
@@ -167,7 +170,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     real path"), wherever that name appears; nor the home of the one machine the skill says it is for ("Use
     when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs; likewise
     a description that says the skill is for "this machine" / "this WSL1 machine" / "the operator's machine", or
-    such words on the path's own line); nor a path in a block that shows what a command prints ("The returned
+    such words on the path's own line, also "This machine only: …" or "(this machine only)" there; not "Copy this
+    machine's config from …"); nor a path in a block that shows what a command prints ("The returned
     JSON looks like this:", "Sample output:" before an untagged, `json` or `text` block): the agent reads the real
     path from its own run.
     A realistic example name such as `alice` is reported: the
