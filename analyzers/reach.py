@@ -16,8 +16,8 @@ Reach starts at SKILL.md and follows, through every reached bundled text file:
 - dotted module names (`python -m scripts.tool`, `importlib.import_module("pkg.mod")`) and Python
   imports (`import x`, `from pkg import y`, `from .mod import z`), resolved from the script's folder,
   its package and the skill root; importing a package reaches the whole package folder;
-- an extension-less executable under `scripts/` or `bin/` run by its bare name (`herder-fork --below`), as the
-  skill runs it once installed on the PATH;
+- an executable under `scripts/` or `bin/` run by its bare name (`herder-fork --below`) or from a `bin/` folder
+  (`~/bin/run-scheduled-task` for `scripts/run-scheduled-task.sh`), as the skill runs it once installed;
 - in scripts, quoted bare names of bundled files or folders (`Path(__file__).parent / "schemas"`,
   `open('fields.json')`), JS `require('./z')` / `import … from './z'` (extensions completed) and shell
   `source lib.sh` / `. ./lib.sh`.
@@ -140,9 +140,13 @@ def _reference_stems(files: Iterable[str]) -> tuple[tuple[str, str], ...]:
 MIN_COMMAND = 4  # characters of an extension-less script's name looked for as a command (`herder-fork`, not `run`)
 
 
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".ts", ".rb", ".pl")
+
+
 def _command_scripts(files: Iterable[str]) -> tuple[tuple[str, str], ...]:
-    """(name, path) of extension-less files under scripts/ or bin/ (`scripts/herder-fork`): an executable the
-    skill runs by its bare name (`herder-fork --below`), as installed on the PATH."""
+    """(name, path) of executables under scripts/ or bin/ a skill may run as installed commands: an extension-less
+    file by its name (`scripts/herder-fork`), a script by its stem when that is a compound word of MIN_STEM
+    characters or more (`scripts/run-scheduled-task.sh` installed as `~/bin/run-scheduled-task`)."""
     out = []
     for f in sorted(files):
         if not f.startswith(("scripts/", "bin/")):
@@ -150,23 +154,29 @@ def _command_scripts(files: Iterable[str]) -> tuple[tuple[str, str], ...]:
         name = f.rsplit("/", 1)[-1]
         if "." not in name and len(name) >= MIN_COMMAND:
             out.append((name, f))
-            if len(out) >= MAX_STEMS:
-                break
+        elif name.endswith(_SCRIPT_SUFFIXES) and len(stem := name.rsplit(".", 1)[0]) >= MIN_STEM and (
+                "-" in stem or "_" in stem):
+            out.append((stem, f))
+        if len(out) >= MAX_STEMS:
+            break
     return tuple(out)
 
 
 _COMMAND_BEFORE = ("$", "`", "&&", "||", ";", "|", "(", "exec", "sudo")
 
 
-def _runs_command(text: str, name: str) -> bool:
+def _runs_as_command(text: str, name: str) -> bool:
     """`name` is run as a command somewhere in `text`: first on its line (`herder-fork --below`), or after a
-    prompt, a backtick, `&&`, `;`, `|` — not in `name: herder-fork` or a `# herder-fork` title."""
+    prompt, a backtick, `&&`, `;`, `|`, or from a `bin/` folder anywhere (`~/bin/run-scheduled-task`) — not in
+    `name: herder-fork` or a `# herder-fork` title."""
     i = text.find(name)
     tries = 0
     while i >= 0 and tries < 50:
         end = i + len(name)
         after = text[end] if end < len(text) else " "
         before = text[i - 1] if i else " "
+        if not (after.isalnum() or after in "_-./") and text.endswith("bin/", 0, i):
+            return True  # `~/bin/run-scheduled-task`, `$HOME/bin/x`, `/usr/local/bin/x`: the installed command
         if not (after.isalnum() or after in "_-./") and not (before.isalnum() or before in "_-./"):
             start = text.rfind("\n", 0, i) + 1
             prefix = text[start:i].strip()
@@ -338,7 +348,7 @@ class Reach:
             if self.commands is None:
                 self.commands = _command_scripts(self.idx.files)
             for name, p in self.commands:
-                if name in text and _runs_command(text, name):
+                if name in text and _runs_as_command(text, name):
                     out.add(p)
         return out
 

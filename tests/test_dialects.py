@@ -201,3 +201,33 @@ def test_hermes_keys_and_text_naming_hermes_make_a_hermes_skill(keys: str, body:
     assert other_host(parse(text, Path("pack/reasonix/x/SKILL.md"))) == host
     unknown = [f for f in _findings(text) if f.code == "UNKNOWN_FIELD"]
     assert (not unknown) == (host is not None)
+
+
+UAC = """---
+name: report-feature-changes
+description: Validates the generator's assumptions. Use when the user asks for a drift report.
+userInvocable: true
+argumentHint: "[--tool <name>]"
+allowedTools:
+  claude: ["Read", "Grep"]
+descripton: typo
+---
+
+# Report
+"""
+
+
+def test_universal_ai_config_template_keys(tmp_path) -> None:
+    """set 38c: a skill under `.universal-ai-config/` is that generator's template; its camelCase keys and per-agent
+    blocks become each agent's own keys. A typo there, and the same keys in an ordinary skill, are still reported."""
+    from skillgrade.analyzers.report import analyze
+
+    def keys(folder: str) -> list[str]:
+        skill = tmp_path / folder / "skills" / "report-feature-changes"
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text(UAC, encoding="utf-8")
+        rep = analyze(UAC, skill / "SKILL.md", config=Config(select=("UNKNOWN_FIELD",)), workspace_root=tmp_path)
+        return sorted(f.message.split("`")[1] for f in rep.findings)
+
+    assert keys(".universal-ai-config") == ["descripton"]
+    assert keys(".claude") == ["allowedTools", "argumentHint", "descripton", "userInvocable"]

@@ -181,6 +181,8 @@ _EXPLICIT = re.compile(
     r"|us[ea]r?\s+(?:esta\s+skill\s+|este\s+skill\s+)?(?:tamb[ée]m\s+)?(?:quando|sempre\s+que)\b"
     # Vietnamese: "Dùng khi …" / "Sử dụng khi …"; Russian: "Используй при словах …", "Применяйте когда …"
     r"|(?:d[ùu]ng|s[ửu]\s+d[ụu]ng)\s+(?:skill\s+n[àa]y\s+)?khi\b"
+    # Hungarian: "Használd amikor …", "Használja, ha …"
+    r"|haszn[áa]l(?:d|ja)(?:\s+ezt)?,?\s+(?:amikor|ha)\b"
     # Polish: "Używaj, gdy …", "Użyj, kiedy …"
     r"|u[żz]y(?:waj|j)(?:cie)?,?\s+(?:gdy|kiedy|je[śs]li|przy)\b"
     r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
@@ -322,7 +324,7 @@ def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
 # description in another language gets no trigger finding rather than a guess. Decided by script (a
 # quarter of the letters outside Latin: CJK, Hangul, Cyrillic, …; a tenth accented: Vietnamese) and by a
 # vote of function words (more, and at least two, of Portuguese / Spanish / French / German / Italian /
-# Dutch / Indonesian / Turkish / Polish / Swedish than of English; or one, none of English, and accented
+# Dutch / Indonesian / Turkish / Polish / Swedish / Vietnamese / Hungarian than of English; or one, none of English, and accented
 # letters: "Verwaltet WordPress-Beiträge … und verwalten."). Words both languages use ("in", "a",
 # "use", "per", "mit" = MIT) are in neither list.
 # the words are found by splitting at blanks and punctuation (C passes, several times faster than a word
@@ -351,7 +353,9 @@ _OTHER_WORDS = _words(
     "gdy lub nie jak przez przy jako że może kiedy także używaj użyj "
     "khi cho va cua cac mot nhung duoc trong voi nay dung khong hoac muon viec nguoi "  # (Vietnamese unaccented)
     # (Vietnamese accented: identifiers such as crm_id can keep its accented letters under a tenth)
-    "để chỉ dùng của và các một những được với này không hoặc muốn việc người tạo tự bằng từ theo")
+    "để chỉ dùng của và các một những được với này không hoặc muốn việc người tạo tự bằng từ theo "
+    # Hungarian
+    "és az amikor használd használja hogy nem vagy egy van ha csak után előtt minden ezt szerint való által akkor")
 OTHER_SCRIPT_LETTERS = 6  # letters of another script that, with fewer than two English function words, are that language
 ENGLISH_SCAN = 1000  # characters of a description looked at: enough to tell the language, and bounded
 

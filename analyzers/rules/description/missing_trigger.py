@@ -179,7 +179,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        asks …", a description opening with its situation ("When the user …", "When there is …"),
        also after a one-word label ("WHAT — When the repo has no template …"), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Portuguese ("Use (também) quando …"),
-       Vietnamese ("Dùng khi …"), Russian ("Используй при / когда …"), Chinese ("…時使用 / 时使用",
+       Vietnamese ("Dùng khi …"), Hungarian ("Használd amikor …"), Russian ("Используй при / когда …"), Chinese ("…時使用 / 时使用",
        "當使用者 / 当用户 …", the labels "使用场景：" / "适用场景：" / "触发短语：" / "触发词："),
        Japanese ("…時に使用 / 場合に使う") or Korean ("…할 때 사용 / 쓴다", "…경우에 사용",
        "… 같은 말에 쓴다").
@@ -249,7 +249,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     words ("Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names), a
     tenth are accented (Vietnamese), or more of its function
     words (and at least two) are Portuguese, Spanish, French, German, Italian, Dutch, Indonesian, Turkish,
-    Polish, Swedish or Vietnamese, with or without its accents ("Dung khi user muon …", "… để CRM tự tạo mapping; … chỉ
+    Polish, Swedish, Hungarian or Vietnamese, with or without its accents ("Dung khi user muon …", "… để CRM tự tạo mapping; … chỉ
     truyền ids": identifiers such as `crm_id` can keep the accented letters under a tenth) than English ("Use quando revisar um Pull Request" is Portuguese),
     or one is and none is English, and it has accented letters ("Verwaltet WordPress-Beiträge … löschen und verwalten.").
 

@@ -42,7 +42,10 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (`tools: Read, Grep`: a subagent's key; a skill's is `allowed-tools`, with no fix, since that grants the tools
     without asking; `tools: [search_web]` is another runtime's and gets the plain message); not in a skill without
     `name` (a runtime's own layout, whose `use_when` MISSING_TRIGGER accepts). A `policy:` block is Codex's, which
-    reads it from `agents/openai.yaml` beside SKILL.md: the message says so.
+    reads it from `agents/openai.yaml` beside SKILL.md: the message says so. A skill under `.universal-ai-config/`
+    is that generator's template: a camelCase form of a known key (`userInvocable`, `argumentHint`) and a value
+    given per agent (`allowedTools: {claude: [Read, Grep]}`) are its format, turned into each agent's own keys;
+    other unknown keys (`descripton`) are still reported.
 
     A skill written for OpenClaw (formerly Clawdbot), recognised by an `openclaw`, `clawdbot`,
     `clawdis` or `moltbot` key in its `metadata` or by an OpenClaw plugin manifest (`openclaw.plugin.json`)
@@ -110,9 +113,13 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         dialect = OPENCLAW  # an OpenClaw plugin's skill: its manifest sits beside SKILL.md
     known = known_fields(ctx.config.target, dialect)
     registry = runtime_record(doc.frontmatter.data)  # `id: visual-analyst`: a runtime's record; its keys are its own
+    template = doc.skill_dir is not None and TEMPLATE_DIR in doc.skill_dir.parts
     for key, fld in fields.items():
         if key in known or key in extra or key in AGENT_WRITTEN_KEYS:
             continue
+        if template and (_kebab(key) in known or _per_agent(fld.value)):
+            continue  # universal-ai-config's source: `userInvocable`, `allowedTools: {claude: [...]}` become each
+            # agent's own keys when it generates their configs
         if key in OTHER_AGENT_FIELDS:  # another agent's name for a known key: renaming it breaks that agent
             agent, ours = OTHER_AGENT_FIELDS[key]
             if ours not in fields:  # with both keys the skill serves both agents
@@ -170,6 +177,23 @@ _MEANT: dict[str, tuple[str, str]] = {"use_when": _WHEN, "when-to-use": _WHEN, "
 # a block another agent reads from its own file, not from the frontmatter: `policy:` (Codex's `agents/openai.yaml`)
 _ELSEWHERE = {"policy": "Codex reads `policy` (`allow_implicit_invocation`) from `agents/openai.yaml` beside SKILL.md, "
                         "not from the frontmatter"}
+
+# universal-ai-config (uac) keeps one template per skill under this folder and generates each agent's config from it:
+# its keys are camelCase (`userInvocable` becomes Claude Code's `user-invocable`) and a value may be a block per agent
+TEMPLATE_DIR = ".universal-ai-config"
+_AGENTS = frozenset({"default", "claude", "copilot", "cursor", "codex", "gemini", "windsurf", "opencode", "kiro", "cline"})
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _kebab(key: str) -> str:
+    """`userInvocable` -> `user-invocable`."""
+    return _CAMEL.sub("-", key).lower()
+
+
+def _per_agent(value: object) -> bool:
+    """`{claude: [...], copilot: [...]}`: a value given per agent (uac's overrides)."""
+    return isinstance(value, dict) and bool(value) and all(isinstance(k, str) and k in _AGENTS for k in value)
+
 
 def _claude_tools(value: object) -> bool:
     """`Read, Grep, Bash(git:*)` or a list of such: Claude Code's tool names (capitalised, or `mcp__…`)."""

@@ -105,6 +105,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     description names (the skill is about that file) is the skill's output, not its input (also in
     Chinese: "创建 `scripts/x.py`", and "write them to `scripts/config.json`"), at every mention of that path
     (a troubleshooting row "make sure `scripts/config.json` exists" means the file the skill makes); so is a
+    path whose template the skill ships (`scripts/config.json` beside `scripts/config.json.example` or
+    `config.example.json`, `.sample`, `.template`, `.tmpl`, `.dist`, `.default`: the user makes it, often with their
+    own secrets); so is a
     path followed by "if it exists", "(if present)", "(optional)", by a dash or colon and "optional" that
     qualifies the file ("— optional reference; not load-bearing", "- optional.", ": optional read"; not "— optional
     flags and their defaults", which says what the file holds),
@@ -161,8 +164,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         hit = missing.get(m.rel)
         if hit is None:
             hit = missing[m.rel] = _missing(doc, m.rel)
-        if not hit:
-            continue
+        if not hit or _from_template(doc, m.rel):
+            continue  # (`scripts/config.json` beside `scripts/config.json.example`: the user's own copy, with secrets)
         top = m.rel.split("/", 1)[0]
         if top != "references" and not doc.files.exists(top):
             if project is None:
@@ -203,6 +206,20 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         near = _nearest(doc, m.rel)
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder"
                           + (f"; `{near}` does" if near else ""))
+
+
+_TEMPLATE_SUFFIXES = (".example", ".sample", ".template", ".tmpl", ".dist", ".default")
+
+
+def _from_template(doc: SkillDocument, rel: str) -> bool:
+    """The skill ships the file's template (`config.json.example`, `config.example.json`, `.env.sample`): the
+    user makes the file from it, often with their secrets, so it is missing on purpose."""
+    folder, _, name = rel.rpartition("/")
+    stem, dot, ext = name.rpartition(".")
+    names = [name + s for s in _TEMPLATE_SUFFIXES]
+    if dot and stem:
+        names += [f"{stem}{s}.{ext}" for s in _TEMPLATE_SUFFIXES]
+    return any(doc.files.exists(f"{folder}/{n}" if folder else n) for n in names)
 
 
 _ELSEWHERE = re.compile(

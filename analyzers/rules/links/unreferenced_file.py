@@ -243,9 +243,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     stem alone in SKILL.md or a reached markdown file, when the stem is a compound word of eight or more
     characters (`{cli} doc window/bulk-reader-brief`, a table row `llm-agent-nodes` beside
     `load_skill_resource("<resource>.md")`); an extension-less executable under `scripts/` or `bin/` (of four or more
-    characters) run by its bare name in SKILL.md or a reached markdown file, first on a line or after a prompt,
-    a backtick, `&&`, `;` or `|` (`herder-fork --below` for `scripts/herder-fork`; not `name: herder-fork` or a
-    `# herder-fork` title); the entry module (`cli.py`, `__main__.py`, `main.py`) of a
+    characters), or a script whose stem is a compound word of eight or more characters, run by that name in
+    SKILL.md or a reached markdown file, first on a line or after a prompt, a backtick, `&&`, `;` or `|`, or from a
+    `bin/` folder anywhere (`herder-fork --below` for `scripts/herder-fork`, `~/bin/run-scheduled-task` for
+    `scripts/run-scheduled-task.sh`; not `name: herder-fork` or a `# herder-fork` title); the entry module (`cli.py`, `__main__.py`, `main.py`) of a
     `scripts/` folder that is an importable Python package (`__init__.py`) when SKILL.md runs a command
     named like the skill (`uvx schliff score …`: the wheel's console script runs it); in a reached script, Python imports (`import x`, `from pkg import y`,
     `from .mod import z`; a package covers its folder), JS `require('./z')` and `import … from './z'`,
