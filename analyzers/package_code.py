@@ -7,7 +7,8 @@ folder above the skill, within the workspace, that holds a package manifest (`py
 `setup.cfg`, `package.json`) or an installed wheel's `*.dist-info`, else the outermost import package
 (`__init__.py`) holding the skill; its loader is any of its Python or
 JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it reads by
-a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`, or a literal list a loop walks
+a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`, a helper's argument when the helper
+indexes with it (`_read("requires_mcp")` with `def _read(key): … meta.get(key)`), or a literal list a loop walks
 while indexing with its variable: `for (const key of ['name', 'triggers']) { … frontmatter[key] … }`;
 `data.profile ?? …` and a bare string such as a validator's list of allowed keys are not counted). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
 once per process (a package's loader changing under a running language server is seen on its restart; the
@@ -118,6 +119,24 @@ def package_runtime_only(doc: SkillDocument, foreign: list[str]) -> bool:
     return root is not None and INSTALLS_FOR_CLAUDE not in loader_keys(str(root))
 
 
+# a skill folder the package's code builds an object from, by name: `Skill.from_directory(str(_SKILLS_DIR / "summarize"))`,
+# `load_skill(ROOT / "classify")`; in loader_keys' set as BINDS + the folder's name (no key starts with NUL)
+BINDS = "\0binds:"
+_BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/\s*["']([\w.-]{1,60})["']""")
+
+
+def package_binds(doc: SkillDocument) -> bool:
+    """The code of the skill's shipping package builds an object from this skill's folder by name, and never names
+    `.claude`: a library of pipeline steps its callers chain in code (skillchain's `summarize`), which no model
+    picks by its description."""
+    root = package_root(doc)
+    if root is None or doc.skill_dir is None:
+        return False
+    keys = loader_keys(str(root))
+    doc.external[KEYS_MARK + str(root)] = keys_digest(keys)
+    return BINDS + doc.skill_dir.name in keys and INSTALLS_FOR_CLAUDE not in keys
+
+
 KEYS_MARK = "\0package-keys:"  # a key of SkillDocument.external that is no path (a path holds no NUL)
 
 
@@ -159,6 +178,40 @@ _FOR_EACH_VAR = lazy_compile(r"\s*\(?\s*([A-Za-z_]\w{0,30})")
 _QUOTED = lazy_compile(r"""["']([A-Za-z_][\w.-]{0,60})["']""")
 LOOP_BODY = 600  # characters after a loop's head where its variable must index the frontmatter
 LOOP_LIST = 400  # characters of a looped list
+
+
+# a helper that reads the key it is given: `def _read(key: str):` / `function read(key)` whose body then indexes with
+# it (`meta.metadata.get(key)`, `fm[key]`); group 1 or 3 is its name, 2 or 4 its first parameter
+_HELPER = lazy_compile(r"(?:^|\n)[ \t]*(?:async[ \t]+)?def[ \t]+(\w{1,40})\([ \t]*(\w{1,30})"
+                       r"|\bfunction[ \t]+(\w{1,40})[ \t]*\([ \t]*(\w{1,30})")
+HELPER_BODY = 400  # characters of a helper's body where it must index with its parameter
+MAX_HELPERS = 20  # such helpers looked at per source
+
+
+def _helper_reads(text: str) -> set[str]:
+    """Keys read through a helper the source defines: `_read("requires_mcp")` where `def _read(key)` does
+    `meta.metadata.get(key)` within HELPER_BODY characters."""
+    if "def " not in text and "function" not in text:
+        return set()
+    out: set[str] = set()
+    helpers = 0
+    for m in _HELPER.finditer(text):
+        name, param = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if param in ("self", "cls"):
+            continue
+        body = text[m.end():m.end() + HELPER_BODY]
+        if f".get({param}" not in body and f"[{param}]" not in body:
+            continue
+        helpers += 1
+        if helpers > MAX_HELPERS:
+            break  # (each helper's calls are looked for over the whole source: bounded)
+        call = f"{name}("
+        at = text.find(call)
+        while at >= 0 and len(out) < 500:
+            if not (at and (text[at - 1].isalnum() or text[at - 1] == "_")) and (q := _QUOTED.match(text, at + len(call))):
+                out.add(q.group(1))
+            at = text.find(call, at + 1)
+    return out
 
 
 def _looped_keys(text: str) -> set[str]:
@@ -224,10 +277,13 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.update(_READ.findall(text))
                 keys.update(_LINE_READ.findall(text))
                 keys.update(_looped_keys(text))
+                keys.update(_helper_reads(text))
                 if e.name.endswith(".py"):
                     keys.update(_model_fields(text))
                 else:
                     keys.update(_JS_PROP_READ.findall(text))
+            if "/" in text and ("from_" in text or "load" in text):
+                keys.update(BINDS + n for n in _BIND.findall(text))
             if CLAUDE_DIR in text:
                 keys.add(INSTALLS_FOR_CLAUDE)
     return frozenset(keys)

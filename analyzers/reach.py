@@ -17,7 +17,9 @@ Reach starts at SKILL.md and follows, through every reached bundled text file:
   imports (`import x`, `from pkg import y`, `from .mod import z`), resolved from the script's folder,
   its package and the skill root; importing a package reaches the whole package folder;
 - an executable under `scripts/` or `bin/` run by its bare name (`herder-fork --below`) or from a `bin/` folder
-  (`~/bin/run-scheduled-task` for `scripts/run-scheduled-task.sh`), as the skill runs it once installed;
+  (`~/bin/run-scheduled-task` for `scripts/run-scheduled-task.sh`), as the skill runs it once installed; a script's
+  compound stem named anywhere in a reached markdown file, `-` and `_` alike (`hybris exec parse-java-class` for
+  `scripts/parse_java_class.py`), unless it is the skill's own name;
 - in scripts, quoted bare names of bundled files or folders (`Path(__file__).parent / "schemas"`,
   `open('fields.json')`), JS `require('./z')` / `import … from './z'` (extensions completed) and shell
   `source lib.sh` / `. ./lib.sh`.
@@ -187,14 +189,16 @@ def _runs_as_command(text: str, name: str) -> bool:
     return False
 
 
-def _names_stem(text: str, stem: str) -> bool:
-    """`stem` occurs in `text` as a whole name: not inside a longer word or path segment name."""
+def _names_stem(text: str, stem: str, *, values: bool = True) -> bool:
+    """`stem` occurs in `text` as a whole name: not inside a longer word or path segment name; with `values` False,
+    not as a string assigned in code either (`output_dir="cytotrace2_smoke"` names a folder, not the script)."""
     i = text.find(stem)
     tries = 0
     while i >= 0 and tries < 50:
         before = text[i - 1] if i else " "
         after = text[i + len(stem)] if i + len(stem) < len(text) else " "
-        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-") and (
+                values or not (before in "\"'" and text[max(0, i - 3):i - 1].rstrip().endswith(("=", ":")))):
             return True
         i = text.find(stem, i + 1)
         tries += 1
@@ -350,7 +354,21 @@ class Reach:
             for name, p in self.commands:
                 if name in text and _runs_as_command(text, name):
                     out.add(p)
+                elif name != p.rsplit("/", 1)[-1] and name.lower() not in self._own_names():
+                    # a script's compound stem named anywhere, `-` and `_` alike: "`test-healer` is disabled for
+                    # now", `hybris exec parse-java-class` for scripts/parse_java_class.py (not the skill's own name)
+                    for variant in {name, name.replace("_", "-"), name.replace("-", "_")}:
+                        if variant in text and _names_stem(text, variant, values=False):
+                            out.add(p)
+                            break
         return out
+
+    def _own_names(self) -> tuple[str, ...]:
+        """The skill's name and folder, lowercased: a script named like the skill must be run to count."""
+        data = self.doc.frontmatter.data if self.doc.frontmatter.ok else None
+        name = data.get("name") if isinstance(data, dict) else None
+        folder = self.doc.skill_dir.name if self.doc.skill_dir is not None else ""
+        return tuple(x.lower() for x in (name, folder) if isinstance(x, str) and x)
 
     def _config_refs(self, text: str) -> set[str]:
         """The skill's own config files (`customize.toml`, `config.yaml` at its root) that define the key a

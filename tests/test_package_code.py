@@ -225,3 +225,40 @@ def test_a_loop_over_a_key_list_indexing_the_frontmatter_reads_those_keys(tmp_pa
     assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
     assert {"outputArtifacts", "triggers"} <= loader_keys(str(tmp_path))
     assert "owner.md" not in loader_keys(str(tmp_path))  # (a list that indexes nothing)
+
+
+def _bound_skill(root: Path, binder: str) -> Path:
+    loader_keys.cache_clear()
+    (root / "pyproject.toml").write_text("[project]\nname = 'chain'\n")
+    skills = root / "chain" / "skills"
+    for name in ("summarize", "classify"):
+        (skills / name).mkdir(parents=True)
+        (skills / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Reads ctx['text'] and writes ctx['{name}'] with a model call.\n---\n\n"
+            f"# {name}\n\nOne step.\n", encoding="utf-8")
+    (skills / "__init__.py").write_text(binder)
+    return skills
+
+
+def test_a_skill_the_package_builds_by_folder_name_is_not_routed(tmp_path: Path) -> None:
+    """set 38p: skillchain's `summarize = Skill.from_directory(str(_SKILLS_DIR / "summarize"))` is a pipeline step its
+    callers chain in code; no model picks it by its description. A skill the code does not bind, and any skill of a
+    package that also installs into `.claude`, still get the trigger finding."""
+    binder = 'from pathlib import Path\n_D = Path(__file__).parent\nsummarize = Skill.from_directory(str(_D / "summarize"))\n'
+    skills = _bound_skill(tmp_path, binder)
+    assert _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER") == []
+    assert _codes(skills / "classify" / "SKILL.md", tmp_path, "MISSING_TRIGGER") != []
+    other = tmp_path / "other"
+    other.mkdir()
+    skills = _bound_skill(other, binder + 'TARGET = Path.home() / ".claude" / "skills"\n')
+    assert _codes(skills / "summarize" / "SKILL.md", other, "MISSING_TRIGGER") != []
+
+
+def test_a_helper_that_indexes_with_its_argument_reads_that_key(tmp_path: Path) -> None:
+    """set 38p: abstractskill's `_read("requires_mcp")`, where `def _read(key)` does `meta.metadata.get(key)`, reads
+    `metadata.requires_mcp` (a list by the package's convention); a helper that indexes nothing reads nothing."""
+    _python_package(tmp_path, 'def requires(meta):  # SKILL.md frontmatter\n'
+                              '    def _read(key):\n        raw = meta.metadata.get(key)\n        return raw or ()\n'
+                              '    def _say(word):\n        print(word)\n'
+                              '    _say("owner")\n    return _read("requires_mcp")\n')
+    assert "requires_mcp" in loader_keys(str(tmp_path)) and "owner" not in loader_keys(str(tmp_path))

@@ -107,6 +107,8 @@ _EXPLICIT = re.compile(
     r"|(?:^|(?<=[.;!?]\s))apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
+    # "Load this to query solutions, contribute SOPs …" (as "Use this to …"; not "Load this data to BigQuery")
+    r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+to\s+\w"
     # "Trigger before every deploy", "Trigger every time …", 'Triggered by "deploy it"' at a sentence's start
     r"|(?:^|(?<=[.;!?]\s))trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
     r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on)\b"

@@ -82,6 +82,9 @@ _SCOPE = re.compile(
     # (capital: not a wrapped line); also after another sentence ("A guide to indexes. Covers when to index, …")
     r"|(?:^[\s>*_]*|[.!?]\s{1,3})(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Lists|Outlines)\b"
     r"|(?:^[\s>*_]*|。)(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)", re.I | re.M)
+# "本节以简短的例子展示如何…完成快速部署、建立数据库、…", "本小节将从构造函数、订阅和取消订阅…进行介绍": this section / chapter,
+# a short phrase, then the verb (shows, introduces, describes)
+_SCOPE_ZH_GAP = re.compile(r"本(?:小节|小節|节|節|章|文档|文檔|文件|文)[^。！？\n]{0,40}?(?:介绍|介紹|展示|演示|说明|說明|描述)")
 SCOPE_LINES = 10
 SCOPE_SENTENCES = 4  # scope sentences of one line looked at
 # the word joining a list's last item ("A, B and C", "A、B和C"): one more item than its commas
@@ -92,6 +95,12 @@ def _lists_scope(line: str) -> bool:
     """The scope sentence itself lists three or more things (two commas, `、` or `，` before its end), or two
     after a colon ("This topic describes two methods: exact search and approximate search"): "This file
     covers the basics. For examples, see `python/`, `typescript/`." lists folders, not what the file covers."""
+    if "本" in line and (m := _SCOPE_ZH_GAP.search(line)) is not None:  # "本小节将从构造函数、订阅和取消订阅进行介绍":
+        stop = line.find("。", m.end())  # the list comes before the verb: the whole sentence is counted, by its
+        said = line[m.start():stop if stop >= 0 else len(line)]  # `、` (a `，` joins clauses: "…，帮助用户…，提升…")
+        tail = said[said.rfind("、") + 1:] if "、" in said else ""
+        if said.count("、") + 1 + (1 if tail and any(c in tail for c in "和及与") else 0) >= 3:
+            return True
     end = -1
     # each scope sentence of the line ("This document provides …. It covers A, B, C."), the first few only: bounded
     for m in itertools.islice(_SCOPE.finditer(line), SCOPE_SENTENCES):
@@ -455,7 +464,27 @@ def has_toc(lines: list[str]) -> bool:
             anchors += 1
             if anchors >= 2:
                 return True
-    return _lede_lists(lines) or _lists_headings(lines) or _names_headings(lines)
+    return _lede_lists(lines) or _lists_headings(lines) or _names_headings(lines) or _outline_in_top(lines)
+
+
+def _outline_in_top(lines: list[str]) -> bool:
+    """Every heading of the file is in its first TOP_LINES lines (the rest is one section's body, an example): the
+    preview already shows the whole outline. Needs two headings there, and code blocks are skipped (`#include`)."""
+    fence = ""
+    heads = 0
+    for i, line in enumerate(lines):
+        fence, is_fence = fence_step(fence, line)
+        if fence or is_fence or not line.startswith("#"):
+            continue
+        if _ATX.match(line) is None:
+            continue
+        if i >= TOP_LINES:
+            return False
+        heads += 1
+    return heads >= 2
+
+
+_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 
 
 LEDE_WIDTH = 160  # a lede sentence that lists the file's topics is short
@@ -692,7 +721,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     includes / shows / demonstrates / lists / outlines / walks through / provides / specifies / details / summarises /
     explores / discusses / introduces / presents",
     "it covers / demonstrates / outlines
-    / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…; or a sentence with no subject opening a line
+    / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…, also
+    "this section / chapter" and a short phrase before the verb, the list counted by its `、` (`本节以简短的例子展示如何完成快速
+    部署、建立数据库、…`, `本小节将从构造函数、订阅和取消订阅进行介绍`; not `本文将介绍…的使用方法，帮助用户…，提升…`, whose `，` join
+    clauses); or a sentence with no subject opening a line
     or after another sentence's end ("Defines the formulas for …", "Covers email login, …", "A guide to
     indexes. Covers when to index, …"; "…配置文件。维护…"); the sentence, which may run on
     to the next line, going on to list three or more things (commas, `、` and `，` count, and "and" / 和 before
@@ -709,7 +741,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `、`: `小红书、抖音、微博。`, two CJK characters a whole name; also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
-    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`), and a list item's name is what comes
+    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). A file whose headings (two or more,
+    outside code blocks) all sit in the first 30 lines is not reported either: the preview shows its whole outline,
+    and the rest is one section's body. A list item's name is what comes
     before a gloss after a dash or in closing brackets (`- **Setup** — install the CLI` for `## Setup`,
     `- **类 I：AI 自检（看自己输出即可）** — …` for `## 类 I：AI 自检（看输出即可，18 条）`; not after a colon:
     `- **Format**: `{service}_{action}`` is a key and its value). So does a CJK noun list as the first sentence under

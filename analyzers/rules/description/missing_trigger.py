@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...lazy_re import lazy_compile
-from ...package_code import package_reads
+from ...package_code import package_binds, package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, placeholder_name, usage_context
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
@@ -41,7 +41,7 @@ def _exempt(doc: SkillDocument) -> bool:
         return True
     if _own_layout_trigger(data):
         return True
-    return any(package_reads(doc, k) for k in _trigger_lists(data))
+    return any(package_reads(doc, k) for k in _trigger_lists(data)) or package_binds(doc)
 
 
 # a runtime's own layout (`id:` / `title:` and no `name:`) keeps its trigger clause in a field of its own
@@ -171,7 +171,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "Fires / Surfaces / Kicks in / Engages (only) on / for / when / if …"
        (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) when / whenever /
        if …" (not "apply for"), "Apply (this style) to <contexts>" at a sentence's start ("Apply to chat,
-       tickets and PR bodies"), "Invoke it / this skill to …" (as "Use it to …"), "Loaded / invoked / injected
+       tickets and PR bodies"), "Invoke it / this skill to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
+       data to …"), "Loaded / invoked / injected
        (automatically) by <a plugin> when / before / after / on …", "when <up to three words> is / are
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
        as / for …", "Invoke after …", "Use this once <the situation>", "Required / Mandatory reading when / before …",

@@ -246,7 +246,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     characters), or a script whose stem is a compound word of eight or more characters, run by that name in
     SKILL.md or a reached markdown file, first on a line or after a prompt, a backtick, `&&`, `;` or `|`, or from a
     `bin/` folder anywhere (`herder-fork --below` for `scripts/herder-fork`, `~/bin/run-scheduled-task` for
-    `scripts/run-scheduled-task.sh`; not `name: herder-fork` or a `# herder-fork` title); the entry module (`cli.py`, `__main__.py`, `main.py`) of a
+    `scripts/run-scheduled-task.sh`; not `name: herder-fork` or a `# herder-fork` title); a script's compound stem
+    (eight or more characters) named anywhere in such a file, `-` and `_` alike, unless it is the skill's own name
+    ("`test-healer` is disabled for now", `hybris exec parse-java-class` for `scripts/parse_java_class.py`); the entry module (`cli.py`, `__main__.py`, `main.py`) of a
     `scripts/` folder that is an importable Python package (`__init__.py`) when SKILL.md runs a command
     named like the skill (`uvx schliff score …`: the wheel's console script runs it); in a reached script, Python imports (`import x`, `from pkg import y`,
     `from .mod import z`; a package covers its folder), JS `require('./z')` and `import … from './z'`,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, frontmatter_insert_point
+from .._helpers import NAME_RE, frontmatter_insert_point, runtime_record
 from .name_dir_mismatch import is_container
 
 
@@ -17,6 +17,10 @@ def name_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## What it does
     Checks that `name` is present and not empty.
+
+    Not reported on another runtime's record (a slug `id`, or no `description` beside three or more keys no
+    agent defines: a scanner fixture's `skill_id`, `ecosystem`, `category`), which names itself its own way (see
+    `UNKNOWN_FIELD`).
 
     ## Why is this bad?
     The Agent Skills spec requires `name`; it identifies the skill and becomes its `/command`.
@@ -47,6 +51,8 @@ def name_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if not fm.ok or fm.root_kind != "mapping":
         return
     fld = fm.get("name")
+    if fld is None and runtime_record(fm.data):
+        return  # `skill_id: fixture/allowed-only`, `ecosystem: clawdbot`: another runtime's record, named its own way
     if fld is not None and not (fld.value is None or (isinstance(fld.value, str) and not fld.value.strip())):
         return
     fix = None

@@ -359,6 +359,35 @@ def _unreached(doc: SkillDocument) -> set[str]:
     return set(r.unreached([f for f in doc.files.files if _for_people(doc, f)]))
 
 
+MAX_IMPORTERS = 50  # bundled Python files looked at for importers of a helper module
+
+
+def _importers_skip(doc: SkillDocument, bf) -> bool:
+    """A Python module with no entry point of its own (no `__main__` test) whose importers among the bundled scripts
+    (`import bulk_utils`, `from bulk_utils import confirm`) all offer an option that answers its prompt ahead: the
+    prompt runs only when the caller asks (`if not args.yes: confirm(…)`)."""
+    if "__main__" in bf.text:
+        return False
+    mod = bf.rel.rsplit("/", 1)[-1][:-3] if bf.rel.endswith(".py") else ""
+    if not mod.isidentifier():
+        return False
+    found = False
+    looked = 0
+    for other in bundled_text_files(doc):
+        if other.rel == bf.rel or not other.rel.endswith(".py"):
+            continue
+        looked += 1
+        if looked > MAX_IMPORTERS:
+            return False
+        text = other.text
+        if f"import {mod}" not in text and f"from {mod} import" not in text and f".{mod} import" not in text:
+            continue
+        if not ("-" in text and _skip_option(text)):
+            return False
+        found = True
+    return found
+
+
 @rule("INTERACTIVE_SCRIPT", family="scripts", severity=Severity.WARNING)
 def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A bundled script waits for keyboard input, which an agent cannot type.
@@ -395,7 +424,9 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     prompting", "non-interactive" or "skip prompts" (`--auto` whose help is "Apply all changes without
     confirmation"), or a PowerShell switch parameter `[switch]$Force`, `$Yes`, `$Confirm`, `$NoPrompt`,
     `$NonInteractive`, `$Unattended`, `$SkipConfirmation`: "Are you sure?" with the skip flag this page
-    recommends), nor a prompt that only
+    recommends), nor a Python helper module with no entry point (no `__main__` test) whose importers among the
+    bundled scripts all offer such an option (`bulk_utils.confirm()` called by scripts that each take `--yes`), nor
+    a prompt that only
     fills in a value the arguments left out
     (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, Python's `else:` branch of
     an `if args.code:` within 300 characters before the prompt, or a wrapper
@@ -445,6 +476,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
         if not hits:
             continue
+        if lang == "python" and _importers_skip(doc, bf):
+            continue  # a helper module the scripts import, each of which offers `--yes`: they decide to ask
         if _for_people(doc, bf.rel):  # reach is followed only here: a hit outside scripts/ is rare
             if unreached is None:
                 unreached = _unreached(doc)
