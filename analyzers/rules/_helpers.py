@@ -358,6 +358,7 @@ _OTHER_WORDS = _words(
     "để chỉ dùng của và các một những được với này không hoặc muốn việc người tạo tự bằng từ theo "
     # Hungarian
     "és az amikor használd használja hogy nem vagy egy van ha csak után előtt minden ezt szerint való által akkor")
+ACCENTED_LETTERS = 3  # accented Latin letters that, with fewer than two English function words, are another language
 OTHER_SCRIPT_LETTERS = 6  # letters of another script that, with fewer than two English function words, are that language
 ENGLISH_SCAN = 1000  # characters of a description looked at: enough to tell the language, and bounded
 
@@ -392,6 +393,8 @@ def english(text: str) -> bool:
     if other_script >= OTHER_SCRIPT_LETTERS and sum(map(_ENGLISH_WORDS.__contains__, words)) < 2:
         return False  # "Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names
     theirs = sum(map(_OTHER_WORDS.__contains__, words))  # (counted in C: this runs for every description)
+    if accented >= ACCENTED_LETTERS and sum(map(_ENGLISH_WORDS.__contains__, words)) < 2:
+        return False  # accented letters and next to no English function word: a language the lists do not hold
     if not theirs:
         return True
     ours = sum(map(_ENGLISH_WORDS.__contains__, words))
