@@ -1,4 +1,5 @@
 import argparse
+
 from bulk_utils import confirm
 
 p = argparse.ArgumentParser()
