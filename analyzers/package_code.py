@@ -125,6 +125,20 @@ BINDS = "\0binds:"
 _BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/\s*["']([\w.-]{1,60})["']""")
 
 
+SOURCE = "\0source:"  # in loader_keys' set: the name of each source file of the package
+
+
+def package_supplies(doc: SkillDocument, rel: str) -> bool:
+    """The skill's shipping package holds a source file of that name elsewhere (`scripts/audit_skill.py` and the
+    package's `skill_quality_lab/audit_skill.py`): its installer puts it beside the skill, or wraps it there."""
+    root = package_root(doc)
+    if root is None or not rel.endswith(SOURCE_SUFFIXES):
+        return False
+    keys = loader_keys(str(root))
+    doc.external[KEYS_MARK + str(root)] = keys_digest(keys)
+    return SOURCE + rel.rsplit("/", 1)[-1] in keys
+
+
 def package_binds(doc: SkillDocument) -> bool:
     """The code of the skill's shipping package builds an object from this skill's folder by name, and never names
     `.claude`: a library of pipeline steps its callers chain in code (skillchain's `summarize`), which no model
@@ -266,6 +280,7 @@ def loader_keys(root: str) -> frozenset[str]:
                 continue
             seen += 1
             total += size
+            keys.add(SOURCE + e.name)
             if seen > MAX_SOURCES or total > MAX_TOTAL_BYTES:
                 break
             try:

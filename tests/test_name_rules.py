@@ -170,3 +170,19 @@ def test_no_fix_when_the_skill_uses_its_name(tmp_path: Path, name: str, body: st
     (f,) = [f for f in _findings(path, text) if f.code == "NAME_DIR_MISMATCH"]
     assert (f.fix is not None) == fixable
     assert ("rename the folder" in f.message) != fixable
+
+
+def test_an_import_package_holding_the_skill_is_not_a_mismatch(tmp_path: Path) -> None:
+    """set 38q: fengchao's wheel keeps the skill in `fengchao_skill/` (an import package: `__init__.py`, no `-` in its
+    name), which its installer copies to `.claude/skills/fengchao-business-memory/`. The same folder without
+    `__init__.py`, or an underscore name that could be the folder's, still gets the finding."""
+    def codes(folder: str, name: str, package: bool) -> list[str]:
+        root = tmp_path / f"{folder}-{name}-{package}"
+        path, text = _skill(root, f"skills/{folder}", name)
+        if package:
+            (path.parent / "__init__.py").write_text("")
+        return [f.code for f in _findings(path, text) if f.code == "NAME_DIR_MISMATCH"]
+
+    assert codes("fengchao_skill", "fengchao-business-memory", True) == []
+    assert codes("fengchao_skill", "fengchao-business-memory", False) == ["NAME_DIR_MISMATCH"]
+    assert codes("memory_pkg", "business_memory", True) == ["NAME_DIR_MISMATCH"]

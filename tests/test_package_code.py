@@ -262,3 +262,31 @@ def test_a_helper_that_indexes_with_its_argument_reads_that_key(tmp_path: Path) 
                               '    def _say(word):\n        print(word)\n'
                               '    _say("owner")\n    return _read("requires_mcp")\n')
     assert "requires_mcp" in loader_keys(str(tmp_path)) and "owner" not in loader_keys(str(tmp_path))
+
+
+def test_a_script_the_package_holds_elsewhere_is_supplied(tmp_path: Path) -> None:
+    """set 38q: skill_quality_lab's SKILL.md runs `scripts/audit_skill.py`, which its installer writes from the
+    package's own `audit_skill.py`; a script of no source's name is still missing, and so is any script of a skill
+    with no package around it."""
+    _python_package(tmp_path, REGISTRY)
+    (tmp_path / "advisor" / "audit_skill.py").write_text("print('audit')\n")
+    skill = tmp_path / "advisor" / "skills" / "lab"
+    skill.mkdir(parents=True)
+    text = ("---\nname: lab\ndescription: Audits skills. Use when the user asks for a skill audit.\n---\n\n# Lab\n\n"
+            "Run `python scripts/audit_skill.py` then `python scripts/compare_runs.py`.\n")
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    rep = analyze(text, skill / "SKILL.md", config=Config(select=("MISSING_MENTIONED_FILE",)), workspace_root=tmp_path)
+    assert [f.message.split("`")[1] for f in rep.findings] == ["scripts/compare_runs.py"]
+
+
+def test_agent_the_package_reads_is_its_key(tmp_path: Path) -> None:
+    """set 38q: universal-skills' workflow builder reads `agent` (the orchestrator) from its skills; AGENT_WITHOUT_FORK
+    is Claude Code's reading of the key. Without such code the finding stays."""
+    path = _skill(tmp_path, "description: Runs the release workflow. Use when the user asks to cut a release.\n"
+                            "agent: orchestrator\n")
+    assert _codes(path, tmp_path, "AGENT_WITHOUT_FORK") != []
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
+    (tmp_path / "advisor" / "build.py").write_text('def build(fm):  # SKILL.md frontmatter\n'
+                                                   '    return fm.get("agent"), fm.get("team_config")\n')
+    assert _codes(path, tmp_path, "AGENT_WITHOUT_FORK") == []

@@ -104,13 +104,13 @@ _EXPLICIT = re.compile(
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …"
     r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
     # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
-    r"|(?:^|(?<=[.;!?]\s))apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
     # "Load this to query solutions, contribute SOPs …" (as "Use this to …"; not "Load this data to BigQuery")
     r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+to\s+\w"
     # "Trigger before every deploy", "Trigger every time …", 'Triggered by "deploy it"' at a sentence's start
-    r"|(?:^|(?<=[.;!?]\s))trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
     r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on)\b"
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
@@ -121,7 +121,7 @@ _EXPLICIT = re.compile(
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # "Use with NoCode2ProCode-Genesis to strengthen …" at a sentence's start: with a named tool, as "Use to …"
     # (a capitalised or backticked name: not "Use with caution to …")
-    r"|(?:^|(?<=[.;!?]\s))use\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:with|alongside)\s+"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))use\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:with|alongside)\s+"
     r"(?:`[^`\n]{1,60}`|(?-i:[A-Z0-9])[\w./-]{1,60})\s+to\s+\w"
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
@@ -129,7 +129,7 @@ _EXPLICIT = re.compile(
     # "The dispatcher loads this after the storyboard is approved" (who loads it, and when)
     r"|loads\s+(?:this|it)(?:\s+skill)?\s+(?:when|whenever|before|after|on)\b"
     # "Read when designing …, when …" at a sentence's start (not "files to read when needed" mid-sentence)
-    r"|(?:^|(?<=[.;!?]\s))(?:read|consult|load)\s+(?:when|whenever)\s+(?!needed\b|necessary\b|required\b)\w"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))(?:read|consult|load)\s+(?:when|whenever)\s+(?!needed\b|necessary\b|required\b)\w"
     # a description that opens with its situation: "When the user reports a bug …", "When there is a failing test …"
     r"|^(?:[a-z]{2,12}\s{0,3}[—–:-]\s{0,3})?\W{0,3}when(?:ever)?\s+(?:the\s+|a\s+|an\s+|there\s+|you\s+|users?\s+)\w"
     # at a sentence's start, a routing verb and the moment or occasion: "Use at the start of a session",
@@ -139,10 +139,10 @@ _EXPLICIT = re.compile(
     r"(?:this\s+(?:skill\s+)?|it\s+)?(?:once\s+|first\s+|only\s+)?"
     r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every)\b"
     # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
-    r"|(?:^|(?<=[.;!?]\s))always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
     # "Used by /mb-site as the concept step": the slash command that loads it
     r"|used\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before)\b"
-    r"|(?:^|(?<=[.;!?]\s))(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted|followed|applied)\b[^.;!?\n]{0,80}?"
@@ -153,10 +153,10 @@ _EXPLICIT = re.compile(
     r"|proactively\b"
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
     # "… Symptoms: write this as a prompt I can paste, hand this to the team …": the situations, as a label
-    r"|(?:^|(?<=[.;!?]\s))symptoms?\s*:"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))symptoms?\s*:"
     # "WHAT: Keep edits narrow. WHEN: Any modification to an existing file. DO-NOT: …", "When to use: …": the
     # situations, as a label at a sentence's start
-    r"|(?:^|(?<=[.;!?]\s))when(?:\s+to\s+use(?:\s+(?:this(?:\s+skill)?|it))?)?\s*:\s*\w"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))when(?:\s+to\s+use(?:\s+(?:this(?:\s+skill)?|it))?)?\s*:\s*\w"
     # 'Use "addy-idea-refine" or "ideate" to trigger.': the phrases that load it
     r"|use\s+[\"“'`][^\"“”'`\n]{1,40}[\"”'`](?:\s*(?:,|or|and|/)\s*[\"“'`][^\"“”'`\n]{1,40}[\"”'`]){0,8}"
     r"\s+to\s+(?:trigger|invoke|activate|load|call)\b"
@@ -171,6 +171,10 @@ _EXPLICIT = re.compile(
     # "… when user discusses applying to positions": any verb the user does ("when user sessions expire" is a
     # situation too: at worst a missed WEAK_TRIGGER)
     r"|when\s+(?:the\s+)?user\s+[a-z]{2,}s\b"
+    # "When Claude needs to work with presentations (.pptx files) for: …": the agent's own need, as "when you need to"
+    r"|when(?:ever)?\s+(?:claude|the\s+(?:agent|model|assistant)|codex|the\s+ai)\s+(?:needs?|wants?|has)\s+to\b"
+    # "Always loaded first", "Loaded first in every session": an entry skill its installer loads before any other
+    r"|\balways\s+loaded\b|\bloaded\s+first\b"
     # "Use from /e when finishing a task", "Use via the CLI when …": where it is used from, then when
     r"|use[ds]?\s+(?:from|via|through)\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # the same keyword trigger said of the text: "When a prompt / the request contains | mentions X"
@@ -189,13 +193,13 @@ _EXPLICIT = re.compile(
     r"|u[żz]y(?:waj|j)(?:cie)?,?\s+(?:gdy|kiedy|je[śs]li|przy)\b"
     r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
     # "Run after all readers, before the interview …" at the start of a sentence (not "Runs tests after …")
-    r"|(?:^|(?<=[.;!?]\s))run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
     # "Runs weekly as a scheduled check via reflect-scheduled-checks": a schedule is when it is loaded (not "Runs
     # every linter", "Runs tests after …")
-    r"|(?:^|(?<=[.;!?]\s))(?:runs?|invoked|triggered|loaded)\s+(?:daily|weekly|nightly|hourly|monthly|every\s+"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))(?:runs?|invoked|triggered|loaded)\s+(?:daily|weekly|nightly|hourly|monthly|every\s+"
     r"(?:day|week|night|hour|month|morning|evening|\d{1,3}\s+(?:minutes?|hours?|days?)))\b"
     # "Loaded after a draft is ready, before it is sent.": at a sentence's start, when the skill is loaded
-    r"|(?:^|(?<=[.;!?]\s))loaded\s+(?:only\s+)?(?:after|before|when|whenever)\b"
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))loaded\s+(?:only\s+)?(?:after|before|when|whenever)\b"
     r")"
     # Chinese / Japanese: "…時使用 / 时使用" (use when …), "當使用者 / 当用户 …" (when the user …),
     # "…時に使用 / 場合に使う" — no \b: CJK text has no word boundary between characters.
@@ -236,7 +240,7 @@ _CONTEXT = re.compile(
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
     r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
-    r"|(?:^|(?<=[.;!?]\s))given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
+    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
     # "… runs once after the epic PR merges", "After a release, …", "… before implementing a complex feature",
     # "Runs tests after each edit": a moment in the workflow, anywhere (like "during" and "while")
     r"|(?:after|before)\s+[/`\w]"

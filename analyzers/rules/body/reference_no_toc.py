@@ -71,7 +71,8 @@ _RELEASE_DIRS = frozenset({"release", "releases", "release-notes", "release_note
 _SCOPE = re.compile(
     r"\b(?:(?:this|the)\s+(?:file|document|doc|guide|reference|page|topic|article|section|chapter|example|"
     r"walkthrough|tutorial)\s+(?:covers|contains|describes|documents|explains|includes|shows|demonstrates|"
-    r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es|explores|discusses|introduces|presents)"
+    r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es|explores|discusses|introduces|presents|"
+    r"defines)"
     r"|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b"
     # Chinese, simplified and traditional: 本文件规范 / 本文件規範 (specifies), 介绍 / 介紹, 说明 / 說明, …
     # (also after "will, to you all": 本文将为大家介绍 …)
@@ -428,20 +429,26 @@ def _commas(text: str) -> int:
     return text.count(",") + text.count("、") + text.count("，")
 
 
+# frontmatter keys that say what a file covers or when to load it: `description:`, a leaf's `load_when:`
+_SCOPE_KEYS = ("description:", "summary:", "scope:", "covers:", "topics:", "load_when:", "when_to_load:")
+
+
 def _description_lists(lines: list[str]) -> bool:
-    """The frontmatter's `description:` lists three or more things (two commas, `、` or `，` included), on its
-    line or on the indented lines of a block scalar (`description: >` followed by the list)."""
+    """The frontmatter's `description:` (or `summary:`, `scope:`, `covers:`, `topics:`, `load_when:`) lists three or more
+    things (two commas, `、` or `，` included), on its line or on the indented lines of a block scalar (`description: >`
+    followed by the list)."""
     end = _frontmatter_end(lines)
     for i in range(1, end):
         line = lines[i]
-        if not line.startswith("description:"):
+        if not line.startswith(_SCOPE_KEYS):
             continue
-        text = line[len("description:"):]
+        text = line[line.find(":") + 1:]
         for more in lines[i + 1:end]:
             if not more.startswith((" ", "\t")):
                 break
             text += more
-        return _commas(text) >= 2
+        if _commas(text) >= 2:
+            return True
     return False
 
 
@@ -719,7 +726,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     streaming.": "this / the file / document / doc / guide / reference / page / topic / article / section /
     chapter / example / walkthrough / tutorial" then "covers / contains / describes / documents / explains /
     includes / shows / demonstrates / lists / outlines / walks through / provides / specifies / details / summarises /
-    explores / discusses / introduces / presents",
+    explores / discusses / introduces / presents / defines",
     "it covers / demonstrates / outlines
     / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…, also
     "this section / chapter" and a short phrase before the verb, the list counted by its `、` (`本节以简短的例子展示如何完成快速
@@ -730,7 +737,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     to the next line, going on to list three or more things (commas, `、` and `，` count, and "and" / 和 before
     the last item: "A, B and C", "A、B和C"), or two after a colon: "This topic describes two methods: exact search and approximate
     search"), or a
-    frontmatter `description:` (on its line or a block scalar's lines) that lists three or more things
+    frontmatter `description:` (or `summary:`, `scope:`, `covers:`, `topics:`, a leaf file's `load_when:`; on its
+    line or a block scalar's lines) that lists three or more things
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` lines, or numbered lines there: `1. BACKLOG → task recorded` for
     `### 1. BACKLOG`), a numbered list of the steps, an overview table or

@@ -110,7 +110,10 @@ def _sample_output(doc: SkillDocument, ln: int) -> bool:
     while k >= 0 and not doc.lines[k].strip():
         k -= 1
     intro = doc.lines[k].lower() if k >= 0 else ""
-    return any(w in intro for w in _OUTPUT_INTROS)
+    if any(w in intro for w in _OUTPUT_INTROS):
+        return True
+    first = doc.lines[b.content_start_line].lstrip() if b.content_start_line < len(doc.lines) else ""
+    return first.startswith(_PRINTED_STARTS)  # `Error: git init failed in /Users/jesse/…`: what a program printed
 
 
 # "Use when … on Frank's machine": the skill says it is written for one person's machine, whose home it names
@@ -124,6 +127,9 @@ _THIS_MACHINE = lazy_compile(r"\b(?:on|for)\s+(?:this|the\s+(?:operator|owner)['
                              r"(?:machine|computer|laptop|workstation|desktop|box)\b|\bowns\s+the\s+machine\b"
                              # "This machine only: absolute paths under `/Users/dan`", "(this machine only; …)"
                              r"|\bthis\s+(?:[\w-]{1,20}\s+)?(?:machine|computer|laptop|workstation|desktop|box)\s+only\b", re.I)
+# the first line of a block that shows what a program printed: an error, a traceback, a warning
+_PRINTED_STARTS = ("Error:", "ERROR:", "error:", "Traceback (most recent call last)", "fatal:", "FATAL:", "Warning:",
+                   "WARNING:", "Exception in thread", "panic:")
 # the block after such a line is a command's output, not something the agent is told to use
 _OUTPUT_LANGUAGES = frozenset({"", "json", "jsonc", "text", "txt", "output", "console", "log", "plaintext"})
 _OUTPUT_INTROS = ("looks like", "sample output", "example output", "output example", "sample response",
@@ -172,8 +178,9 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     a description that says the skill is for "this machine" / "this WSL1 machine" / "the operator's machine", or
     such words on the path's own line, also "This machine only: …" or "(this machine only)" there; not "Copy this
     machine's config from …"); nor a path in a block that shows what a command prints ("The returned
-    JSON looks like this:", "Sample output:" before an untagged, `json` or `text` block): the agent reads the real
-    path from its own run.
+    JSON looks like this:", "Sample output:" before an untagged, `json` or `text` block, or such a block opening with
+    what a program prints: `Error:`, `fatal:`, `Traceback (most recent call last)`, `Warning:`, `panic:`): the agent
+    reads the real path from its own run.
     A realistic example name such as `alice` is reported: the
     agent cannot tell an illustration from the path to use.
 

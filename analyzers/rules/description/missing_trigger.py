@@ -162,7 +162,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
        hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
-       for …", "proactively", "when the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when a prompt /
+       for …", "proactively", "when the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when Claude / the agent / the model needs / wants to …",
+       "always loaded" / "loaded first" (an entry skill its installer loads before any other), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
        text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
@@ -199,7 +200,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        playbook / templates to …").
     3. **Neither**: `MISSING_TRIGGER`.
 
-    A sentence ends at ".", "!", "?" or ";" and a blank, also with a closing quote or bracket between ("… never
+    Where a cue must open a sentence, a full-width `。`, `！`, `？` or `；` (no blank after it) also ends the one
+    before ("…实现的。When to use: …"). A sentence ends at ".", "!", "?" or ";" and a blank, also with a closing quote or bracket between ("… never
     have to ask 'what happened?' Use when …": the "never" is the earlier sentence's).
     A phrase after a negation in the same sentence ("Do not use when …", "Do NOT use for forms,
     tables or fields for checkout", "never for …", "skip for migrations", "NÃO use quando …", "Не используй …") counts for

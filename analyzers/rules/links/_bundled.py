@@ -77,12 +77,19 @@ _HTML_ANCHOR = re.compile(r"""<[A-Za-z][\w-]{0,20}[^<>\n]{0,300}?\b(?:id|name)[ 
 _HEADING_ID = re.compile(r"\{:?[ \t]*#([\w-]{1,100})[^{}\n]{0,100}\}[ \t]*\Z")
 
 
+# a link or image in a heading's text: `[text](target)`, kept as its text (bounded runs: linear)
+_LINK_TEXT = re.compile(r"!?\[([^\[\]\n]{0,200})\]\([^()\n]{0,400}\)")
+
+
 def anchor_slugs(headings, text: str) -> set[str]:
     """What `#anchor` links of a document may point at, squashed: its headings' GitHub slugs (with and
-    without an explicit `{#id}` at the end, and that id) and the `id` / `name` of its HTML elements."""
+    without an explicit `{#id}` at the end, and that id; a heading written as a link also by its visible text) and
+    the `id` / `name` of its HTML elements."""
     out = set()
     for h in headings:
         out.add(_squash(github_slug(h.text)))
+        if "](" in h.text:  # `### [isNull](./expressions/isnull.md)`: renderers slug the visible text, `isnull`
+            out.add(_squash(github_slug(_LINK_TEXT.sub(r"\1", h.text))))
         if h.text.endswith("}") and (m := _HEADING_ID.search(h.text)) is not None:
             out.add(_squash(m.group(1)))
             out.add(_squash(github_slug(h.text[:m.start()].rstrip())))

@@ -48,7 +48,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Resolves relative links and images against the skill directory (`scripts/`, `assets/`, other
     files) and `#anchor` links against the document's headings and the `id` / `name` of its HTML
     elements (`<a id="step-1"></a>`, which GitHub honours), and a heading's explicit id written at its end
-    (`## Setup {#setup}`, `{: #setup}`: Pandoc, kramdown, MkDocs, Hugo). When the anchor's heading is written
+    (`## Setup {#setup}`, `{: #setup}`: Pandoc, kramdown, MkDocs, Hugo); a heading written as a link is named by its
+    visible text (`### [isNull](./expressions/isnull.md)` is `#isnull`). When the anchor's heading is written
     inside a fenced code block (a fence above it closed early or was left open, and the heading became code),
     the message names that line and where the block opens: the fences are what to fix. Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the

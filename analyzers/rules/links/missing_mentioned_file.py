@@ -11,6 +11,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...lazy_re import lazy_compile
 from ...measures import exists_recorded, resolve
+from ...package_code import package_supplies
 from ...rule import RuleContext, rule
 from ._mentions import (
     block_names_project_paths,
@@ -105,6 +106,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     description names (the skill is about that file) is the skill's output, not its input (also in
     Chinese: "创建 `scripts/x.py`", and "write them to `scripts/config.json`"), at every mention of that path
     (a troubleshooting row "make sure `scripts/config.json` exists" means the file the skill makes); so is a
+    script of which the skill's shipping package holds a source of the same name elsewhere (`scripts/audit_skill.py`
+    and the package's `skill_quality_lab/audit_skill.py`: its installer puts or wraps it there; see `UNKNOWN_FIELD`
+    for how the package is found); so is a
     path whose template the skill ships (`scripts/config.json` beside `scripts/config.json.example` or
     `config.example.json`, `.sample`, `.template`, `.tmpl`, `.dist`, `.default`: the user makes it, often with their
     own secrets); so is a
@@ -164,8 +168,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         hit = missing.get(m.rel)
         if hit is None:
             hit = missing[m.rel] = _missing(doc, m.rel)
-        if not hit or _from_template(doc, m.rel):
-            continue  # (`scripts/config.json` beside `scripts/config.json.example`: the user's own copy, with secrets)
+        if not hit or _from_template(doc, m.rel) or package_supplies(doc, m.rel):
+            continue  # (or a source of that name elsewhere in the shipping package: its installer puts it there)  # (`scripts/config.json` beside `scripts/config.json.example`: the user's own copy, with secrets)
         top = m.rel.split("/", 1)[0]
         if top != "references" and not doc.files.exists(top):
             if project is None:

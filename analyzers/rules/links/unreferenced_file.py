@@ -23,7 +23,8 @@ _MAINTAINERS_LOGS = frozenset({"changelog", "changes", "release-notes", "release
                                "version-history", "revision-history", "change-history", "eval-history",
                                "evaluation-history", "darwin-evaluation",  # (Darwin: a skill-evolution tool's score record)
                                # where the skill came from: the upstream commit, the licence kept, the credits
-                               "provenance", "attribution", "attributions", "credits", "notice", "upstream"})
+                               "provenance", "attribution", "attributions", "credits", "notice", "upstream",
+                               "creation-log"})  # (how the skill was made: its maintainers' record)
 _TEST_DIRS = ("tests", "test", "__tests__", "__test__")
 _TEST_SUFFIXES = ("_test.py", "_test.go", "_spec.rb")  # a script named smoke_test.sh may be one the skill runs
 
@@ -137,7 +138,9 @@ def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
 
 # a script whose opening comment or docstring calls it deprecated: "Deprecated checkout-local shim for …"
 _DEPRECATED_HEAD = lazy_compile(r"\A(?:#![^\n]*\n)?(?:\s*(?:#|//)[^\n]*\n){0,3}?\s*(?:[rbu]?(?:\"\"\"|\'\'\')|#|//|/\*+)\s*"
-                                r"(?:\[?deprecated\b|legacy\s+shim\b)", re.I)
+                                r"(?:\[?deprecated\b|legacy\s+shim\b"
+                                # "Compatibility wrapper for `fengchao.py capture`": a shim kept for old invocations
+                                r"|(?:backwards?[\s-]+)?compat(?:ibility)?\s+(?:wrapper|shim|alias)\b)", re.I)
 
 
 def _deprecated_script(doc: SkillDocument, rel: str) -> bool:
@@ -271,7 +274,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `requirements.txt`, lock files (`uv.lock`, `package-lock.json`, `research.py.lock`: the package manager
     reads them), a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
     `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
-    the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
+    the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`) or how it was made
+    (`CREATION-LOG.md`), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`, and `test-x.sh` / `x_test.sh` beside a bundled
     `x.sh`: tests import or run the code, nothing
     imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
@@ -279,7 +283,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data), the
     build and release scripts of a skill that is also a project's root (`pyproject.toml` or `package.json` beside
     SKILL.md) that its README or CONTRIBUTING gives as commands (`python scripts/build_bundles.py`), a script
-    whose opening docstring or comment calls it deprecated ("Deprecated checkout-local shim for …"), and the
+    whose opening docstring or comment calls it deprecated ("Deprecated checkout-local shim for …") or a compatibility
+    wrapper ("Compatibility wrapper for `fengchao.py capture`"), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
     (`--runner "python mock_runner.py"`: its test double). A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md.

@@ -164,7 +164,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `<skills>/<name>/`; a container one level below a skills folder's entry (`skills/<entry>/files/SKILL.md`,
     a hub keeping each skill's files in its entry) is compared with the entry's name, nor a code
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
-    `src/adapters/claude/SKILL.md`), nor a copy of another repository in a `vendor/`, `third_party/`,
+    `src/adapters/claude/SKILL.md`), nor a Python import package holding the skill (`fengchao_skill/` with an
+    `__init__.py`, for a hyphenated `name` an import package cannot take: its installer copies it to
+    `.claude/skills/<name>/`), nor a copy of another repository in a `vendor/`, `third_party/`,
     `external/`, `upstream/` or `submodules/` folder (`vendor/Dilaz__security-review-skill/`: named after
     its upstream), nor a sub-skill of a bundle whose name is namespaced with the bundle folder's
     (`.agents/skills/birdview/compatibility-audit/` for `name: birdview-compatibility`) when the bundle is
@@ -234,6 +236,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         # `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
+    if doc.files.exists("__init__.py") and "-" in fld.value and "-" not in dirname:
+        return  # `fengchao_skill/` holding `__init__.py`: an import package (no `-` in its name), which the wheel's
+        # installer copies to `.claude/skills/<name>/`
     container = is_container(dirname)
     if not container and _bundle_sub_skill(doc.skill_dir, fld.value):
         return  # `skills/birdview/compatibility-audit/` for `birdview-compatibility`: namespaced with its bundle
