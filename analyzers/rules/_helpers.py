@@ -175,7 +175,7 @@ _EXPLICIT = re.compile(
     r"|when(?:ever)?\s+(?:claude|the\s+(?:agent|model|assistant)|codex|the\s+ai)\s+(?:needs?|wants?|has)\s+to\b"
     # "Always loaded first", "Loaded first in every session": an entry skill its installer loads before any other
     # (not "The config must be loaded first": what is loaded must be the skill)
-    r"|\balways\s+loaded\b|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))loaded\s+first\b"
+    r"|\balways\s+loaded\b|(?:^|(?<=[.;!?—–]\s)|(?<=[。！？；]))loaded\s+first\b"
     r"|\b(?:this(?:\s+skill)?|it)\s+is\s+(?:always\s+)?loaded\s+first\b"
     # "Use from /e when finishing a task", "Use via the CLI when …": where it is used from, then when
     r"|use[ds]?\s+(?:from|via|through)\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"

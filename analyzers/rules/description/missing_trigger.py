@@ -163,7 +163,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
        for …", "proactively", "when the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when Claude / the agent / the model needs / wants to …",
-       "always loaded", "Loaded first" opening a sentence, "this skill / it is loaded first" (an entry skill its
+       "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
        text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult / Load before …",
