@@ -109,7 +109,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     script of which the skill's shipping package holds a source of the same name elsewhere (`scripts/audit_skill.py`
     and the package's `skill_quality_lab/audit_skill.py`: its installer puts or wraps it there; see `UNKNOWN_FIELD`
     for how the package is found); so is a
-    path whose template the skill ships (`scripts/config.json` beside `scripts/config.json.example` or
+    path in a file tree whose root is a placeholder (`<skill-name>/` then `└── references/` and `source-map.md`:
+    the layout of the skill this one creates); so is a path whose template the skill ships (`scripts/config.json` beside `scripts/config.json.example` or
     `config.example.json`, `.sample`, `.template`, `.tmpl`, `.dist`, `.default`: the user makes it, often with their
     own secrets); so is a
     path followed by "if it exists", "(if present)", "(optional)", by a dash or colon and "optional" that
@@ -168,7 +169,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         hit = missing.get(m.rel)
         if hit is None:
             hit = missing[m.rel] = _missing(doc, m.rel)
-        if not hit or _from_template(doc, m.rel) or package_supplies(doc, m.rel):
+        if not hit or _from_template(doc, m.rel) or package_supplies(doc, m.rel) or m.rel in _placeholder_trees(doc):
             continue  # (or a source of that name elsewhere in the shipping package: its installer puts it there)  # (`scripts/config.json` beside `scripts/config.json.example`: the user's own copy, with secrets)
         top = m.rel.split("/", 1)[0]
         if top != "references" and not doc.files.exists(top):
@@ -210,6 +211,44 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         near = _nearest(doc, m.rel)
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder"
                           + (f"; `{near}` does" if near else ""))
+
+
+# a file tree's root that is a placeholder: `<skill-name>/`, `{name}/` (the folder the reader creates)
+_PLACEHOLDER_ROOT = re.compile(r"[ \t]*[<{][\w .-]{1,40}[>}]/[ \t]*")
+_TREE_LEAD = "│├└─|`+- \t"  # what a drawn tree puts before a name
+TREE_LINES = 200  # lines of such a tree read
+
+
+def _placeholder_trees(doc: SkillDocument) -> frozenset[str]:
+    """Paths under a file tree whose root is a placeholder (`<skill-name>/` then `├── references/` …): the layout of
+    what the skill creates, not files of its own. Memoised per document."""
+    memo = doc._resolved
+    key = ("placeholder_trees",)
+    if key in memo:
+        return memo[key]
+    out: set[str] = set()
+    for b in doc.code_blocks:
+        if "/" not in b.content or ("<" not in b.content and "{" not in b.content):
+            continue
+        lines = doc.lines[b.content_start_line:min(b.end_line, b.content_start_line + TREE_LINES, len(doc.lines))]
+        first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+        if first is None or _PLACEHOLDER_ROOT.fullmatch(lines[first]) is None:
+            continue
+        stack: list[tuple[int, str]] = []  # (column of the name, folder path) of the folders above
+        for ln in lines[first + 1:]:
+            name = ln.lstrip(_TREE_LEAD)
+            col = len(ln) - len(name)
+            name = name.split("#", 1)[0].strip()
+            if not name or " " in name:
+                continue
+            while stack and stack[-1][0] >= col:
+                stack.pop()
+            path = "/".join([s for _, s in stack] + [name.rstrip("/")])
+            out.add(path)
+            if name.endswith("/"):
+                stack.append((col, name.rstrip("/")))
+    memo[key] = frozenset(out)
+    return memo[key]
 
 
 _TEMPLATE_SUFFIXES = (".example", ".sample", ".template", ".tmpl", ".dist", ".default")
