@@ -30,6 +30,10 @@ def _guess(content: str) -> str:
     ("# Install the tools\npip install pypdf\n# Run\npython3 fill.py", "bash"),  # comments before the command
     ("# read the config\nimport os\nprint(os.environ)", "python"),
     ("./scripts/setup.sh --force", "bash"),
+    # a flow drawn with arrows that starts with a command (set 38r): a diagram; arrows in `#` comments are not
+    ("git push origin v1.0.4\n        ↓\nGitHub Actions builds the wheel", "text"),
+    ("git diff HEAD~1 HEAD --name-only\n→ find the changed source file", "text"),
+    ("node land.mjs start <slug>\n# → ephemeral worktree from origin/main\nnode land.mjs finish <slug>  # → done", "bash"),
     ("ROUTEMARK_HOME=/tmp/rm routemark build", "bash"),
     ("terraform {\n  required_version = \">= 1.5\"\n}", "text"),  # HCL, not the terraform command
     ("# AGENTS.md\n\n## Setup\nuv sync && npm install", "text"),  # markdown headings, not comments

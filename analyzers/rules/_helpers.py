@@ -95,7 +95,7 @@ def placeholder_name(name: str, line: str = "") -> bool:
 _EXPLICIT = re.compile(
     r"\b(?:"
     r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+|skill\s+)?"
-    r"(?:(?:only|immediately|especially|primarily|first|always|also),?\s+)?"
+    r"(?:(?:only|immediately|especially|primarily|first|always|also|right|just),?\s+)?"
     r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|in|to\s+\w+)\b"
     r"|should\s+be\s+used\s+(?:when|whenever|for|if|to)\b"
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
@@ -165,7 +165,7 @@ _EXPLICIT = re.compile(
     r"|use\s+(?:this(?:\s+skill)?|it)\s+once\s+(?:the|a|an|you|your|all|every)\b"
     r"|(?:required|mandatory)\s+reading\s+(?:when|whenever|before|for|if)\b"
     r"|(?:read|load|consult)\s+and\s+follow\s+(?:this(?:\s+skill)?|it)\s+(?:when|whenever|before|after|during|if)\b"
-    r"|when\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+)\w"
+    r"|when\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+|or\s+)\w"
     r"|when\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
     r"|provides?|shares?|pastes?|gives?)\b"
     # "… when user discusses applying to positions": any verb the user does ("when user sessions expire" is a

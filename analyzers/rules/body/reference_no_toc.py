@@ -447,7 +447,7 @@ def _description_lists(lines: list[str]) -> bool:
             if not more.startswith((" ", "\t")):
                 break
             text += more
-        if _commas(text) >= 2:
+        if _commas(text) >= 2 or text.count(" / ") >= 2:  # (`_gate1 / _orcid / _publish`: a list by slashes)
             return True
     return False
 
@@ -738,7 +738,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the last item: "A, B and C", "A、B和C"), or two after a colon: "This topic describes two methods: exact search and approximate
     search"), or a
     frontmatter `description:` (or `summary:`, `scope:`, `covers:`, `topics:`, a leaf file's `load_when:`; on its
-    line or a block scalar's lines) that lists three or more things
+    line or a block scalar's lines) that lists three or more things (also separated by ` / `: `Submission / Gate1 /
+    Review`)
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` lines, or numbered lines there: `1. BACKLOG → task recorded` for
     `### 1. BACKLOG`), a numbered list of the steps, an overview table or

@@ -10,7 +10,7 @@ from ...findings import Finding, Fix, Severity
 from ...lazy_re import lazy_compile
 from ...package_code import package_binds, package_reads
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import english, placeholder_name, usage_context
+from .._helpers import english, explicit_trigger, placeholder_name, usage_context
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
 from .empty_description import MIN_CHARS, weighted_length
 
@@ -41,7 +41,7 @@ def _exempt(doc: SkillDocument) -> bool:
         return True
     if _own_layout_trigger(data):
         return True
-    return any(package_reads(doc, k) for k in _trigger_lists(data)) or package_binds(doc)
+    return any(package_reads(doc, k) for k in _trigger_lists(data))
 
 
 # a runtime's own layout (`id:` / `title:` and no `name:`) keeps its trigger clause in a field of its own
@@ -137,7 +137,10 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
         return None  # a fill-in template (`name: <skill-id>`): whoever copies it writes the description
     if ", not " in text:
         text = _NOT_ASIDE.sub(",", text)  # "Use first, not memory, for …" reads "Use first, for …"
-    return fld, own_name_as_this_skill(text, doc)
+    text = own_name_as_this_skill(text, doc)
+    if not explicit_trigger(text) and package_binds(doc):
+        return None  # a pipeline step its package builds by folder name (asked only when a finding could follow)
+    return fld, text
 
 
 @rule("MISSING_TRIGGER", family="description", severity=Severity.WARNING, anti_pattern=True,
@@ -178,7 +181,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        (automatically) by <a plugin> when / before / after / on …", "when <up to three words> is / are
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
        as / for …", "Invoke after …", "Use this once <the situation>", "Required / Mandatory reading when / before …",
-       "Read and follow this skill before …", "when they / you ask / request …", "when the user explicitly
+       "Read and follow this skill before …", "when they / you ask / request …" (also "when they request or previously authorize …"), "Use right / just after /
+       before …", "when the user explicitly
        asks …", a description opening with its situation ("When the user …", "When there is …"),
        also after a one-word label ("WHAT — When the repo has no template …"), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Portuguese ("Use (também) quando …"),

@@ -169,7 +169,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         hit = missing.get(m.rel)
         if hit is None:
             hit = missing[m.rel] = _missing(doc, m.rel)
-        if not hit or _from_template(doc, m.rel) or package_supplies(doc, m.rel) or m.rel in _placeholder_trees(doc):
+        if not hit or _from_template(doc, m.rel) or m.rel in _placeholder_trees(doc):
             continue  # (or a source of that name elsewhere in the shipping package: its installer puts it there)  # (`scripts/config.json` beside `scripts/config.json.example`: the user's own copy, with secrets)
         top = m.rel.split("/", 1)[0]
         if top != "references" and not doc.files.exists(top):
@@ -208,6 +208,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
             declared = _declared_elsewhere(doc)
         if m.rel in declared:
             continue  # another mention says whose it is ("exists at the workspace root"): so is this one
+        if package_supplies(doc, m.rel):
+            continue  # a source of that name elsewhere in the shipping package: its installer puts it there
         near = _nearest(doc, m.rel)
         yield ctx.finding(m.range, f"`{m.text}` does not exist in the skill folder"
                           + (f"; `{near}` does" if near else ""))
