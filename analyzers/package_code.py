@@ -122,7 +122,7 @@ def package_runtime_only(doc: SkillDocument, foreign: list[str]) -> bool:
 # a skill folder the package's code builds an object from, by name: `Skill.from_directory(str(_SKILLS_DIR / "summarize"))`,
 # `load_skill(ROOT / "classify")`; in loader_keys' set as BINDS + the folder's name (no key starts with NUL)
 BINDS = "\0binds:"
-_BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/\s*["']([\w.-]{1,60})["']""")
+_BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/[ \t]{0,3}["']([\w.-]{1,60})["']""")
 
 
 SOURCE = "\0source:"  # in loader_keys' set: the name of each source file of the package
@@ -187,8 +187,10 @@ def _model_fields(text: str) -> set[str]:
 
 # a loop over a literal list of names: `for (const key of ['name', 'triggers'])`, `for k in ("a", "b"):`; group 1 is
 # the loop variable, group 2 the list's text (`['a', 'b'].forEach((key) =>` is found from its `].forEach(`)
-_LOOP = lazy_compile(r"""\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w{0,30})\s+(?:of|in)\s+[\[(]([^\[\]()\n]{1,400})[\])]""")
-_FOR_EACH_VAR = lazy_compile(r"\s*\(?\s*([A-Za-z_]\w{0,30})")
+# (one blank quantifier in a row everywhere: `for` then a run of blanks is split one way only, linear)
+_LOOP = lazy_compile(r"""\bfor[ \t]*(?:\([ \t]*)?(?:(?:const|let|var)[ \t]+)?([A-Za-z_]\w{0,30})[ \t]+(?:of|in)[ \t]+[\[(]"""
+                     r"""([^\[\]()\n]{1,400})[\])]""")
+_FOR_EACH_VAR = lazy_compile(r"[ \t]*(?:\([ \t]*)?([A-Za-z_]\w{0,30})")
 _QUOTED = lazy_compile(r"""["']([A-Za-z_][\w.-]{0,60})["']""")
 LOOP_BODY = 600  # characters after a loop's head where its variable must index the frontmatter
 LOOP_LIST = 400  # characters of a looped list

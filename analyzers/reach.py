@@ -218,7 +218,7 @@ class Reach:
     complete: bool = True  # False: the read budget ran out before the worklist did
     spaced: tuple[str, ...] = ()  # bundled paths with a space (tokens cannot hold them)
     stems: tuple[tuple[str, str], ...] | None = None  # (stem, path) of references named by a distinctive stem
-    commands: tuple[tuple[str, str], ...] | None = None  # (name, path) of extension-less scripts run by name
+    commands: tuple[tuple[str, str], ...] | None = None  # (name or stem, path) of scripts that may run by name
     via: dict[str, str] = field(default_factory=dict)  # reached path -> the file that reached it ("" SKILL.md)
     memo: dict[tuple[str, str, bool], tuple[str, ...]] = field(default_factory=dict)  # (token, folder, quoted)
     _current: str = ""
@@ -357,7 +357,7 @@ class Reach:
                 elif name != p.rsplit("/", 1)[-1] and name.lower() not in self._own_names():
                     # a script's compound stem named anywhere, `-` and `_` alike: "`test-healer` is disabled for
                     # now", `hybris exec parse-java-class` for scripts/parse_java_class.py (not the skill's own name)
-                    for variant in {name, name.replace("_", "-"), name.replace("-", "_")}:
+                    for variant in dict.fromkeys((name, name.replace("_", "-"), name.replace("-", "_"))):
                         if variant in text and _names_stem(text, variant, values=False):
                             out.add(p)
                             break

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from skillgrade.analyzers.config import Config
 from skillgrade.analyzers.package_code import loader_keys
 from skillgrade.analyzers.report import analyze
@@ -290,3 +292,20 @@ def test_agent_the_package_reads_is_its_key(tmp_path: Path) -> None:
     (tmp_path / "advisor" / "build.py").write_text('def build(fm):  # SKILL.md frontmatter\n'
                                                    '    return fm.get("agent"), fm.get("team_config")\n')
     assert _codes(path, tmp_path, "AGENT_WITHOUT_FORK") == []
+
+
+@pytest.mark.parametrize("hostile", [
+    "for" + " " * 100_000 + "x",  # the loop pattern once split this run of blanks two ways: 35 s for 20,000
+    '["a"].forEach(' + " " * 100_000,
+    ("load(/" + " " * 1_000) * 300,
+    "def f(\n" * 50_000,
+    "_read(" * 100_000,
+])
+def test_package_sources_are_read_in_linear_time(hostile: str, tmp_path: Path) -> None:
+    """A loader source (it names SKILL.md) made of hostile runs is read in well under a second."""
+    import time
+
+    _python_package(tmp_path, "# reads SKILL.md frontmatter\n" + hostile)
+    start = time.perf_counter()
+    loader_keys(str(tmp_path))
+    assert time.perf_counter() - start < 1.0
