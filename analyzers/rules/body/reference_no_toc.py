@@ -471,7 +471,32 @@ def has_toc(lines: list[str]) -> bool:
             anchors += 1
             if anchors >= 2:
                 return True
-    return _lede_lists(lines) or _lists_headings(lines) or _names_headings(lines) or _outline_in_top(lines)
+    return _lede_lists(lines) or _purpose_lists(lines) or _lists_headings(lines) or _names_headings(lines) \
+        or _outline_in_top(lines)
+
+
+# a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
+_PURPOSE_HEADING = re.compile(r"#{2,3}[ \t]+(?:purpose|scope|overview|about|summary)[ \t]*:?[ \t]*", re.I)
+_LIST_SPLIT = re.compile(r",[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t](?:and|or)[ \t]")
+_PHRASE_START = ("with ", "in ", "for ", "by ", "to ", "from ", "of ", "at ", "on ", "via ")
+PURPOSE_WORDS = 4  # words of each of a purpose list's last two items ("defensive programming", "red flags to avoid")
+
+
+def _purpose_lists(lines: list[str]) -> bool:
+    """In the first SCOPE_LINES lines, a `## Purpose` (Scope, Overview, About, Summary) section whose first sentence
+    lists three or more topics, with or without a verb: "Common TDD mistakes, rationalizations, and red flags to
+    avoid." The list's last two items are short and no phrase ("…, with complete RED/GREEN/REFACTOR cycles and
+    step-by-step walkthroughs" lists no topics)."""
+    for i, line in enumerate(lines[:SCOPE_LINES]):
+        if not line.startswith("#") or _PURPOSE_HEADING.fullmatch(line) is None:
+            continue
+        text = next((ln.strip() for ln in lines[i + 1:i + 4] if ln.strip()), "")
+        sentence = text.split(". ", 1)[0].rstrip(".")
+        items = [x.strip().lower() for x in _LIST_SPLIT.split(sentence[:OVERVIEW_CHARS]) if x.strip()]
+        if len(items) >= 3 and all(len(x.split()) <= PURPOSE_WORDS and not x.startswith(_PHRASE_START)
+                                   for x in items[-2:]):
+            return True
+    return False
 
 
 def _outline_in_top(lines: list[str]) -> bool:
@@ -750,7 +775,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `、`: `小红书、抖音、微博。`, two CJK characters a whole name; also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
-    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). A file whose headings (two or more,
+    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). So does, in the first 10 lines, a
+    `## Purpose` (`Scope`, `Overview`, `About`, `Summary`) section whose first sentence lists three or more topics,
+    with or without a verb ("Common TDD mistakes, rationalizations, and red flags to avoid."; its last two items short,
+    not a phrase: "…, with complete RED/GREEN/REFACTOR cycles and step-by-step walkthroughs" still fires). A file whose headings (two or more,
     outside code blocks) all sit in the first 30 lines is not reported either: the preview shows its whole outline,
     and the rest is one section's body. A list item's name is what comes
     before a gloss after a dash or in closing brackets (`- **Setup** — install the CLI` for `## Setup`,
