@@ -130,6 +130,11 @@ CASES: dict[str, tuple[Callable[[], str], float]] = {
     "ten-megabytes": (_ten_mb, 0.38),
     # a `yaml` block of 10^5 quoted values under a label: read line by line only up to YAML_LINES of them
     "yaml-quoted-lines-1e5": (lambda: _body("```yaml\n# CORRECT\n" + '"a"\n' * 100_000 + "```"), 0.15),
+    # 3 x 10^4 `allowed-tools` entries on one line (fuzz seed 19 had 10^4: 1.56 s): each entry's range searched the
+    # whole value again, and each unknown name was matched against every tool again (quadratic); one finding per
+    # entry remains
+    "allowed-tools-3e4": (lambda: FM.replace("---\n", "---\nallowed-tools: Read" + " &a" * 30_000 + "\n", 1)
+                          + "\n# Tools\n", 0.35),
 }
 
 

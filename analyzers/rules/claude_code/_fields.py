@@ -11,14 +11,19 @@ from ...findings import Pos, Range
 
 def sub_range(doc: SkillDocument, rng: Range, text: str, start: int, end: int) -> Range:
     """The range of text[start:end] where `text` is the value written on one line in `rng`; else `rng`."""
+    return _within(rng, _column(doc, rng, text), start, end)
+
+
+def _column(doc: SkillDocument, rng: Range, text: str) -> int | None:
+    """The column where `text` (a value written on one line in `rng`) starts; None when it is not found there."""
     if rng.start.line != rng.end.line:
-        return rng
-    written = doc.source(rng)
-    at = written.find(text)
-    if at < 0:
-        return rng
-    col = rng.start.character + at
-    return Range(Pos(rng.start.line, col + start), Pos(rng.start.line, col + end))
+        return None
+    at = doc.source(rng).find(text)
+    return None if at < 0 else rng.start.character + at
+
+
+def _within(rng: Range, col: int | None, start: int, end: int) -> Range:
+    return rng if col is None else Range(Pos(rng.start.line, col + start), Pos(rng.start.line, col + end))
 
 
 def value_range(doc: SkillDocument, fld: Field) -> Range:
@@ -31,12 +36,14 @@ def tool_entries(doc: SkillDocument, fld: Field) -> Iterator[tuple[ToolEntry, Ra
     """Every entry of `allowed-tools` (a string or a list of strings) with its range in the file."""
     v = fld.value
     if isinstance(v, str):
+        col = _column(doc, fld.value_range, v)  # (found once for the value, not once per entry: 10^4 entries)
         for e in split_tools(v):
-            yield e, sub_range(doc, fld.value_range, v, e.start, e.start + len(e.text))
+            yield e, _within(fld.value_range, col, e.start, e.start + len(e.text))
     elif isinstance(v, list) and fld.node is not None and fld.node.__class__.__name__ == "SequenceNode":
         for item, node in zip(v, fld.node.value, strict=False):
             if not isinstance(item, str):
                 continue
             rng = doc.node_range(node)
+            col = _column(doc, rng, item)
             for e in split_tools(item):
-                yield e, sub_range(doc, rng, item, e.start, e.start + len(e.text))
+                yield e, _within(rng, col, e.start, e.start + len(e.text))

@@ -78,6 +78,7 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if entries and all(_LOWER.fullmatch(e.name) for e, _ in entries) and (any(
             _SNAKE.fullmatch(e.name) or e.name not in by_lower for e, _ in entries) or _own_permissions(doc)):
         return  # `read_file, bash` or `read grep exec`: another agent's own tool names (zeer, koolie), not typos
+    close_memo: dict[str, str | None] = {}
     for entry, rng in entries:
         name = entry.name
         if name in d.tools or MCP.match(name) or not name:
@@ -86,8 +87,10 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             if rng.start.line == rng.end.line else rng
         guess = by_lower.get(name.lower())
         if guess is None:
-            close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
-            guess = close[0] if close else None
+            if name not in close_memo:  # (one look per distinct name: `&a &a …` repeats one 10^4 times)
+                close = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+                close_memo[name] = close[0] if close else None
+            guess = close_memo[name]
         if guess is not None:
             yield ctx.finding(name_rng, f"Claude Code has no tool `{name}`; did you mean `{guess}`?",
                               Fix.unsafe(f"Rename to `{guess}`", Edit(name_rng, guess)))
