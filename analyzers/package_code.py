@@ -94,11 +94,9 @@ def package_reads(doc: SkillDocument, key: str, nested: bool = False) -> bool:
     `nested`, also a key under it by a dotted name (`meta.get("routing.kind")` reads `metadata.routing`). The
     answer depends on that code, so the document remembers the package's key set (by digest) for the result
     cache to check again (`cache_still_valid`), as it remembers the existence of the paths it looked at."""
-    root = package_root(doc)
-    if root is None:
+    keys = _package_keys(doc)
+    if keys is None:
         return False
-    keys = loader_keys(str(root))
-    doc.external[KEYS_MARK + str(root)] = keys_digest(keys)
     if key in keys:
         return True
     prefix = key + "."
@@ -131,24 +129,28 @@ SOURCE = "\0source:"  # in loader_keys' set: the name of each source file of the
 def package_supplies(doc: SkillDocument, rel: str) -> bool:
     """The skill's shipping package holds a source file of that name elsewhere (`scripts/audit_skill.py` and the
     package's `skill_quality_lab/audit_skill.py`): its installer puts it beside the skill, or wraps it there."""
-    root = package_root(doc)
-    if root is None or not rel.endswith(SOURCE_SUFFIXES):
-        return False
-    keys = loader_keys(str(root))
-    doc.external[KEYS_MARK + str(root)] = keys_digest(keys)
-    return SOURCE + rel.rsplit("/", 1)[-1] in keys
+    keys = _package_keys(doc) if rel.endswith(SOURCE_SUFFIXES) else None
+    return keys is not None and SOURCE + rel.rsplit("/", 1)[-1] in keys
 
 
 def package_binds(doc: SkillDocument) -> bool:
     """The code of the skill's shipping package builds an object from this skill's folder by name, and never names
     `.claude`: a library of pipeline steps its callers chain in code (skillchain's `summarize`), which no model
     picks by its description."""
+    keys = _package_keys(doc)
+    return keys is not None and doc.skill_dir is not None and BINDS + doc.skill_dir.name in keys \
+        and INSTALLS_FOR_CLAUDE not in keys
+
+
+def _package_keys(doc: SkillDocument) -> frozenset[str] | None:
+    """What the skill's shipping package's code reads (`loader_keys`), None without a package; the document
+    remembers the set's digest for the result cache to check again."""
     root = package_root(doc)
-    if root is None or doc.skill_dir is None:
-        return False
+    if root is None:
+        return None
     keys = loader_keys(str(root))
     doc.external[KEYS_MARK + str(root)] = keys_digest(keys)
-    return BINDS + doc.skill_dir.name in keys and INSTALLS_FOR_CLAUDE not in keys
+    return keys
 
 
 KEYS_MARK = "\0package-keys:"  # a key of SkillDocument.external that is no path (a path holds no NUL)
