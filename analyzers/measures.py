@@ -13,7 +13,8 @@ from urllib.parse import unquote
 from .document import Link, SkillDocument
 from .findings import Pos, Range
 
-_DIRECTIVE = re.compile(r"\b(MUST|ALWAYS|NEVER)\b")
+# (not a keyword joined to another by a slash: "Count MUST/NEVER/ALWAYS constraints" names the words, it obeys none)
+_DIRECTIVE = re.compile(r"(?<![\w/])(MUST|ALWAYS|NEVER)\b(?!/)")
 _DQUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
 
 

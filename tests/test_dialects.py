@@ -231,3 +231,23 @@ def test_universal_ai_config_template_keys(tmp_path) -> None:
 
     assert keys(".universal-ai-config") == ["descripton"]
     assert keys(".claude") == ["allowedTools", "argumentHint", "descripton", "userInvocable"]
+
+
+def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None:
+    """set 38t: agentic_paradigm_ladder's `examples/skills/compliant-skill` ("A fully spec-compliant example skill …")
+    is an input for the package's checker. The same description elsewhere, and a real skill under `examples/`, still
+    get MISSING_TRIGGER."""
+    from skillgrade.analyzers.report import analyze
+
+    def codes(folder: str, desc: str) -> list[str]:
+        skill = tmp_path / folder
+        skill.mkdir(parents=True)
+        text = f"---\nname: {skill.name}\ndescription: {desc}\n---\n\n# Skill\n\nBody.\n"
+        (skill / "SKILL.md").write_text(text, encoding="utf-8")
+        rep = analyze(text, skill / "SKILL.md", config=Config(select=("MISSING_TRIGGER",)), workspace_root=tmp_path)
+        return [f.code for f in rep.findings]
+
+    sample = "A fully spec-compliant example skill that declares version and dependencies."
+    assert codes("pkg/examples/skills/compliant-skill", sample) == []
+    assert codes("pkg/skills/compliant-skill", sample) == ["MISSING_TRIGGER"]
+    assert codes("pkg/examples/skills/pdf-tools", "Fills PDF forms and merges documents.") == ["MISSING_TRIGGER"]

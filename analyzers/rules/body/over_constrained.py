@@ -19,7 +19,8 @@ def over_constrained(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Counts the upper-case words MUST, ALWAYS and NEVER used as directives in the markdown prose.
     Words inside code blocks, inline code, the frontmatter, HTML comments, blockquotes and
-    double-quoted text are not directives and are not counted. The finding is placed on the 16th
+    double-quoted text are not directives and are not counted, nor are keywords joined by a slash ("Count
+    MUST/NEVER/ALWAYS constraints" names the words). The finding is placed on the 16th
     directive, the one that crosses the limit.
 
     ## Why is this bad?

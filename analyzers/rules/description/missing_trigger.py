@@ -122,6 +122,18 @@ _COPY_ME = re.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.
 _NOT_ASIDE = lazy_compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
 
 
+_SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data"})
+_SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo)\s+skill\b", re.I)
+
+
+def _sample_skill(doc: SkillDocument, text: str) -> bool:
+    """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`) whose description calls it an example,
+    sample, fixture or demo skill: an input for the package's own checker or tutorial, which no agent routes to."""
+    if doc.skill_dir is None or not _SAMPLE_WORDS.search(text):
+        return False
+    return any(part.lower() in _SAMPLE_DIRS for part in doc.skill_dir.parts[-4:-1])
+
+
 def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fm = doc.frontmatter
     if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
@@ -138,8 +150,9 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     if ", not " in text:
         text = _NOT_ASIDE.sub(",", text)  # "Use first, not memory, for …" reads "Use first, for …"
     text = own_name_as_this_skill(text, doc)
-    if not explicit_trigger(text) and package_binds(doc):
-        return None  # a pipeline step its package builds by folder name (asked only when a finding could follow)
+    if not explicit_trigger(text) and (_sample_skill(doc, text) or package_binds(doc)):
+        return None  # a sample skill, or a pipeline step its package builds by folder name (asked only when a finding
+        # could follow)
     return fld, text
 
 
@@ -239,6 +252,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, not a mode such as
     `trigger: user_request`) the code of its shipping package reads (that
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), and a
+    sample skill (kept under `examples/`, `fixtures/`, `samples/` or `testdata/`, its description calling it an
+    "example / sample / fixture / demo skill": an input for its package's checker or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
     (`description: "{{customDescription}}"`), or that says to copy it ("Template skill … Copy this folder,
     rename it, and fill in …"): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.

@@ -7,10 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ...document import SkillDocument
+from ...fields import HERMES, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, folder_label, keeps_most, placeholder_name, runtime_record, slugify
 from .name_dir_mismatch import is_container
+
+# Hermes Agent's own skill-name pattern (its VALID_NAME_RE): underscores and dots allowed, still lower-case
+_HERMES_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 
 
 def _why(name: str) -> str:
@@ -37,6 +41,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Checks `name` against `^[a-z0-9]+(-[a-z0-9]+)*$`: lowercase ASCII letters and digits separated
     by single hyphens, no leading or trailing hyphen. The message names every way the name breaks it
     (`Code Review Expert`: "must be lowercase and may contain only lowercase letters, digits and hyphens").
+
+    A skill written for Hermes Agent (`metadata.hermes`, see `UNKNOWN_FIELD`) is checked against Hermes's own
+    pattern, which allows underscores (`google_meet`); upper case and spaces are still reported.
 
     A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`; also
     `skill_id:` or `skill:`) uses `name`
@@ -100,6 +107,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return  # `alwaysAllow:`: Craft Agents files the skill under `memory-search/`; `Memory Search` is its label
     if _runtime_key(doc, name):
         return  # teotl's SkillRegistry files the skill under `name` (`spec_kit`), and its code asks for that key
+    if _HERMES_NAME.fullmatch(name) and "_" in name and skill_dialect(fm.data, doc.text) == HERMES:
+        return  # `google_meet` with `metadata.hermes`: Hermes Agent names skills `^[a-z0-9][a-z0-9._-]*$`
     fix = None
     if NAME_RE.match(dirname) and not is_container(dirname) and not _platform_variant(doc.skill_dir):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
