@@ -118,6 +118,15 @@ def _heading_text(s: str, level: int) -> str:
     return rest.strip()
 
 
+def atx_heading_text(line: str) -> str | None:
+    """The text of an ATX heading line as the scan reads one (up to three blanks, one to six `#`, a blank or the
+    line's end; closing hashes after a blank dropped), or None for any other line."""
+    s = line.lstrip(" ")
+    if len(line) - len(s) > 3 or not s.startswith("#") or not _ATX.match(s):
+        return None
+    return _heading_text(s, len(s) - len(s.lstrip("#")))
+
+
 def _quote(lines: list[str], i: int, n: int, inlines: list) -> tuple[int, int] | None:
     """A block quote of plain paragraphs from line i to a blank line: (its end, its map's end), or None.
 

@@ -91,6 +91,9 @@ def placeholder_name(name: str, line: str = "") -> bool:
     comment = line[hash_at:].lower()
     return "{{" in comment or "placeholder" in comment or "replace" in comment
 
+# a sentence's start: the text's, or after ". " / "; " / "! " / "? ", or right after a full-width 。！？；
+_START = r"(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))"
+
 # Explicit trigger clauses: what routers and the methodology look for.
 _EXPLICIT = re.compile(
     r"\b(?:"
@@ -104,13 +107,13 @@ _EXPLICIT = re.compile(
     r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …"
     r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
     # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
+    r"|" + _START + r"apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
     # "Load this to query solutions, contribute SOPs …" (as "Use this to …"; not "Load this data to BigQuery")
     r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+to\s+\w"
     # "Trigger before every deploy", "Trigger every time …", 'Triggered by "deploy it"' at a sentence's start
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
+    r"|" + _START + r"trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
     r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on)\b"
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
@@ -121,7 +124,7 @@ _EXPLICIT = re.compile(
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # "Use with NoCode2ProCode-Genesis to strengthen …" at a sentence's start: with a named tool, as "Use to …"
     # (a capitalised or backticked name: not "Use with caution to …")
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))use\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:with|alongside)\s+"
+    r"|" + _START + r"use\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:with|alongside)\s+"
     r"(?:`[^`\n]{1,60}`|(?-i:[A-Z0-9])[\w./-]{1,60})\s+to\s+\w"
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
@@ -129,7 +132,7 @@ _EXPLICIT = re.compile(
     # "The dispatcher loads this after the storyboard is approved" (who loads it, and when)
     r"|loads\s+(?:this|it)(?:\s+skill)?\s+(?:when|whenever|before|after|on)\b"
     # "Read when designing …, when …" at a sentence's start (not "files to read when needed" mid-sentence)
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))(?:read|consult|load)\s+(?:when|whenever)\s+(?!needed\b|necessary\b|required\b)\w"
+    r"|" + _START + r"(?:read|consult|load)\s+(?:when|whenever)\s+(?!needed\b|necessary\b|required\b)\w"
     # a description that opens with its situation: "When the user reports a bug …", "When there is a failing test …"
     r"|^(?:[a-z]{2,12}\s{0,3}[—–:-]\s{0,3})?\W{0,3}when(?:ever)?\s+(?:the\s+|a\s+|an\s+|there\s+|you\s+|users?\s+)\w"
     # at a sentence's start, a routing verb and the moment or occasion: "Use at the start of a session",
@@ -139,10 +142,10 @@ _EXPLICIT = re.compile(
     r"(?:this\s+(?:skill\s+)?|it\s+)?(?:once\s+|first\s+|only\s+)?"
     r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every)\b"
     # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
+    r"|" + _START + r"always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
     # "Used by /mb-site as the concept step": the slash command that loads it
     r"|used\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before)\b"
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
+    r"|" + _START + r"(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted|followed|applied)\b[^.;!?\n]{0,80}?"
@@ -153,10 +156,10 @@ _EXPLICIT = re.compile(
     r"|proactively\b"
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
     # "… Symptoms: write this as a prompt I can paste, hand this to the team …": the situations, as a label
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))symptoms?\s*:"
+    r"|" + _START + r"symptoms?\s*:"
     # "WHAT: Keep edits narrow. WHEN: Any modification to an existing file. DO-NOT: …", "When to use: …": the
     # situations, as a label at a sentence's start
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))when(?:\s+to\s+use(?:\s+(?:this(?:\s+skill)?|it))?)?\s*:\s*\w"
+    r"|" + _START + r"when(?:\s+to\s+use(?:\s+(?:this(?:\s+skill)?|it))?)?\s*:\s*\w"
     # 'Use "addy-idea-refine" or "ideate" to trigger.': the phrases that load it
     r"|use\s+[\"“'`][^\"“”'`\n]{1,40}[\"”'`](?:\s*(?:,|or|and|/)\s*[\"“'`][^\"“”'`\n]{1,40}[\"”'`]){0,8}"
     r"\s+to\s+(?:trigger|invoke|activate|load|call)\b"
@@ -195,13 +198,13 @@ _EXPLICIT = re.compile(
     r"|u[żz]y(?:waj|j)(?:cie)?,?\s+(?:gdy|kiedy|je[śs]li|przy)\b"
     r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
     # "Run after all readers, before the interview …" at the start of a sentence (not "Runs tests after …")
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
+    r"|" + _START + r"run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
     # "Runs weekly as a scheduled check via reflect-scheduled-checks": a schedule is when it is loaded (not "Runs
     # every linter", "Runs tests after …")
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))(?:runs?|invoked|triggered|loaded)\s+(?:daily|weekly|nightly|hourly|monthly|every\s+"
+    r"|" + _START + r"(?:runs?|invoked|triggered|loaded)\s+(?:daily|weekly|nightly|hourly|monthly|every\s+"
     r"(?:day|week|night|hour|month|morning|evening|\d{1,3}\s+(?:minutes?|hours?|days?)))\b"
     # "Loaded after a draft is ready, before it is sent.": at a sentence's start, when the skill is loaded
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))loaded\s+(?:only\s+)?(?:after|before|when|whenever)\b"
+    r"|" + _START + r"loaded\s+(?:only\s+)?(?:after|before|when|whenever)\b"
     r")"
     # Chinese / Japanese: "…時使用 / 时使用" (use when …), "當使用者 / 当用户 …" (when the user …),
     # "…時に使用 / 場合に使う" — no \b: CJK text has no word boundary between characters.
@@ -242,7 +245,7 @@ _CONTEXT = re.compile(
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
     r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"
-    r"|(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
+    r"|" + _START + r"given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
     # "… runs once after the epic PR merges", "After a release, …", "… before implementing a complex feature",
     # "Runs tests after each edit": a moment in the workflow, anywhere (like "during" and "while")
     r"|(?:after|before)\s+[/`\w]"
@@ -396,14 +399,16 @@ def english(text: str) -> bool:
         words = lower.encode().translate(_ASCII_PUNCT_TO_SPACE).decode().split()
     else:
         words = [w.strip(_PUNCT) for w in lower.split()]
-    if other_script >= OTHER_SCRIPT_LETTERS and sum(map(_ENGLISH_WORDS.__contains__, words)) < 2:
-        return False  # "Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names
     theirs = sum(map(_OTHER_WORDS.__contains__, words))  # (counted in C: this runs for every description)
-    if accented >= ACCENTED_LETTERS and sum(map(_ENGLISH_WORDS.__contains__, words)) < 2:
+    # English function words, counted once and only when a test below reads them (most descriptions: none does)
+    ours = sum(map(_ENGLISH_WORDS.__contains__, words)) if (
+        theirs or other_script >= OTHER_SCRIPT_LETTERS or accented >= ACCENTED_LETTERS) else 0
+    if other_script >= OTHER_SCRIPT_LETTERS and ours < 2:
+        return False  # "Google Analytics (GA4) 및 Search Console 데이터 조회 시 사용": Korean around product names
+    if accented >= ACCENTED_LETTERS and ours < 2:
         return False  # accented letters and next to no English function word: a language the lists do not hold
     if not theirs:
         return True
-    ours = sum(map(_ENGLISH_WORDS.__contains__, words))
     # one function word of another language, none of English, and accented letters ("Verwaltet WordPress-Beiträge
     # … löschen und verwalten."): not English either
     return ours > 0 or not accented if theirs < 2 else theirs <= ours
@@ -436,6 +441,16 @@ def slugify(text: str) -> str:
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     text = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     return re.sub(r"-{2,}", "-", text)[:64].strip("-")
+
+
+# where a word starts inside a CamelCase name: after a lower-case letter or digit, or at the last capital of a run of
+# capitals (`HTMLParser` → `HTML`, `Parser`)
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])")
+
+
+def kebab_words(name: str) -> str:
+    """`api-fetcher` for `ApiFetcher`, `user-invocable` for `userInvocable`, `html-parser` for `HTMLParser`."""
+    return _WORD_START.sub("-", name).lower()
 
 
 def github_slug(heading: str) -> str:

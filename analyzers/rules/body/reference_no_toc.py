@@ -516,9 +516,6 @@ def _outline_in_top(lines: list[str]) -> bool:
     return heads >= 2
 
 
-_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
-
-
 LEDE_WIDTH = 160  # a lede sentence that lists the file's topics is short
 
 

@@ -13,7 +13,7 @@ from ...findings import Edit, Finding, Fix, Severity
 from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
-from .._helpers import runtime_record
+from .._helpers import kebab_words, runtime_record
 
 # difflib is slow; past this many unknown keys the frontmatter is data, not typos
 _SUGGEST_LIMIT = 50
@@ -117,7 +117,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     for key, fld in fields.items():
         if key in known or key in extra or key in AGENT_WRITTEN_KEYS:
             continue
-        if template and (_kebab(key) in known or _per_agent(fld.value)):
+        if template and (kebab_words(key) in known or _per_agent(fld.value)):
             continue  # universal-ai-config's source: `userInvocable`, `allowedTools: {claude: [...]}` become each
             # agent's own keys when it generates their configs
         if key in OTHER_AGENT_FIELDS:  # another agent's name for a known key: renaming it breaks that agent
@@ -182,14 +182,6 @@ _ELSEWHERE = {"policy": "Codex reads `policy` (`allow_implicit_invocation`) from
 # its keys are camelCase (`userInvocable` becomes Claude Code's `user-invocable`) and a value may be a block per agent
 TEMPLATE_DIR = ".universal-ai-config"
 _AGENTS = frozenset({"default", "claude", "copilot", "cursor", "codex", "gemini", "windsurf", "opencode", "kiro", "cline"})
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-def _kebab(key: str) -> str:
-    """`userInvocable` -> `user-invocable`."""
-    return _CAMEL.sub("-", key).lower()
-
-
 def _per_agent(value: object) -> bool:
     """`{claude: [...], copilot: [...]}`: a value given per agent (uac's overrides)."""
     return isinstance(value, dict) and bool(value) and all(isinstance(k, str) and k in _AGENTS for k in value)

@@ -9,6 +9,7 @@ from urllib.parse import unquote
 
 from ...bundle import BundledFile, bundled_markdown_files
 from ...document import Link, SkillDocument
+from ...fastmd import atx_heading_text
 from ...findings import Range
 from ...measures import Resolution, link_path, normalize, resolve
 from .._helpers import github_slug
@@ -105,10 +106,6 @@ def anchor_missing(target: str, slugs: set[str]) -> bool:
     return bool(anchor) and anchor not in slugs and not re.search(r"-\d+$", target)
 
 
-# a heading line as CommonMark writes one: up to three blanks, one to six hashes, a blank, the text
-_HEADING_LINE = re.compile(r" {0,3}#{1,6}[ \t]+(\S[^\n]{0,200})")
-
-
 def swallowed_headings(md: SkillDocument) -> dict[str, tuple[int, int, str]]:
     """Heading lines written inside fenced code blocks, by squashed slug: (the line, the block's opening line, the
     line's text). A fence that closes early (a nested example) or never closes turns the headings after it into
@@ -118,9 +115,8 @@ def swallowed_headings(md: SkillDocument) -> dict[str, tuple[int, int, str]]:
         if not b.fenced or "#" not in b.content:
             continue
         for i in range(b.content_start_line, min(b.end_line, len(md.lines))):
-            m = _HEADING_LINE.match(md.lines[i])
-            if m is not None:
-                text = m.group(1).rstrip().rstrip("#").rstrip() or m.group(1)
+            text = atx_heading_text(md.lines[i])  # (the scan's own reading of a heading line)
+            if text:
                 out.setdefault(_squash(github_slug(text)), (i, b.start_line, md.lines[i].strip()))
     return out
 

@@ -170,7 +170,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         if hit is None:
             hit = missing[m.rel] = _missing(doc, m.rel)
         if not hit or _from_template(doc, m.rel) or m.rel in _placeholder_trees(doc):
-            continue  # (or a source of that name elsewhere in the shipping package: its installer puts it there)  # (`scripts/config.json` beside `scripts/config.json.example`: the user's own copy, with secrets)
+            continue  # (`scripts/config.json` beside `config.json.example`: the user's copy, with secrets; `<skill-name>/…`)
         top = m.rel.split("/", 1)[0]
         if top != "references" and not doc.files.exists(top):
             if project is None:

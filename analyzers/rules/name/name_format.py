@@ -10,7 +10,15 @@ from ...document import SkillDocument
 from ...fields import HERMES, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, folder_label, keeps_most, placeholder_name, runtime_record, slugify
+from .._helpers import (
+    NAME_RE,
+    folder_label,
+    kebab_words,
+    keeps_most,
+    placeholder_name,
+    runtime_record,
+    slugify,
+)
 from .name_dir_mismatch import is_container
 
 # Hermes Agent's own skill-name pattern (its VALID_NAME_RE): underscores and dots allowed, still lower-case
@@ -122,7 +130,6 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
 # `ApiFetcher`, `MuseSparkInit`, `HTMLParser`: one CamelCase word, split where a capital starts a word
 _CAMEL = re.compile(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
-_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])")
 
 
 def _camel_slug(name: str) -> str:
@@ -130,7 +137,7 @@ def _camel_slug(name: str) -> str:
     one CamelCase word (`Memory Search`, `pdf_tools`: slugify's)."""
     if len(name) > 64 or _CAMEL.fullmatch(name) is None or name.isupper() or name.islower():
         return ""
-    return _WORD_START.sub("-", name).lower()[:64].strip("-")
+    return kebab_words(name)[:64].strip("-")
 
 
 def _runtime_key(doc: SkillDocument, name: str) -> bool:

@@ -249,6 +249,11 @@ def _word_char(text: str, k: int) -> bool:
     return 0 <= k < len(text) and (text[k].isalnum() or text[k] in "_-")
 
 
+def _has_skip_option(text: str) -> bool:
+    """The script offers an option that answers its prompts ahead (`--yes`, …: see _skip_option)."""
+    return "-" in text and _skip_option(text)
+
+
 def _skip_option(text: str) -> bool:
     for opt in _SKIP_OPTIONS:
         i = text.find(opt)
@@ -382,7 +387,7 @@ def _importers_skip(doc: SkillDocument, bf) -> bool:
         text = other.text
         if f"import {mod}" not in text and f"from {mod} import" not in text and f".{mod} import" not in text:
             continue
-        if not ("-" in text and _skip_option(text)):
+        if not _has_skip_option(text):
             return False
         found = True
     return found
@@ -471,7 +476,7 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
             continue
         if "--interactive" in bf.text or "--repl" in bf.text:
             continue  # prompts behind an opt-in mode: the default run takes its input as arguments
-        if "-" in bf.text and _skip_option(bf.text):
+        if _has_skip_option(bf.text):
             continue  # "Are you sure?" that `--yes` skips: the agent's way through is already there
         hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
         if not hits:
