@@ -11,7 +11,7 @@ from ...bundle import BundledFile, bundled_markdown_files
 from ...document import Link, SkillDocument
 from ...fastmd import atx_heading_text
 from ...findings import Range
-from ...measures import Resolution, link_path, normalize, resolve
+from ...measures import Resolution, exists_recorded, link_path, normalize, resolve
 from .._helpers import github_slug
 
 _ANCHOR_LINK = re.compile(r"\]\([ \t]*<?#|\]:[ \t]*<?#")  # where an `#anchor` link can be (linear)
@@ -45,6 +45,26 @@ def resolve_bundled(doc: SkillDocument, t: BundledTarget) -> Resolution:
     if t.path == "SKILL.md" or _manifest(doc, t.path):
         return Resolution(t.path, True, True, doc.skill_dir / t.path if doc.skill_dir else None)
     return resolve(doc, t.path)
+
+
+def underscore_twin(doc: SkillDocument, res: Resolution) -> bool:
+    """A target outside the skill that exists with its first folder spelled with a leading underscore, read
+    from above the skill's own underscored container: a wheel ships its data as `pkg/_skills/<name>/` and
+    `pkg/_knowledge/`, and its installer copies them side by side without the underscore, so
+    `../../knowledge/x.md` works once installed. Only the nearest `_folder` above the skill counts."""
+    if res.inside_skill or res.absolute is None or doc.skill_dir is None:
+        return False
+    base = next((a.parent for a in doc.skill_dir.parents if a.name[:1] == "_" and a.name[1:2] not in ("_", "")),
+                None)
+    if base is None:
+        return False
+    try:
+        parts = res.absolute.relative_to(base).parts
+    except ValueError:
+        return False
+    if len(parts) < 2 or parts[0][:1] in ("_", "."):
+        return False
+    return exists_recorded(doc, base.joinpath("_" + parts[0], *parts[1:]))
 
 
 def _manifest(doc: SkillDocument, rel: str) -> bool:

@@ -20,6 +20,7 @@ from ._bundled import (
     bundled_link_targets,
     from_skill_root,
     resolve_bundled,
+    underscore_twin,
 )
 from ._classify import is_cross_ref, link_targets
 from ._mentions import case_variant, shared_above
@@ -37,7 +38,8 @@ def _is_dead(doc: SkillDocument, path: str) -> bool:
         if shared_above(doc, res.rel):
             return False  # `assets/x.png` kept once above the skills, for all of them (merged in when installed)
         return case_variant(doc, res.rel) is None  # exists with another case: LINK_CASE_MISMATCH
-    return res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None
+    return (res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None
+            and not underscore_twin(doc, res))
 
 
 @rule("DEAD_LINK", family="links", severity=Severity.WARNING)
@@ -66,6 +68,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     installed: not reported. So are bare names (`direct.md`) that lie in the skill's parent folder when that
     folder is no skill and two or more of the skill's links name its files (`skills/*.md` merged with
     `skills/custom/` into one installed skill); one such name (`README.md` in `skills/`) is still reported.
+    A package that ships its data with underscored folder names (`pkg/_skills/<name>/`, `pkg/_knowledge/`) and
+    installs them side by side without the underscore: `../../knowledge/x.md` from such a skill is alive when
+    `pkg/_knowledge/x.md` exists.
 
     Links in the skill's other markdown files (`references/*.md`, nested guides) are checked too,
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
@@ -156,6 +161,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # exists with another case: LINK_CASE_MISMATCH
         if bt.range.start.line in _bundled_examples(examples, bt.file):
             continue  # an example skill cut open by a nested fence in a guide (NESTED_FENCE's reading)
+        if underscore_twin(doc, res):
+            continue  # `../../knowledge/x.md` from `pkg/_skills/<name>/`: `pkg/_knowledge/x.md`, installed unprefixed
         if res.inside_skill or not is_cross_ref(res.rel):
             yield ctx.finding(bt.range, f"Link target `{bt.text}` does not exist", file=bt.file.rel)
 
