@@ -260,7 +260,7 @@ def _words_in_order(item: str, name: str) -> bool:
     want = item.split()
     if len(want) < 2 or len(want) > 12:
         return False
-    have = name.split()
+    have = [w.rstrip(":") for w in name.replace("：", " ").split()]  # "方案a：hodor 插件": a label, a colon, a name
     for start in range(len(have)):
         if have[start] != want[0]:
             continue
@@ -295,6 +295,9 @@ def _numbered_parts(top: str) -> set[tuple[str, str]]:
 _STEP_LINE = lazy_compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|round|level|tier)\s?\d", re.I)
 
 
+# a bold label of an inline enumeration, its gloss after a dash or colon ("**方案A Hodor**——配置即可用", "**Reads**: …"),
+# not a term stressed in a sentence ("use **progressive disclosure** to …"); negated class: linear
+_BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*[ \t]?(?:——|—|–|:|：)")
 _ITEM_GLOSS = (" — ", " – ", " - ")  # (not ": ": "Format: `{service}_{action}`" is a key and its value, no section)
 # a gloss in brackets closing an item: "类 I：AI 自检（看自己输出即可）" names `## 类 I：AI 自检（看输出即可，18 条）`
 _TRAILING_GLOSS = re.compile(r"\s{0,3}[（(][^（）()\n]{1,80}[）)]$")
@@ -328,6 +331,7 @@ def _names_headings(lines: list[str]) -> bool:
     items: list[tuple[int, str]] = []  # (line, item)
     top_headings: list[tuple[int, str]] = []  # headings among the top lines after an item: (line, line text)
     prose: list[str] = []  # the top's lines of text, not list items, table rows or code
+    labels: list[tuple[int, str]] = []  # one-word bold labels run inline: (line, word), each a whole heading's name
     fence = ""
     for i, line in enumerate(lines[:TOP_LINES]):
         line = line[:OVERVIEW_CHARS]
@@ -351,6 +355,13 @@ def _names_headings(lines: list[str]) -> bool:
         parts.append(_plain(line))
         m = _ITEM_TEXT.match(line) or _TABLE_CELL.match(line)
         prose.append(parts[-1] if m is None else "")  # (a list item or a table row ends a paragraph)
+        if line.count("**") >= 4 and len(bold := _BOLD.findall(line)) >= 2:  # "选型：**方案A Hodor**——…；**方案B
+            for label in bold:  # 编程式**——…": bold labels run inline, each with its gloss
+                if " " in label.strip():
+                    _add_item(items, i, label)
+                elif _width(word := _plain(label)) >= MIN_NAME:  # one word: only a heading of that name
+                    labels.append((i, word))  # ("**writes**, **reads**" for `## Writes`, not "**seam**" for
+                    # `## Seam discipline`)
         if m is None and line.count("、") >= 2:  # "小红书、抖音、Twitter/X、微博。": an enumeration of the sections
             for piece in _plain(line).split("、"):
                 piece = piece.strip().rstrip("。.;；").strip()
@@ -407,6 +418,8 @@ def _names_headings(lines: list[str]) -> bool:
                             return True
             hit = next((item for i, item in items if i < at and item not in used and (
                 _word_in(item, name) or _words_in_order(item, name))), None)
+            if hit is None and labels:
+                hit = next((w for i, w in labels if i < at and w not in used and w in (name, head)), None)
             if hit is None:
                 continue
             used.add(hit)
@@ -769,7 +782,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     words or ten letters; shorter one-word headings of the main sections, or their one-word name before ` — `
     or `:`, only three or more in one sentence of prose: "the memory rules, the pin and overview formats, the
     audit and the commit" for `## Memory — read it`, `## Pin`, `## Overview`, `## Audit`, `## Commit`; also a line enumerating them with
-    `、`: `小红书、抖音、微博。`, two CJK characters a whole name; also the title's list after a colon, `# auto-ledger:
+    `、`: `小红书、抖音、微博。`, two CJK characters a whole name; or a line's bold labels, two or more inline
+    (`**方案A Hodor**——…；**方案B 编程式**——…` for `## 2. 方案A：Hodor 插件`, a colon after a heading's label read as a
+    blank); also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
     part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). So does, in the first 10 lines, a
