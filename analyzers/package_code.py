@@ -124,6 +124,17 @@ _BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/[ \t]{
 
 
 SOURCE = "\0source:"  # in loader_keys' set: the name of each source file of the package
+# fastmcp's `SkillsDirectoryProvider(roots=…)`: the package serves its skill folders over MCP as
+# `skill://<folder>/SKILL.md`, each named by its folder (the frontmatter's `name` is not read)
+SERVES_BY_FOLDER_MARK = "SkillsDirectoryProvider"
+SERVES_BY_FOLDER = "\0serves-by-folder"  # in loader_keys' set: some source names SERVES_BY_FOLDER_MARK
+
+
+def package_serves_by_folder(doc: SkillDocument) -> bool:
+    """The skill's shipping package serves its skills over MCP by folder name (fastmcp's SkillsDirectoryProvider:
+    `skill://develop_extension/SKILL.md`)."""
+    keys = _package_keys(doc)
+    return keys is not None and SERVES_BY_FOLDER in keys
 
 
 def package_supplies(doc: SkillDocument, rel: str) -> bool:
@@ -305,4 +316,6 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.update(BINDS + n for n in _BIND.findall(text))
             if CLAUDE_DIR in text:
                 keys.add(INSTALLS_FOR_CLAUDE)
+            if SERVES_BY_FOLDER_MARK in text:
+                keys.add(SERVES_BY_FOLDER)
     return frozenset(keys)

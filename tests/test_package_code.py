@@ -309,3 +309,34 @@ def test_package_sources_are_read_in_linear_time(hostile: str, tmp_path: Path) -
     start = time.perf_counter()
     loader_keys(str(tmp_path))
     assert time.perf_counter() - start < 1.0
+
+
+def _served(root: Path, source: str, folder: str, name: str) -> list[tuple[str, str]]:
+    loader_keys.cache_clear()
+    (root / "pyproject.toml").write_text("[project]\nname = 'finmcp'\n")
+    (root / "finmcp").mkdir()
+    (root / "finmcp" / "app.py").write_text(source)
+    skill = root / "finmcp" / "skills" / folder
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: Builds an extension. Use when the user adds a router command.\n---\n\n# X\n",
+        encoding="utf-8")
+    return _codes(skill / "SKILL.md", root, "NAME_FORMAT")
+
+
+SERVER = ("from fastmcp.server.providers.skills import SkillsDirectoryProvider\n\n"
+          "mcp.add_provider(SkillsDirectoryProvider(roots=[Path(__file__).parent / 'skills']))\n")
+
+
+def test_underscored_folder_name_served_over_mcp_by_folder(tmp_path: Path) -> None:
+    """openbb-mcp-server (set 39q) serves `skills/develop_extension/` as `skill://develop_extension/SKILL.md`."""
+    assert _served(tmp_path, SERVER, "develop_extension", "develop_extension") == []
+
+
+@pytest.mark.parametrize(("source", "folder", "name"), [
+    ("print('serves nothing')\n", "develop_extension", "develop_extension"),  # no provider: reported
+    (SERVER, "develop_extension", "Develop_Extension"),  # upper case: reported
+    (SERVER, "develop-extension", "develop_extension"),  # not the folder's name: reported
+])
+def test_names_still_reported_beside_a_folder_server(tmp_path: Path, source: str, folder: str, name: str) -> None:
+    assert [c for c, _ in _served(tmp_path, source, folder, name)] == ["NAME_FORMAT"]

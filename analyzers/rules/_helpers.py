@@ -104,7 +104,8 @@ _EXPLICIT = re.compile(
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load|spawn(?:s|ed)?"
     r"|called|dispatched)\s+"
-    r"(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …"
+    r"(?:this\s+skill\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately)\s+)?"
+    r"(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …", "Invoke automatically before writing …"
     r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
     # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
     r"|" + _START + r"apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"

@@ -57,9 +57,11 @@ _LANGS = {"python": "python", "py": "python", "python3": "python", "json": "json
 
 @functools.lru_cache(maxsize=2048)
 def _decorator_excerpt(code: str) -> bool:
-    """The block is a decorator (or several) without the function it decorates: it parses once a stub
-    function follows it."""
-    if not code.lstrip().startswith("@"):
+    """The block ends in a decorator (or several) without the function it decorates, after the imports or
+    statements it needs or none: it parses once a stub function follows it."""
+    at = code.rfind("\n@")
+    if not (code.lstrip().startswith("@") or at >= 0) or any(
+            ln.startswith(("def ", "async def ", "class ")) for ln in code[at + 1:].splitlines()):
         return False
     try:
         with warnings.catch_warnings():
@@ -301,7 +303,7 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema) or as its shape in bare names (`[timestamp, event_type, data]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }`), a Python decorator
-    shown without its function (`@tool(name=…)`), a block of statement headers without their body
+    shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
     followed by a header without its body are a snippet cut short, and are reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`
     (`ov.single.CellVote(adata: AnnData) -> None`, a parameter list closed by `) → AnnData`, a call whose first

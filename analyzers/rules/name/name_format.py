@@ -65,7 +65,10 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     web_search]`; no agent's tools are spelt so); nor a skill its
     shipping package loads with its own runtime (its code reads a frontmatter key no agent defines, as
     `UNKNOWN_FIELD` asks it) when that code also asks for the name itself (`skills.get("spec_kit")`): the
-    name is the runtime's key, and a rename would break the lookup.
+    name is the runtime's key, and a rename would break the lookup. Nor is a lower-case name with underscores
+    that is its folder's name when the shipping package serves its skills over MCP by folder (its code uses
+    fastmcp's `SkillsDirectoryProvider`: `skill://develop_extension/SKILL.md`; the runtime reads no `name`,
+    and the skills' documented addresses would break on a rename).
     A template's placeholder (`name: "{skill-name}"`, `<skill-name>`) is not reported: whoever copies
     the template fills it in.
 
@@ -117,6 +120,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return  # teotl's SkillRegistry files the skill under `name` (`spec_kit`), and its code asks for that key
     if _HERMES_NAME.fullmatch(name) and "_" in name and skill_dialect(fm.data, doc.text) == HERMES:
         return  # `google_meet` with `metadata.hermes`: Hermes Agent names skills `^[a-z0-9][a-z0-9._-]*$`
+    if name == dirname and _HERMES_NAME.fullmatch(name) and _served_by_folder(doc):
+        return  # `develop_extension` served by its package as `skill://develop_extension/SKILL.md` (fastmcp)
     fix = None
     if NAME_RE.match(dirname) and not is_container(dirname) and not _platform_variant(doc.skill_dir):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
@@ -148,6 +153,13 @@ def _runtime_key(doc: SkillDocument, name: str) -> bool:
     from ...package_code import package_reads
 
     return package_runtime(doc) and package_reads(doc, name)
+
+
+def _served_by_folder(doc: SkillDocument) -> bool:
+    """The package shipping the skill serves it over MCP under its folder's name (package_serves_by_folder)."""
+    from ...package_code import package_serves_by_folder  # (only for names off the format)
+
+    return package_serves_by_folder(doc)
 
 
 _PLATFORM_PARENTS = frozenset({"platforms", "platform", "targets", "variants"})
