@@ -98,7 +98,8 @@ _START = r"(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))"
 _EXPLICIT = re.compile(
     r"\b(?:"
     r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+|skill\s+)?"
-    r"(?:(?:only|immediately|especially|primarily|first|always|also|right|just),?\s+)?"
+    r"(?:(?:only|immediately|especially|primarily|first|always|also|right|just),?\s+"
+    r"|(?:daily|weekly|monthly|quarterly|regularly|periodically)\s+(?:or|and)\s+)?"  # "Use monthly or after …"
     r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|in|to\s+\w+)\b"
     r"|should\s+be\s+used\s+(?:when|whenever|for|if|to)\b"
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
@@ -133,7 +134,8 @@ _EXPLICIT = re.compile(
     # "The dispatcher loads this after the storyboard is approved" (who loads it, and when)
     r"|loads\s+(?:this|it)(?:\s+skill)?\s+(?:when|whenever|before|after|on)\b"
     # "Read when designing …, when …" at a sentence's start (not "files to read when needed" mid-sentence)
-    r"|" + _START + r"(?:read|consult|load)\s+(?:when|whenever)\s+(?!needed\b|necessary\b|required\b)\w"
+    r"|" + _START + r"(?:read|consult|load|reference)\s+(?:these\s+|it\s+|this(?:\s+skill)?\s+)?(?:when|whenever)\s+"
+    r"(?!needed\b|necessary\b|required\b)\w"  # "Reference these whenever starting any coding task"
     # a description that opens with its situation: "When the user reports a bug …", "When there is a failing test …"
     r"|^(?:[a-z]{2,12}\s{0,3}[—–:-]\s{0,3})?\W{0,3}when(?:ever)?\s+(?:the\s+|a\s+|an\s+|there\s+|you\s+|users?\s+)\w"
     # at a sentence's start, a routing verb and the moment or occasion: "Use at the start of a session",
@@ -242,6 +244,7 @@ _CONTEXT = re.compile(
     # (not the "for" of "ask for", "look for", "search for", "wait for": what is asked for, not a purpose)
     r"|(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\blook\s)(?<!\blooks\s)(?<!\bsearch\s)(?<!\bsearches\s)"
     r"(?<!\bwait\s)(?<!\bwaits\s)(?<!\bexcept\s)"  # ("except for …": an exception, not a purpose)
+    r"(?<!\bscan\s)(?<!\bscans\s)(?<!\bcheck\s)(?<!\bchecks\s)(?<!\bhunt\s)(?<!\bhunts\s)"  # ("scan for …")
     r"for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"

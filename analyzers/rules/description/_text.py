@@ -54,6 +54,8 @@ _NOT_ROUTED = re.compile(
     r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load|read)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
     r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
     r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded|activated|selected|run)\s+directly\b"
+    # "User-invoked only - never auto-trigger.": only its user starts it
+    r"|\buser[-\s]invoked\s+only\b|\bnever\s+auto[-\s]?(?:trigger|invoke|load|activate)"
     # "Internal — not for direct invocation.": the noun form
     r"|\bnot\s+for\s+direct\s+(?:invocation|use|calls?|triggering|loading)\b"
     # "Internal shared Python helpers used by local skills.": a library other skills load, not a skill to route to
@@ -102,7 +104,7 @@ def _in_internal_folder(doc: SkillDocument) -> bool:
 # letters and digits only, so a name splits one way (linear; one pattern for every skill)
 _USE_NAMED = re.compile(
     r"(use\s+)(?:the\s+)?`?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)`?(?:\s+(?:tool|skill|cli|command|plugin))?"
-    r"(?=\s+(?:to|for|when|whenever|if|before|after|during|in)\b)",
+    r"(?=\s+(?:to|for|when|whenever|if|before|after|during|in|instead\s+of|rather\s+than)\b)",
     re.I)
 _SEPARATORS = re.compile(r"[-_\s]+")
 

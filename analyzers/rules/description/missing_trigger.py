@@ -182,7 +182,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
-       text), "Load / Read / Consult this (skill) (first) when / before / for / on …", "Read / Consult / Load before …",
+       text), "Load / Read / Consult this (skill) (first) when / before / for / on …", a sentence opening "Reference / Consult these whenever …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
        every / always …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
        than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
@@ -195,7 +195,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
        as / for …", "Invoke after …", "Invoke automatically / proactively before …", "Use this once <the situation>", "Required / Mandatory reading when / before …",
        "Read and follow this skill before …", "when they / you ask / request …" (also "when they request or previously authorize …"), "Use right / just after /
-       before …", "when the user explicitly
+       before …", "Use monthly / weekly / regularly or after …", "when the user explicitly
        asks …", a description opening with its situation ("When the user …", "When there is …"),
        also after a one-word label ("WHAT — When the repo has no template …"), and the same
        clause in Spanish ("Úsala / Úsalo / Usar cuando | para …"), Portuguese ("Use (também) quando …"),
@@ -210,8 +210,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
        everyone' says for whom, not for what; and not the "for" of "ask / look / search / wait for", which
-       says what is asked for: "tells you what you will ask for next" is no purpose, nor "except for", an
-       exception>", "in order to", "designed /
+       says what is asked for: "tells you what you will ask for next" is no purpose, nor "scan / check / hunt for", what is
+       looked for, nor "except for", an exception>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /
        enabling) [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
@@ -245,7 +245,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
-    invoked directly", "Internal — not for direct invocation", or one opening "Internal shared Python helpers used by local skills": a library the
+    invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", or one opening "Internal shared Python helpers used by local skills": a library the
     other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
@@ -260,7 +260,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
     and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`) read as
-    "Use this skill to …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
+    "Use this skill to …", and "Use tmux instead of the bash tool to …" (`name: tmux`) as "Use this skill instead of …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
     their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "using", "the",
     "skill", "skills" and "agent" in a name count for nothing ("Use llmwiki effectively for …" in `using-llmwiki/`).
 
