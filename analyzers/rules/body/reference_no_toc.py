@@ -374,6 +374,7 @@ def _names_headings(lines: list[str]) -> bool:
                 text = n.group(1)  # `| 1 | PresignedUrlProtocol property | …`: the row's number, then its name
             _add_item(items, i, text)
     top = "\n".join(parts)
+    flat = ""  # the top with its lines joined, made on first need
     numbered = _numbered_parts(top)
     found: set[str] = set()
     short: dict[int, set[str]] = {}  # one-word headings each sentence of the top names: several make an overview
@@ -402,7 +403,8 @@ def _names_headings(lines: list[str]) -> bool:
         if len(name) < MIN_NAME or name in found:
             continue
         head = _head(name)
-        if not in_top and (" " in name or len(name) >= LONG_NAME) and _word_in(name, top):
+        if not in_top and (" " in name or len(name) >= LONG_NAME) and _word_in(name, flat or (
+                flat := top.replace("\n", " "))):  # (a name the paragraph wraps: "a note\nfor another repo")
             found.add(name)
         else:  # an item names one heading: "Approach" in three headings is a word, not an overview
             if not in_top and " " not in head and len(head) >= MIN_NAME and head not in named and head in top \

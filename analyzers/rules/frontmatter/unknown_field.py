@@ -33,7 +33,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     documented fields (`argument-hint`, `arguments`, `disable-model-invocation`, `user-invocable`,
     `model`, `effort`, `context`, `agent`, `hooks`, `paths`, `shell`, `version`, `when_to_use`).
     With `target = "claude-api"` or `"agentskills"` the Claude Code fields are reported too: other
-    clients ignore them. Suggests the closest known key for typos, when the value would be valid there
+    clients ignore them. Suggests the closest known key for typos (at most three letters inserted, dropped or
+    changed: `targets` is no misspelt `arguments`), when the value would be valid there
     (`modle: sonnet` is a misspelt `model`; `mode: manual` is not: `manual` names no model); `arguments` takes
     argument names (`argument: "<package_name>"` is a misspelt `argument-hint`, the hint shown while typing).
     A key that means a known field under another name says so: `use_when` / `when-to-use` / `whenToUse` (Claude
@@ -150,6 +151,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             close = difflib.get_close_matches(key.lower(), sorted(known), n=1, cutoff=0.75)
             if close and close[0] in key.lower() and len(key) - len(close[0]) >= COMPOUND_EXTRA:
                 close = []  # `subagent` holds `agent` whole: a word of its own, not a misspelling
+            if close and _edits(key.lower(), close[0]) > MAX_EDITS:
+                close = []  # `targets` is no misspelt `arguments` (similar letters, four edits apart)
         fix = None
         msg = (f"Unknown frontmatter field `{key}`; custom data belongs under `metadata` (a key your own tools "
                "read: list it in `known-fields`)")
@@ -163,6 +166,20 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         elif registry or package_reads(doc, key):
             continue  # only a typo of a known key is reported in a runtime's record, or of a key the package reads
         yield ctx.finding(fld.key_range, msg, fix)
+
+
+MAX_EDITS = 3  # a misspelling is at most this many letters inserted, dropped or changed (`modle`: 2)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance of two short keys (both at most a field's length and a few letters)."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
 
 
 # keys that mean a known field under another name (too far for a spelling match): the message names that field

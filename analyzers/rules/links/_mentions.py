@@ -126,12 +126,18 @@ def _scan(text: str, line: int, where: str, exclude, out: list[Mention], offset:
         _add(text, s, e, line, where, out, offset)
 
 
+# an ASCII extension with letters of another script glued to it (`x.md의`, `x.md을`, `x.mdを`): the path ends there
+_EXT_THEN_WORD = re.compile(r"\.[A-Za-z0-9]{1,8}(?=[^\x00-\x7f/.]+$)")
+
+
 def _add(text: str, s: int, e: int, line: int, where: str, out: list[Mention], offset: int) -> None:
     tok = text[s:e]
     if e < len(text) and text[e] in _PLACEHOLDER_AFTER:
         return
     while tok.endswith("."):  # a full stop after the path
         tok = tok[:-1]
+    if not tok.isascii() and (m := _EXT_THEN_WORD.search(tok)) is not None:
+        tok = tok[:m.end()]  # `references/cross-validation.md의 …`: a Korean particle glued to the extension
     if not tok or tok.endswith("/") or "..." in tok or "//" in tok:
         return
     last = tok.rsplit("/", 1)[-1]

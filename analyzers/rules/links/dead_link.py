@@ -26,10 +26,16 @@ from ._classify import is_cross_ref, link_targets
 from ._mentions import case_variant, shared_above
 
 
+def _native_word(path: str) -> bool:
+    """A bare word of a non-Latin script, no folder or extension (`[측정](영수증)`, "[measured](receipt)"): a
+    notation the file uses for tagging, not a page (an existing `영수증.md` is found before this is asked)."""
+    return path.isalpha() and not path.isascii() and not any("a" <= c.lower() <= "z" for c in path)
+
+
 def _is_dead(doc: SkillDocument, path: str) -> bool:
     res = resolve(doc, path)
-    if res.exists is False and completion(doc, res.rel) is not None:
-        return False  # `docs/setup` for docs/setup.md: a docs site's page link
+    if res.exists is False and (completion(doc, res.rel) is not None or _native_word(path)):
+        return False  # `docs/setup` for docs/setup.md: a docs site's page link; `(영수증)`: a tag, not a page
     if res.inside_skill:
         if res.rel.startswith("references/") or res.exists is not False:
             return False
@@ -57,7 +63,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked, nor
-    placeholder targets (`URL`, `<LINK_URL>`, `H-YYYYMMDD-###.md`).
+    placeholder targets (`URL`, `<LINK_URL>`, `H-YYYYMMDD-###.md`), nor a bare word of a non-Latin script with no
+    folder or extension that names no file (`[측정](영수증)`: a notation for tagging evidence, not a page).
     Links in an example that a nested fence cut open (a ```` ```markdown ```` SKILL.md template holding
     ```` ```bash ```` blocks, which CommonMark closes early) are `NESTED_FENCE`, not dead links, in
     SKILL.md and in bundled markdown alike (a skill-writing guide's example skills in `references/`).
@@ -153,7 +160,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 _in_samples_folder(bt.file.rel) and (not bt.link.target.lstrip().startswith("..")
                                                      or _project_folder(doc, res.rel)))):
             continue  # a sample document's "References": the made-up pages a real one would link
-        if res.exists is not False or completion(doc, res.rel) is not None or from_skill_root(doc, bt):
+        if res.exists is not False or completion(doc, res.rel) is not None or from_skill_root(doc, bt) \
+                or _native_word(bt.path):
             continue
         if res.inside_skill and bt.link.target.lstrip("./").startswith(("skills/", "agents/")):
             continue  # repo-relative cross references

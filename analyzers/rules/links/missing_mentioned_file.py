@@ -64,7 +64,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     Checks file paths under the standard bundle folders written in SKILL.md's prose
     (`See references/setup.md`), in inline code (`` run `scripts/fetch.py` ``), and as the file a
     command runs or reads in a fenced code block (`python scripts/fetch.py`, `bash scripts/x.sh`,
-    `cat references/a.md`). When a file of the same folder has a close name, the message names it
+    `cat references/a.md`); a path ends at its extension when letters of another script are glued to it
+    (`references/cross-validation.md의`: a Korean particle). When a file of the same folder has a close name, the message names it
     (`references/x-template.md.tmpl` does not exist; `references/x-template.md` does). Not checked: links (`DEAD_LINK`, `ORPHAN_REFERENCE`), folders
     (`scripts/`), names without an extension, paths with placeholders (`references/<topic>.md`,
     `scripts/{name}.py`, `assets/*.png`, `...`, a generic name: `references/filename.md`,

@@ -223,6 +223,26 @@ def _shell(code: str) -> Iterator[tuple[int, int, str]]:
         yield a, b, "read"
 
 
+_PARSERS = ("jq ", "jq\t", "json.load", "JSON.parse", "yq ")  # what reads a JSON (YAML) document, not an answer
+
+
+def _parsed_payload(text: str, b: int) -> bool:
+    """The variable the `read` ending at `b` fills is handed to a JSON parser on a later line (`echo "$input" |
+    jq -r '.tool_input'`, `jq … <<< "$input"`): the script reads the document piped to it, as Claude Code's
+    hooks get their event. (`text` unblanked: the variable is used inside quotes.)"""
+    end = text.find("\n", b, b + WINDOW)
+    end = b + WINDOW if end < 0 else end
+    args = text[b:end].split(";", 1)[0]
+    names = [w for w in args.split() if not w.startswith("-") and w.replace("_", "a").isalnum()]
+    if not names:
+        return False
+    var = names[-1]
+    for line in text[end:end + 20 * WINDOW].splitlines():
+        if ("$" + var in line or "${" + var in line) and any(p in line for p in _PARSERS):
+            return True
+    return False
+
+
 _SCAN = {PY: _python, JS: _javascript, SH: _shell, PS: _powershell}
 # words without which a language's scan cannot match: most scripts are never scanned by a regex
 _NEEDS = {
@@ -406,7 +426,9 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     - shell: the `read` command (not a `case` pattern such as `read)` or `read|r)`), unless it has a
       timeout (`-t`) or another descriptor (`-u`), its input is redirected (`< file`, `<<< "$x"`, a
       heredoc), it is fed by a pipe (`cmd | read x`), or it is the condition of a `while`/`until`
-      loop (`while read -r line; do … done < file` reads lines of input, not answers);
+      loop (`while read -r line; do … done < file` reads lines of input, not answers), or the variable it
+      fills goes to a JSON parser on a later line (`read -r input` then `echo "$input" | jq …`: a hook reading
+      the event Claude Code pipes to it);
     - JavaScript/TypeScript: `question()` on a `readline` interface created on `process.stdin`,
       `prompt()`, `inquirer`/`enquirer.prompt()`, `readline-sync`;
     - PowerShell: `Read-Host`, `$Host.UI.ReadLine`, `[Console]::ReadKey/ReadLine`.
@@ -479,6 +501,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         if _has_skip_option(bf.text):
             continue  # "Are you sure?" that `--yes` skips: the agent's way through is already there
         hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
+        if lang == SH and hits:
+            hits = [h for h in hits if not _parsed_payload(bf.text, h[1])]  # a hook reading its event: no prompt
         if not hits:
             continue
         if lang == "python" and _importers_skip(doc, bf):
