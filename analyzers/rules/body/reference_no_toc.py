@@ -298,6 +298,7 @@ _STEP_LINE = lazy_compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|r
 # a bold label of an inline enumeration, its gloss after a dash or colon ("**方案A Hodor**——配置即可用", "**Reads**: …"),
 # not a term stressed in a sentence ("use **progressive disclosure** to …"); negated class: linear
 _BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*[ \t]?(?:——|—|–|:|：)")
+_BOLD_CELL = re.compile(r"\|[ \t]*\*\*([^*|\n]{1,80})\*\*[ \t]*(?=\|)")  # a table cell that is one bold label
 _ITEM_GLOSS = (" — ", " – ", " - ")  # (not ": ": "Format: `{service}_{action}`" is a key and its value, no section)
 # a gloss in brackets closing an item: "类 I：AI 自检（看自己输出即可）" names `## 类 I：AI 自检（看输出即可，18 条）`
 _TRAILING_GLOSS = re.compile(r"\s{0,3}[（(][^（）()\n]{1,80}[）)]$")
@@ -373,6 +374,9 @@ def _names_headings(lines: list[str]) -> bool:
             if m.re is _TABLE_CELL and text.strip().strip("#.").isdigit() and (n := _TABLE_CELL.match(line, m.end() - 1)):
                 text = n.group(1)  # `| 1 | PresignedUrlProtocol property | …`: the row's number, then its name
             _add_item(items, i, text)
+            if m.re is _TABLE_CELL and "**" in line[m.end():]:  # `| Single person, no agents | **SOLO** |`: a
+                for b in _BOLD_CELL.finditer(line, m.end() - 1):  # later column's bold label names `## SOLO Profile`
+                    _add_item(items, i, b.group(1))
     top = "\n".join(parts)
     flat = ""  # the top with its lines joined, made on first need
     numbered = _numbered_parts(top)
@@ -590,16 +594,39 @@ _INDEX_NAMES = frozenset({"INDEX", "TOC", "CONTENTS", "TABLE-OF-CONTENTS", "TABL
 _INDEX_TITLE = re.compile(r"\b(?:table\s+of\s+contents|toc)\s*(?:\([^()\n]{0,60}\))?\s*#*\s*$", re.I)
 
 
+# a title ending "Index" ("Excel COM API Reference Index"): an index when the top links other files (a "Vector
+# Index" page links none)
+_INDEX_WORD_TITLE = re.compile(r"\bindex\s*#*\s*$", re.I)
+INDEX_LINKS = 3  # links to other markdown files in the top that make an "… Index" titled file an index of them
+
+
+def _links_files(lines: list[str]) -> int:
+    """Markdown links to other markdown files (`[range.md](range.md)`) in the lines, counted up to INDEX_LINKS."""
+    n = 0
+    for line in lines:
+        k = line.find("](")
+        while k >= 0 and n < INDEX_LINKS:
+            close = line.find(")", k)
+            target = line[k + 2:close].split("#", 1)[0].strip() if close > 0 else ""
+            if target.endswith((".md", ".mdx")) and "://" not in target:
+                n += 1
+            k = line.find("](", k + 2)
+        if n >= INDEX_LINKS:
+            break
+    return n
+
+
 def index_file(lines: list[str], rel: str = "") -> bool:
     """The file is itself a table of contents or index: named so (`INDEX.md`, `TOC.md`), titled so ("API Table
-    of Contents"), or its first line of text says so ("Curated TOC of the official manual"). One of its own
-    would list its groups."""
+    of Contents", or "… Index" above links to INDEX_LINKS other markdown files in the top), or its first line of
+    text says so ("Curated TOC of the official manual"). One of its own would list its groups."""
     if rel.rsplit("/", 1)[-1].rsplit(".", 1)[0] in _INDEX_NAMES:
         return True
     for text in _opening(lines):
         if not text.startswith("#"):
             return _INDEX_FILE.match(text[:200]) is not None
-        if text.startswith("# ") and _INDEX_TITLE.search(text[:300]):
+        if text.startswith("# ") and (_INDEX_TITLE.search(text[:300]) or _INDEX_WORD_TITLE.search(text[:300])
+                                      and _links_files(lines[:TOP_LINES]) >= INDEX_LINKS):
             return True
     return False
 
@@ -743,7 +770,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor a
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
-    `index.md` is as often a docs page), titled so ("API Table of Contents"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
+    `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index"
+    above three or more links to other markdown files in its first 30 lines), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
     index of the API's endpoints"), nor a template file (`*template*`) that is mostly (more than half) one fenced block (a
     Jinja2 handoff the skill renders whole), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
@@ -780,7 +808,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` lines, or numbered lines there: `1. BACKLOG → task recorded` for
     `### 1. BACKLOG`), a numbered list of the steps, an overview table or
-    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`), prose naming them (two
+    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; a later column's cell that is one
+    bold label too: `| Single person | **SOLO** |` for `## SOLO Profile`), prose naming them (two
     words or ten letters; shorter one-word headings of the main sections, or their one-word name before ` — `
     or `:`, only three or more in one sentence of prose: "the memory rules, the pin and overview formats, the
     audit and the commit" for `## Memory — read it`, `## Pin`, `## Overview`, `## Audit`, `## Commit`; also a line enumerating them with
