@@ -594,9 +594,9 @@ _INDEX_NAMES = frozenset({"INDEX", "TOC", "CONTENTS", "TABLE-OF-CONTENTS", "TABL
 _INDEX_TITLE = re.compile(r"\b(?:table\s+of\s+contents|toc)\s*(?:\([^()\n]{0,60}\))?\s*#*\s*$", re.I)
 
 
-# a title ending "Index" ("Excel COM API Reference Index"): an index when the top links other files (a "Vector
-# Index" page links none)
-_INDEX_WORD_TITLE = re.compile(r"\bindex\s*#*\s*$", re.I)
+# a title ending "Reference / API / Docs / Files Index" ("Excel COM API Reference Index"): an index when the top links
+# other files ("… Full-text & Vector Index" names a topic)
+_INDEX_WORD_TITLE = re.compile(r"\b(?:reference|api|docs?|documentation|files?|pages?)\s+index\s*#*\s*$", re.I)
 INDEX_LINKS = 3  # links to other markdown files in the top that make an "… Index" titled file an index of them
 
 
@@ -770,8 +770,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
     (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor a
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
-    `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index"
-    above three or more links to other markdown files in its first 30 lines), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
+    `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index", a "Reference / API / Docs /
+    Files Index" above three or more links to other markdown files in its first 30 lines; not "Vector Index"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
     index of the API's endpoints"), nor a template file (`*template*`) that is mostly (more than half) one fenced block (a
     Jinja2 handoff the skill renders whole), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
