@@ -137,6 +137,29 @@ def _wrapped_closers(doc: SkillDocument, nested: list[tuple[CodeBlock, int, int]
     return out
 
 
+def _double_closers(doc: SkillDocument) -> set[int]:
+    """The author's closers in a tagged wrapper whose inner fences are all bare (```` ```yaml ```` holding sample
+    ```` ``` ```` blocks): CommonMark ends the wrapper at the first inner fence and pairs the rest one step behind
+    the author, until the author's last inner closer and the wrapper's closer stand on two lines in a row, which
+    CommonMark reads as an empty block. From such an empty untagged block back to the tagged block before it,
+    every untagged opener is an author's closer. Each block is walked back over once."""
+    out: set[int] = set()
+    blocks = [b for b in doc.code_blocks if b.fenced]
+    floor = -1
+    for k, b in enumerate(blocks):
+        if b.info or not b.closed or b.end_line != b.start_line + 2:
+            continue  # (an empty block: its opener and closer on consecutive lines)
+        run = [b.start_line]
+        j = k - 1
+        while j > floor and not blocks[j].info:
+            run.append(blocks[j].start_line)
+            j -= 1
+        floor = k
+        if j >= 0 and blocks[j].info and len(run) >= 2:
+            out.update(run)
+    return out
+
+
 def _tagged_inside(b: CodeBlock, lines: list[str]) -> int:
     """How many blocks an author has open inside `b` at its end: content lines that are fences of its kind
     with an info string open one, bare ones CommonMark kept as content (indented) close one."""
@@ -207,7 +230,10 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     two tagged openers leaves one of them open), a bare fence closes the innermost. Nor is the author's closer
     of an example inside a tagged block that does not nest (a whole SKILL.md wrapped in ```` ```markdown ````,
     whose first bare example fence ends the wrapper for CommonMark: `NESTED_FENCE` names it), where the author
-    pairs the fences afresh up to the wrapper's own closer.
+    pairs the fences afresh up to the wrapper's own closer; nor, when all of a tagged wrapper's inner fences are
+    bare (```` ```yaml ```` holding sample ```` ``` ```` blocks, which `NESTED_FENCE` cannot tell apart), the
+    untagged openers from the wrapper up to the empty block that its last inner closer and its own closer make on
+    two lines in a row.
     A tag on such a line would stop it from ever closing anything.
     A bare block that runs to the file's last line and whose first heading numbers the next part of the document's
     own outline (`### Phase 5: Apply Updates` inside, `### Phase 4: …` above the block) is the rest of the document
@@ -250,7 +276,7 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
 
     nested = nested_fences(doc)
     strays = {stray for _b, _inner, stray in nested}
-    strays |= _shifted_closers(doc, strays) | _wrapped_closers(doc, nested)
+    strays |= _shifted_closers(doc, strays) | _wrapped_closers(doc, nested) | _double_closers(doc)
     last = _last_text_line(doc.lines)  # (once: trailing blank lines are not walked again for every block)
     for b in untagged:
         if b.start_line in closers or b.start_line in strays:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ... import claude_code
 from ...document import SkillDocument
-from ...fields import AGENT_WRITTEN_KEYS, FIELDS, OPENCLAW, OTHER_AGENT_FIELDS, skill_dialect
+from ...fields import AGENT_WRITTEN_KEYS, FIELDS, HERMES_KEYS, OPENCLAW, OTHER_AGENT_FIELDS, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
 from ...package_code import package_reads
 from ...rule import FixAvailability, RuleContext, rule
@@ -56,6 +56,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Hermes's own keys (`required_environment_variables`), or by `platforms: [macos, linux]` (Hermes's
     operating-system filter) or a top-level `tags`, `category` or `related_skills` in a skill whose text names
     Hermes at least twice, may use the top-level keys Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
+    Hermes's own keys are never reported, also in a skill marked for another agent as well (`metadata.openclaw`).
 
     A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
     defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
@@ -116,8 +117,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     registry = runtime_record(doc.frontmatter.data)  # `id: visual-analyst`: a runtime's record; its keys are its own
     template = doc.skill_dir is not None and TEMPLATE_DIR in doc.skill_dir.parts
     for key, fld in fields.items():
-        if key in known or key in extra or key in AGENT_WRITTEN_KEYS:
-            continue
+        if key in known or key in extra or key in AGENT_WRITTEN_KEYS or key in HERMES_KEYS:
+            continue  # (Hermes's own keys mark a Hermes skill whatever else it is written for: `metadata.openclaw`)
         if template and (kebab_words(key) in known or _per_agent(fld.value)):
             continue  # universal-ai-config's source: `userInvocable`, `allowedTools: {claude: [...]}` become each
             # agent's own keys when it generates their configs
