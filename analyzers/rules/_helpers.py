@@ -245,6 +245,8 @@ _CONTEXT = re.compile(
     r"|(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\blook\s)(?<!\blooks\s)(?<!\bsearch\s)(?<!\bsearches\s)"
     r"(?<!\bwait\s)(?<!\bwaits\s)(?<!\bexcept\s)"  # ("except for …": an exception, not a purpose)
     r"(?<!\bscan\s)(?<!\bscans\s)(?<!\bcheck\s)(?<!\bchecks\s)(?<!\bhunt\s)(?<!\bhunts\s)"  # ("scan for …")
+    r"(?<!\bwaiting\s)(?<!\bwaited\s)(?<!\basking\s)(?<!\blooking\s)(?<!\blooked\s)(?<!\bsearching\s)"
+    r"(?<!\bsearched\s)(?<!\bscanning\s)(?<!\bscanned\s)(?<!\bchecking\s)(?<!\bhunting\s)"  # ("waiting for")
     r"for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"

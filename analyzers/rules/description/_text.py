@@ -54,6 +54,9 @@ _NOT_ROUTED = re.compile(
     r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load|read)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
     r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
     r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded|activated|selected|run)\s+directly\b"
+    # "the type-specific plug-in of the global `grade` skill", "sub-skill of `grade`": another skill routes to it
+    r"|\bplug-?in\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?`?[\w-]{1,40}`?\s+skill\b"
+    r"|\bsub-?skill\s+of\s+(?:the\s+)?`?[\w-]{1,40}`?"
     # "User-invoked only - never auto-trigger.": only its user starts it
     r"|\buser[-\s]invoked\s+only\b|\bnever\s+auto[-\s]?(?:trigger|invoke|load|activate)"
     # "Internal — not for direct invocation.": the noun form
@@ -63,6 +66,11 @@ _NOT_ROUTED = re.compile(
     r"\bused\s+by\b[^.;\n]{0,30}?\bskills?\b",
     re.I,
 )
+
+
+# one of these is in every text _NOT_ROUTED matches: most descriptions are not searched
+_NOT_ROUTED_WORDS = ("direct", "independent", "standalone", "separate", "invoked only", "auto", "plug-in", "plugin",
+                     "sub-skill", "subskill")
 
 
 def not_routed(doc: SkillDocument) -> bool:
@@ -82,8 +90,7 @@ def not_routed(doc: SkillDocument) -> bool:
         return False
     low = text.lower()  # every alternative holds one of these words: most descriptions skip the pattern
     internal = low.lstrip(" \"'*_>").startswith("internal")
-    if "direct" not in low and "independent" not in low and "standalone" not in low and "separate" not in low \
-            and not internal:
+    if not internal and not any(w in low for w in _NOT_ROUTED_WORDS):
         return False
     return _NOT_ROUTED.search(text) is not None or internal and _in_internal_folder(doc)
 

@@ -210,8 +210,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
        everyone' says for whom, not for what; and not the "for" of "ask / look / search / wait for", which
-       says what is asked for: "tells you what you will ask for next" is no purpose, nor "scan / check / hunt for", what is
-       looked for, nor "except for", an exception>", "in order to", "designed /
+       says what is asked for: "tells you what you will ask for next" is no purpose, nor "scan / check / hunt for" (also "waiting / asking / looking / searching / scanning / checking for"), what
+       is looked for, nor "except for", an exception>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /
        enabling) [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
@@ -245,7 +245,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
-    invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", or one opening "Internal shared Python helpers used by local skills": a library the
+    invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "the plug-in of the global
+    `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
     other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
