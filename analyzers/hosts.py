@@ -202,7 +202,7 @@ SIBLINGS_READ = 5  # markdown files beside SKILL.md looked at for a mention of i
 _PLUGIN_ENTRIES = ("run.py", "main.py", "__main__.py", "skill.py", "plugin.py")
 # a runtime's own manifest beside a frontmatter-less SKILL.md (agentic-workbench: `skill.toml` with `id`,
 # `description`, `required_tools`): that runtime reads the skill's metadata from it
-_RUNTIME_MANIFESTS = ("skill.toml", "skill.yaml", "skill.yml")
+RUNTIME_MANIFESTS = ("skill.toml", "skill.yaml", "skill.yml")
 
 
 def _loaded_by_sibling(doc: SkillDocument) -> bool:
@@ -215,7 +215,7 @@ def _loaded_by_sibling(doc: SkillDocument) -> bool:
         return True  # a slash command's folder: the command is what is loaded, this file its guide
     if any(doc.files.exists(f) for f in _PLUGIN_ENTRIES):
         return True  # a runtime's plugin (`run.py` beside it): this file is the plugin's readme
-    if any(doc.files.exists(f) for f in _RUNTIME_MANIFESTS):
+    if any(doc.files.exists(f) for f in RUNTIME_MANIFESTS):
         return True  # a runtime's manifest holds the skill's id and description; this file is its instructions
     seen = 0
     for rel in doc.files.files:

@@ -251,3 +251,7 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     assert codes("pkg/examples/skills/compliant-skill", sample) == []
     assert codes("pkg/skills/compliant-skill", sample) == ["MISSING_TRIGGER"]
     assert codes("pkg/examples/skills/pdf-tools", "Fills PDF forms and merges documents.") == ["MISSING_TRIGGER"]
+    # set 39b: shuanzi/agent-config-hub's `fixtures/fx-01/native-root/skills/demo-skill`, four folders below
+    fixture = "Demo fixture skill. Copies one file into the target folder."
+    assert codes("fixtures/fx-01/native-root/skills/demo-skill", fixture) == []
+    assert codes("src/fx-01/native-root/skills/demo-skill", fixture) == ["MISSING_TRIGGER"]

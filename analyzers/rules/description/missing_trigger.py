@@ -131,7 +131,13 @@ def _sample_skill(doc: SkillDocument, text: str) -> bool:
     sample, fixture or demo skill: an input for the package's own checker or tutorial, which no agent routes to."""
     if doc.skill_dir is None or not _SAMPLE_WORDS.search(text):
         return False
-    return any(part.lower() in _SAMPLE_DIRS for part in doc.skill_dir.parts[-4:-1])
+    parts = doc.skill_dir.parts[-SAMPLE_DEPTH - 1:-1]  # the folders above the skill, up to the workspace root
+    if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
+        parts = doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]  # (`fixtures/fx-01/native-root/skills/x`)
+    return any(part.lower() in _SAMPLE_DIRS for part in parts)
+
+
+SAMPLE_DEPTH = 6  # folders above a skill looked at for `examples/` when there is no workspace root
 
 
 def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
@@ -253,7 +259,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, not a mode such as
     `trigger: user_request`) the code of its shipping package reads (that
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), and a
-    sample skill (kept under `examples/`, `fixtures/`, `samples/` or `testdata/`, its description calling it an
+    sample skill (kept under `examples/`, `fixtures/`, `samples/` or `testdata/` at any depth below the workspace root, its description calling it an
     "example / sample / fixture / demo skill": an input for its package's checker or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
     (`description: "{{customDescription}}"`), or that says to copy it ("Template skill … Copy this folder,

@@ -56,6 +56,15 @@ def _nearest(doc: SkillDocument, rel: str) -> str | None:
     return best
 
 
+def _rendered_later(doc: SkillDocument) -> bool:
+    """A generator's source, not an installed skill: no frontmatter, a runtime's manifest beside it (its name
+    and description: `skill.toml`), and that runtime's `{{…}}` template fields in the text (`{{skill:route}}`)."""
+    from ...hosts import RUNTIME_MANIFESTS
+
+    return not doc.frontmatter.present and "{{" in doc.text and "}}" in doc.text and any(
+        doc.files.exists(f) for f in RUNTIME_MANIFESTS)
+
+
 @rule("MISSING_MENTIONED_FILE", family="links", severity=Severity.WARNING)
 def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A `references/…`, `scripts/…` or `assets/…` file named outside a link that does not exist.
@@ -92,7 +101,10 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     are always checked. A command in a code block that also names such project paths, files or
     project-layout folders (`pytest tests/`, `kubectl apply -f k8s/`, `black src/`), runs in the user's
     project ("Common Commands"): its paths are not checked, even when the skill bundles `scripts/`.
-    Link syntax shown in inline code (`` `[text](references/filename.md)` ``) names no file.
+    Link syntax shown in inline code (`` `[text](references/filename.md)` ``) names no file. Nor is a SKILL.md
+    with no frontmatter checked whose metadata sits in a runtime's manifest beside it (`skill.toml`,
+    `skill.yaml`) and whose text holds that runtime's `{{…}}` template fields (`invoke {{skill:route}}`): a
+    generator's source, which builds the installed skill and the files it names.
     A path that exists in another skill the same line links to ("the [eliza-cloud](../eliza-cloud/SKILL.md)
     skill and its `references/payments.md`", "`plugin:other-skill` -> references/core.md", or "`ac1004-expert`
     → references/ap-management.md" where the document calls `ac1004-expert` a skill) is that skill's
@@ -146,7 +158,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     Correct the path, or add the missing file to the skill. No automatic fix: which one is right
     cannot be told from the text.
     """
-    if doc.skill_dir is None or doc.files.root is None:
+    if doc.skill_dir is None or doc.files.root is None or _rendered_later(doc):
         return
     seen: set[tuple[int, int]] = set()
     project: bool | None = None
