@@ -130,6 +130,64 @@ SERVES_BY_FOLDER_MARK = "SkillsDirectoryProvider"
 SERVES_BY_FOLDER = "\0serves-by-folder"  # in loader_keys' set: some source names SERVES_BY_FOLDER_MARK
 
 
+# an entry-point group through which the package hands its skills to another package's runtime
+# (`[agent_utilities.skill_providers]` / `arr-mcp = arr_mcp.skills`); in loader_keys' set as PROVIDES + the module
+PROVIDES = "\0provides:"
+ENTRY_POINT_BYTES = 64_000  # an entry_points.txt or pyproject.toml read for skill providers, at most
+
+
+def _skill_providers(root: str) -> list[str]:
+    """The modules the package registers under an entry-point group naming skills, in its wheel's
+    `*.dist-info/entry_points.txt` or its `pyproject.toml` (`[project.entry-points."x.skill_providers"]`)."""
+    texts: list[tuple[str, str]] = []  # (the table prefix a group of entry points has there, the text)
+    try:
+        with os.scandir(root) as it:
+            names = sorted(e.name for e in it)
+    except OSError:
+        return []
+    for name in names:
+        if name.endswith(".dist-info"):
+            path, prefix = os.path.join(root, name, "entry_points.txt"), "["
+        elif name == "pyproject.toml":
+            path, prefix = os.path.join(root, name), "[project.entry-points."
+        else:
+            continue
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                texts.append((prefix, f.read(ENTRY_POINT_BYTES)))
+        except OSError:
+            continue
+    out: list[str] = []
+    for prefix, text in texts:
+        providers = False  # inside a group of entry points whose name holds "skill"
+        for line in text.splitlines():
+            line = line.strip()
+            if line.startswith("["):
+                providers = line.startswith(prefix) and "skill" in line.lower()
+            elif providers and "=" in line:
+                value = line.partition("=")[2].strip().strip("\"'").split(":", 1)[0].strip()
+                if value:
+                    out.append(value)
+    return out
+
+
+def package_provides(doc: SkillDocument) -> bool:
+    """The skill's shipping package hands the module holding it to another package's runtime through an
+    entry-point group naming skills (`[agent_utilities.skill_providers]` `arr-mcp = arr_mcp.skills` for
+    `arr_mcp/skills/arr-starter/`): that runtime loads it and reads its own keys."""
+    root = package_root(doc)
+    keys = _package_keys(doc)
+    if not keys or root is None or doc.skill_dir is None:
+        return False
+    try:
+        rel = doc.skill_dir.parent.relative_to(root).parts
+    except ValueError:
+        return False
+    dotted = ".".join(rel)
+    return any(k.startswith(PROVIDES) and (dotted == k[len(PROVIDES):] or dotted.startswith(k[len(PROVIDES):] + "."))
+               for k in keys)
+
+
 def package_serves_by_folder(doc: SkillDocument) -> bool:
     """The skill's shipping package serves its skills over MCP by folder name (fastmcp's SkillsDirectoryProvider:
     `skill://develop_extension/SKILL.md`)."""
@@ -269,7 +327,7 @@ def loader_keys(root: str) -> frozenset[str]:
     keys (`meta.get("priority")`, `fm["triggers"]`), keys matched on the frontmatter's lines
     (`r"^updated:"`, `startswith("updated:")`), the typed fields of a Python frontmatter model class, and
     JavaScript / TypeScript properties read off it (`fm.tags`, `metadata?.layer`)."""
-    keys: set[str] = set()
+    keys: set[str] = {PROVIDES + m for m in _skill_providers(root)}
     seen = total = 0
     stack = [root]
     while stack and seen < MAX_SOURCES and total < MAX_TOTAL_BYTES:

@@ -340,3 +340,32 @@ def test_underscored_folder_name_served_over_mcp_by_folder(tmp_path: Path) -> No
 ])
 def test_names_still_reported_beside_a_folder_server(tmp_path: Path, source: str, folder: str, name: str) -> None:
     assert [c for c, _ in _served(tmp_path, source, folder, name)] == ["NAME_FORMAT"]
+
+
+def _provided(root: Path, entry_points: str | None) -> list[tuple[str, str]]:
+    loader_keys.cache_clear()
+    dist = root / "arr_mcp-1.0.1.dist-info"
+    dist.mkdir()
+    if entry_points is not None:
+        (dist / "entry_points.txt").write_text(entry_points)
+    skill = root / "arr_mcp" / "skills" / "arr-starter"
+    skill.mkdir(parents=True)
+    (root / "arr_mcp" / "__init__.py").write_text("")
+    (skill / "SKILL.md").write_text(
+        "---\nname: arr-starter\ndescription: Manages media. Use when the user asks about downloads.\n"
+        "tags: [media]\nmodle: sonnet\n---\n\n# X\n", encoding="utf-8")
+    return _codes(skill / "SKILL.md", root, "UNKNOWN_FIELD")
+
+
+def test_skills_handed_to_another_runtime_keep_its_keys(tmp_path: Path) -> None:
+    """set 39r: arr-mcp registers `arr_mcp.skills` under `[agent_utilities.skill_providers]`; agent-utilities reads
+    top-level `tags`. A typo of a known key is still reported."""
+    eps = "[agent_utilities.skill_providers]\narr-mcp = arr_mcp.skills\n\n[console_scripts]\narr = arr_mcp.cli:main\n"
+    assert _provided(tmp_path, eps) == [("UNKNOWN_FIELD", "Unknown frontmatter field `modle`")]
+
+
+@pytest.mark.parametrize("eps", [None, "[console_scripts]\narr-mcp = arr_mcp.skills\n",
+                                 "[agent_utilities.skill_providers]\narr-mcp = other_pkg.skills\n"])
+def test_without_a_skill_provider_entry_point_tags_are_unknown(tmp_path: Path, eps: str | None) -> None:
+    assert [m for _, m in _provided(tmp_path, eps)] == [
+        "Unknown frontmatter field `modle`", "Unknown frontmatter field `tags`"]

@@ -10,7 +10,7 @@ from ... import claude_code
 from ...document import SkillDocument
 from ...fields import AGENT_WRITTEN_KEYS, FIELDS, HERMES_KEYS, OPENCLAW, OTHER_AGENT_FIELDS, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
-from ...package_code import package_reads
+from ...package_code import package_provides, package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
 from .._helpers import kebab_words, runtime_record
@@ -68,7 +68,11 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     wheel's `*.dist-info`, else the outermost import package (`__init__.py`) holding the skill, that names
     `SKILL.md` or `frontmatter` and writes the key as a quoted name:
     `meta.get("priority")`) is that package's format, declared as `known-fields` would declare it: only a
-    near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there.
+    near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there. So it is in a
+    skill the package hands to another package's runtime through an entry-point group naming skills (its wheel's
+    `entry_points.txt` or its `pyproject.toml`: `[agent_utilities.skill_providers]` `arr-mcp = arr_mcp.skills`
+    for `arr_mcp/skills/arr-starter/`), `tags` is that runtime's key (agent-utilities filters skills on it); its
+    other keys are still reported.
 
     A key that another agent documents for the same purpose as a known one is reported without a
     rename: Qwen Code reads only `allowedTools`, Claude Code only `allowed-tools`, so renaming one to the
@@ -164,11 +168,14 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if close and close[0] not in fields:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
-        elif registry or package_reads(doc, key):
-            continue  # only a typo of a known key is reported in a runtime's record, or of a key the package reads
+        elif registry or package_reads(doc, key) or key in _PROVIDED_KEYS and package_provides(doc):
+            continue  # only a typo of a known key is reported in a runtime's record, or of a key the package reads,
+            # or of `tags` in a skill the package hands to another package's runtime (an entry point naming skills)
         yield ctx.finding(fld.key_range, msg, fix)
 
 
+# keys the runtimes that take skills through an entry point read (agent-utilities' skill cards filter on `tags`)
+_PROVIDED_KEYS = frozenset({"tags"})
 MAX_EDITS = 3  # a misspelling is at most this many letters inserted, dropped or changed (`modle`: 2)
 
 
