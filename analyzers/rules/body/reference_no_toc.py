@@ -279,7 +279,7 @@ def _words_in_order(item: str, name: str) -> bool:
 
 # "(round 2)", "Phase 3", "step 1" in the top's prose or a table, and "## Round 2: How work reaches you"
 # (no leading `\b`: without it re skips to the words' first letters; the boundary is tested on each hit)
-_NUMBERED = re.compile(r"(step|phase|part|stage|round|section|chapter|module|lesson|week|day)\s+(\d{1,3}[a-z]?)\b")
+_NUMBERED = re.compile(r"(step|phase|part|stage|round|section|chapter|module|lesson|week|day|layer)\s+(\d{1,3}[a-z]?)\b")
 _DIGITS = "0123456789"
 
 
@@ -292,7 +292,7 @@ def _numbered_parts(top: str) -> set[tuple[str, str]]:
 
 
 # a line of a drawn outline that names a numbered stage: "Stage 1: Baseline Check", "├── Phase 2 Review"
-_STEP_LINE = lazy_compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|round|level|tier)\s?\d", re.I)
+_STEP_LINE = lazy_compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|round|level|tier|layer)\s?\d", re.I)
 
 
 # a bold label of an inline enumeration, its gloss after a dash or colon ("**方案A Hodor**——配置即可用", "**Reads**: …"),
@@ -806,7 +806,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     line or a block scalar's lines) that lists three or more things (also separated by ` / `: `Submission / Gate1 /
     Review`)
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
-    (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` lines, or numbered lines there: `1. BACKLOG → task recorded` for
+    (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` (or `Layer 5 …`) lines, or numbered lines there: `1. BACKLOG → task recorded` for
     `### 1. BACKLOG`), a numbered list of the steps, an overview table or
     list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; a later column's cell that is one
     bold label too: `| Single person | **SOLO** |` for `## SOLO Profile`), prose naming them (two

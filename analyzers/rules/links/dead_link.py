@@ -29,7 +29,8 @@ from ._mentions import case_variant, shared_above
 def _native_word(path: str) -> bool:
     """A bare word of a non-Latin script, no folder or extension (`[측정](영수증)`, "[measured](receipt)"): a
     notation the file uses for tagging, not a page (an existing `영수증.md` is found before this is asked)."""
-    return path.isalpha() and not path.isascii() and not any("a" <= c.lower() <= "z" for c in path)
+    return "/" not in path and "." not in path and any(c.isalpha() and not c.isascii() for c in path) and all(
+        not c.isascii() or c == " " for c in path)  # (`各自独立构思方案，并行`: CJK punctuation and blanks too)
 
 
 def _is_dead(doc: SkillDocument, path: str) -> bool:
