@@ -154,7 +154,9 @@ def _modules(folder: Path) -> int:
 def package_data(skill_dir: Path, *, past_agent_folder: bool = False) -> bool:
     """The skill folder is data of a Python package (its parent or grandparent has `__init__.py`, or, with
     `past_agent_folder`, for a skill in an agent's folder such as `<pkg>/assets/.claude/skills/<skill>`, one of
-    the two folders above the agent's folder has; or it lies in a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/SKILL.md`, whatever
+    the two folders above the agent's folder has; or it lies in a wheel's `*.data/data/`, or under an import
+    package's underscored data folder within DATA_LEVELS, no agent's dot-folder between: `<pkg>/_bundled/…/skills/
+    <skill>`, not `<pkg>/_resources/.claude/skills/<skill>`): the package's installer deploys it as `<skills>/<name>/SKILL.md`, whatever
     the folder and file are called here. So is a skill folder that is itself the package's code (its own
     `__init__.py` beside two or more other modules: `cli.py`, `adapters.py`), whose installer copies the
     SKILL.md out. (An `__init__.py` alone in the skill folder only makes its scripts importable.)"""
@@ -173,7 +175,19 @@ def package_data(skill_dir: Path, *, past_agent_folder: bool = False) -> bool:
         if d.parent == d:
             break
         d = d.parent
+    d = skill_dir.parent  # `<pkg>/_bundled/agent_scripts/skills/documents/<skill>`: a package's own data folder
+    for _ in range(DATA_LEVELS):
+        if d.name[:1] == ".":
+            break  # `<pkg>/_resources/.claude/skills/<skill>`: an agent's folder, copied into projects as it is
+        if d.name[:1] == "_" and d.name[1:2] not in ("_", "") and (d.parent / "__init__.py").is_file():
+            return True
+        if d.parent == d:
+            break
+        d = d.parent
     return False
+
+
+DATA_LEVELS = 5  # folders above a skill looked at for an underscored data folder of an import package (`_bundled/`)
 
 
 _PLUGIN_CODE = frozenset({"skill.py", "skill.js", "skill.ts", "skill.mjs"})

@@ -226,6 +226,24 @@ def test_name_dir_mismatch_is_silent_on_python_package_data(tmp_path: Path) -> N
     assert hits == ["plain/skills/jira-admin/SKILL.md"], out
 
 
+def test_name_dir_mismatch_is_silent_under_a_packages_underscored_data_folder(tmp_path: Path) -> None:
+    """Set 39s: xhr_assistant_mcp ships `xhr_assistant_mcp/_bundled/agent_scripts/skills/documents/<skill>/`, five
+    folders below the import package, and its server reads each SKILL.md by that path. The same tree with a plain
+    `bundled/` folder, with no `__init__.py` above, or below an agent's `.claude/` folder that the package copies
+    into projects as it is (set 39q agentic_testari), is still reported."""
+    head = "---\nname: {n}\ndescription: Does {n}. Use when asked to {n}.\n---\n# T\n"
+    for top in ("pkg_a/_bundled", "pkg_b/bundled", "plain/_bundled", "pkg_c/_resources/.claude"):
+        d = tmp_path / top / "agent_scripts" / "skills" / "documents" / "search_company_document"
+        d.mkdir(parents=True)
+        (d / "SKILL.md").write_text(head.format(n="search-company-document"), encoding="utf-8")
+    for pkg in ("pkg_a", "pkg_b", "pkg_c"):
+        (tmp_path / pkg / "__init__.py").write_text("", encoding="utf-8")
+    hits, out = _cli_hits(tmp_path, "NAME_DIR_MISMATCH")
+    assert hits == ["pkg_b/bundled/agent_scripts/skills/documents/search_company_document/SKILL.md",
+                    "pkg_c/_resources/.claude/agent_scripts/skills/documents/search_company_document/SKILL.md",
+                    "plain/_bundled/agent_scripts/skills/documents/search_company_document/SKILL.md"], out
+
+
 def test_case_variant_counts_only_when_it_reads_as_a_skill(tmp_path: Path) -> None:
     """Set 11: oh-my-pi's `prompts/internal-urls/skill.md` is a one-line prompt among `agent.md`, `rule.md`;
     agent-code's `skills/browser/skill.md` is the metadata of a Python plugin beside `skill.py`. Neither is a

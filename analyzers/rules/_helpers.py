@@ -120,7 +120,7 @@ _EXPLICIT = re.compile(
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
-    r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+(?:first\s+)?"
+    r"|(?:load|read|consult)\s+(?:this(?:\s+(?:skill|index|guide|catalog))?|it)\s+(?:first\s+)?"  # (a catalog skill)
     r"(?:when|whenever|before|after|during|at|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
     # "Use as the first half of /deep-audit when you want …" (a short role between use and when)
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
@@ -143,7 +143,8 @@ _EXPLICIT = re.compile(
     # replaces: "Use instead of Chrome for …"; how other skills load it: "Fires only for …", "Surfaces on …"
     r"|(?:^|(?<=[.;!?—–]\s))(?:always\s+)?(?:use|invoke|load|run|activates?|mandatory|required)\s+"
     r"(?:this\s+(?:skill\s+)?|it\s+)?(?:once\s+|first\s+|only\s+)?"
-    r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every)\b"
+    r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every"
+    r"|from\s+the\s+(?:first|start|beginning|outset)\b)\b"  # "Use it from the first message of a build"
     # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
     r"|" + _START + r"always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
     # "Used by /mb-site as the concept step": the slash command that loads it

@@ -188,9 +188,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
-       text), "Load / Read / Consult this (skill) (first) when / before / for / on …", a sentence opening "Reference / Consult these whenever …", "Read / Consult / Load before …",
+       text), "Load / Read / Consult this (skill / index / guide / catalog) (first) when / before / for / on …", a sentence opening "Reference / Consult these whenever …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
-       every / always …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
+       every / always / from the first / start …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
        than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
        "Fires / Surfaces / Kicks in / Engages (only) on / for / when / if …"
        (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) when / whenever /

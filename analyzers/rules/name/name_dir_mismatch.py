@@ -155,7 +155,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     skipped: it is a package's source layout (`mypkg/_skill/SKILL.md`), which an installer copies to
     a folder named after `name`, not a folder an agent loads skills from. So is a skill folder that is
     data of a Python package (its parent or grandparent has `__init__.py`, or it lies in
-    a wheel's `*.data/data/`): the package's installer deploys it as `<skills>/<name>/`. Nor is a
+    a wheel's `*.data/data/`, or under an import package's underscored data folder within five folders:
+    `<pkg>/_bundled/agent_scripts/skills/documents/<skill>/`, no agent's dot-folder such as `.claude/` between):
+    the package's installer deploys it as `<skills>/<name>/`. Nor is a
     SKILL.md at a repository or package root (the folder holds `.git`, `package.json` or
     `pyproject.toml`): that folder is named by whoever clones or installs it, nor a package's generic
     container folder for its skill (`assets`, `payload`, `templates`, `skill`, `data`, `home`, …, or such
