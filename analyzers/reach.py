@@ -20,6 +20,8 @@ Reach starts at SKILL.md and follows, through every reached bundled text file:
   (`~/bin/run-scheduled-task` for `scripts/run-scheduled-task.sh`), as the skill runs it once installed; a script's
   compound stem named anywhere in a reached markdown file, `-` and `_` alike (`hybris exec parse-java-class` for
   `scripts/parse_java_class.py`), unless it is the skill's own name;
+- in a reached YAML or JSON manifest, the scripts its entries declare by name (`tools.yaml`'s `- name:
+  export_fbx` reaches `scripts/export_fbx.py`: the runtime maps each tool to the script of that stem);
 - in scripts, quoted bare names of bundled files or folders (`Path(__file__).parent / "schemas"`,
   `open('fields.json')`), JS `require('./z')` / `import … from './z'` (extensions completed) and shell
   `source lib.sh` / `. ./lib.sh`.
@@ -47,6 +49,11 @@ from .lazy_re import lazy_compile
 from .measures import COMPLETIONS
 
 MAX_READ = 400  # reached text files read per skill; past that, reachability is uncertain
+# a tool a manifest declares: `- name: export_fbx` (YAML) or `"name": "export_fbx"` (JSON); one line each, linear
+_TOOL_NAME = re.compile(r"^[ \t]*(?:-[ \t]+)?name:[ \t]*[\"']?([\w-]{1,80})[\"']?[ \t]*$"
+                        r'|"name"[ \t]*:[ \t]*"([\w-]{1,80})"', re.M)
+_MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+MANIFEST_CHARS = 200_000  # characters of a reached manifest looked at for declared tools
 
 # a path-like token: one character class, so the scan is linear on any input
 _TOKEN = re.compile(r"[\w.$~%{}<>/-]+")
@@ -288,6 +295,8 @@ class Reach:
             return True
         sfx = suffix(rel)
         found = self._scan(bf.text, folder, prose=sfx in _PROSE_SUFFIXES)
+        if sfx in _MANIFEST_SUFFIXES and "name" in bf.text:
+            found |= self._declared_tools(bf.text)
         if sfx in (".py", ".pyw"):
             found |= self._python_imports(bf.text, folder)
         found |= self._config_refs(bf.text)
@@ -362,6 +371,15 @@ class Reach:
                             out.add(p)
                             break
         return out
+
+    def _declared_tools(self, text: str) -> set[str]:
+        """The scripts a reached tool manifest declares by name (`tools.yaml`: `- name: export_fbx` for
+        `scripts/export_fbx.py`): the runtime maps each declared tool to the script of that stem."""
+        names = {a or b for a, b in _TOOL_NAME.findall(text[:MANIFEST_CHARS])}
+        if not names:
+            return set()
+        return {p for p in self.idx.files if p.startswith("scripts/") and "/" not in p[8:]
+                and p[8:].rsplit(".", 1)[0] in names}
 
     def _own_names(self) -> tuple[str, ...]:
         """The skill's name and folder, lowercased: a script named like the skill must be run to count."""

@@ -504,7 +504,7 @@ def fence_step(fence: str, line: str) -> tuple[str, bool]:
 
 
 def fill_in_template(rel: str, lines: list[str]) -> bool:
-    """A document template (under assets/ or templates/, or a file named `*template*`, such as
+    """A document template (under an assets/ or templates/ folder at any depth, or a file named `*template*`, such as
     `references/design-template.md`): three or more `[placeholder]`, `{placeholder}`, `{{PLACEHOLDER}}`,
     `<compound-name>` or `<free text to fill in>` fields outside code.
 
@@ -512,8 +512,8 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
     (a table of contents would end up in the user's document), and its relative links point into the
     output folder (`screenshots/issue-001.png`), not the skill. A catalogue of code templates (UiPath's
     `assets/vs-templates.md`, read piece by piece) has no such fields outside code and stays checked."""
-    if not rel.startswith(("assets/", "templates/")) and "template" not in rel.rsplit("/", 1)[-1].lower():
-        return False
+    if "/assets/" not in "/" + rel and "/templates/" not in "/" + rel and "template" not in rel.rsplit("/", 1)[-1].lower():
+        return False  # (at any depth: `helloagents/templates/archive/_index.md` in a skill at a wheel's root)
     fields = 0
     fence = ""
     for line in lines:

@@ -84,8 +84,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
     that file. There a missing `references/…` target is a `DEAD_LINK` too, a path that exists when
     read from the skill folder (`scripts/fill.py` written in `references/forms.md`) is accepted, and
-    links to other skills or agents are not checked. Links in a fill-in template (a markdown file under
-    `assets/` or `templates/`, or named `*template*`, with three or more `[Field]`, `{FIELD}` or
+    links to other skills or agents are not checked. Links in a fill-in template (a markdown file under an
+    `assets/` or `templates/` folder at any depth, or named `*template*`, with three or more `[Field]`, `{FIELD}` or
     `<free text to fill in>` placeholders outside code, such
     as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
     folder the filled-in copy goes to (`screenshots/issue-001.png`), nor the markdown pages a sample
