@@ -188,6 +188,18 @@ def package_provides(doc: SkillDocument) -> bool:
                for k in keys)
 
 
+# a skill's sidecar trigger file its package's router reads (crucible's `core/trigger_router.py` and
+# `triggers.yaml` beside SKILL.md); in loader_keys' set as NAMES_FILE + the file name when a source names it
+TRIGGER_FILES = ("triggers.yaml", "triggers.yml", "triggers.json")
+NAMES_FILE = "\0names-file:"
+
+
+def package_names_file(doc: SkillDocument, name: str) -> bool:
+    """Some source of the skill's shipping package names the file `name` (one of TRIGGER_FILES)."""
+    keys = _package_keys(doc)
+    return keys is not None and NAMES_FILE + name in keys
+
+
 def package_serves_by_folder(doc: SkillDocument) -> bool:
     """The skill's shipping package serves its skills over MCP by folder name (fastmcp's SkillsDirectoryProvider:
     `skill://develop_extension/SKILL.md`)."""
@@ -376,4 +388,6 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.add(INSTALLS_FOR_CLAUDE)
             if SERVES_BY_FOLDER_MARK in text:
                 keys.add(SERVES_BY_FOLDER)
+            if "triggers." in text:
+                keys.update(NAMES_FILE + f for f in TRIGGER_FILES if f in text)
     return frozenset(keys)

@@ -369,3 +369,24 @@ def test_skills_handed_to_another_runtime_keep_its_keys(tmp_path: Path) -> None:
 def test_without_a_skill_provider_entry_point_tags_are_unknown(tmp_path: Path, eps: str | None) -> None:
     assert [m for _, m in _provided(tmp_path, eps)] == [
         "Unknown frontmatter field `modle`", "Unknown frontmatter field `tags`"]
+
+
+@pytest.mark.parametrize(("router", "sidecar", "fires"), [
+    ('RULES = skill_dir / "triggers.yaml"\n', True, False),  # the package's router reads the sidecar
+    ('RULES = skill_dir / "triggers.yaml"\n', False, True),  # no sidecar beside this skill
+    ('print("route")\n', True, True),  # no source names the sidecar
+])
+def test_trigger_sidecar_the_package_reads(tmp_path: Path, router: str, sidecar: bool, fires: bool) -> None:
+    """set 39s: crucible keeps each skill's trigger patterns in `triggers.yaml`, which its trigger router reads."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'crucible'\n")
+    (tmp_path / "crucible").mkdir()
+    (tmp_path / "crucible" / "trigger_router.py").write_text(router)
+    skill = tmp_path / "crucible" / "skills" / "backend-engineer"
+    skill.mkdir(parents=True)
+    if sidecar:
+        (skill / "triggers.yaml").write_text("rules:\n  - type: prompt_match\n    pattern: 'backend|api'\n")
+    (skill / "SKILL.md").write_text(
+        "---\nname: backend-engineer\ndescription: Backend engineering review persona and checks.\n---\n\n# X\n",
+        encoding="utf-8")
+    assert bool(_codes(skill / "SKILL.md", tmp_path, "MISSING_TRIGGER")) is fires

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...lazy_re import lazy_compile
-from ...package_code import package_binds, package_reads
+from ...package_code import TRIGGER_FILES, package_binds, package_names_file, package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, explicit_trigger, placeholder_name, usage_context
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
@@ -41,6 +41,8 @@ def _exempt(doc: SkillDocument) -> bool:
         return True
     if _own_layout_trigger(data):
         return True
+    if any(doc.files.exists(f) and package_names_file(doc, f) for f in TRIGGER_FILES):
+        return True  # `triggers.yaml` beside SKILL.md, which the package's own router reads
     return any(package_reads(doc, k) for k in _trigger_lists(data))
 
 
@@ -258,7 +260,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
     skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, not a mode such as
     `trigger: user_request`) the code of its shipping package reads (that
-    runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), and a
+    runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), or that
+    keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
+    package names (crucible's trigger router), and a
     sample skill (kept under `examples/`, `fixtures/`, `samples/` or `testdata/` at any depth below the workspace root, its description calling it an
     "example / sample / fixture / demo skill": an input for its package's checker or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
