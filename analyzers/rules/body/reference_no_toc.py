@@ -307,7 +307,11 @@ _TRAILING_GLOSS = re.compile(r"\s{0,3}[（(][^（）()\n]{1,80}[）)]$")
 def _add_item(items: list[tuple[int, str]], i: int, text: str) -> None:
     """Keeps line i's list item or table cell as a name the top gives (its step, not what the step yields; its name,
     not the gloss after a dash or in closing brackets: "**Setup** — install the CLI" names `## Setup`)."""
-    item = _heading_name(text.strip())
+    text = text.strip()
+    if text.startswith("**") and (k := text.find("**:", 2)) > 0 and " " in text[2:k].strip():
+        text = text[2:k]  # "**Bulk Start**: Start multiple services at once": a bold label of two or more words,
+        # then its gloss (a one-word key such as "**Format**: `{service}_{action}`" names no section)
+    item = _heading_name(text)
     ends = [k for k in (item.find(e) for e in _ITEM_GLOSS) if k > 0]
     item = item[:min(ends)].strip() if ends else item
     if item.endswith((")", "）")) and (m := _TRAILING_GLOSS.search(item)) is not None and _width(item[:m.start()]) >= MIN_NAME:
@@ -808,7 +812,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` (or `Layer 5 …`) lines, or numbered lines there: `1. BACKLOG → task recorded` for
     `### 1. BACKLOG`), a numbered list of the steps, an overview table or
-    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; a later column's cell that is one
+    list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; a list item's bold label of two or
+    more words before its `: ` gloss, `- **Bulk Start**: Start multiple services`; a later column's cell that is one
     bold label too: `| Single person | **SOLO** |` for `## SOLO Profile`), prose naming them (two
     words or ten letters; shorter one-word headings of the main sections, or their one-word name before ` — `
     or `:`, only three or more in one sentence of prose: "the memory rules, the pin and overview formats, the
