@@ -390,3 +390,17 @@ def test_trigger_sidecar_the_package_reads(tmp_path: Path, router: str, sidecar:
         "---\nname: backend-engineer\ndescription: Backend engineering review persona and checks.\n---\n\n# X\n",
         encoding="utf-8")
     assert bool(_codes(skill / "SKILL.md", tmp_path, "MISSING_TRIGGER")) is fires
+
+
+@pytest.mark.parametrize(("triggers", "fires"), [
+    ("triggers: canvas, ui, dashboard\n", False),  # a comma string the package's parser splits
+    ("triggers: [canvas, ui]\n", False),  # a list
+    ("triggers: canvas\n", True),  # one word: no keyword list
+    ("", True),  # none
+])
+def test_trigger_keywords_the_package_reads(tmp_path: Path, triggers: str, fires: bool) -> None:
+    """set 39t: gobby parses `triggers: canvas, ui, …` into its trigger list; such a skill is routed by keyword."""
+    _python_package(tmp_path, 'def load(fm):  # SKILL.md frontmatter\n    return fm.get("triggers", "").split(",")\n')
+    path = _skill(tmp_path, "description: Renders a canvas for the dashboard.\n" + triggers)
+    got = [c for c, _ in _codes(path, tmp_path, "MISSING_TRIGGER", "WEAK_TRIGGER")]
+    assert bool(got) is fires, got

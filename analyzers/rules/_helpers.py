@@ -120,7 +120,8 @@ _EXPLICIT = re.compile(
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
-    r"|(?:load|read|consult)\s+(?:this(?:\s+(?:skill|index|guide|catalog))?|it)\s+(?:first\s+)?"  # (a catalog skill)
+    r"|(?:load|read|consult)\s+(?:this(?:\s+(?:skill|index|guide|catalog))?|it)\s+(?:first,?\s+)?"  # (a catalog skill;
+    # "READ THIS FIRST, before doing any forge work")
     r"(?:when|whenever|before|after|during|at|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
     # "Use as the first half of /deep-audit when you want …" (a short role between use and when)
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"

@@ -68,8 +68,10 @@ def _has_text(v: object) -> bool:
 
 
 def _trigger_lists(data: dict) -> list[str]:
-    """The frontmatter's keyword-trigger keys that hold a non-empty list (`triggers: [react, useState]`)."""
-    return [k for k in TRIGGER_KEYS if isinstance(data.get(k), list) and data[k]]
+    """The frontmatter's keyword-trigger keys that hold a non-empty list (`triggers: [react, useState]`), or a
+    comma-separated string of them (`triggers: canvas, ui, dashboard`, which a package's parser splits)."""
+    return [k for k in TRIGGER_KEYS if isinstance(data.get(k), list) and data[k]
+            or isinstance(data.get(k), str) and data[k].count(",") >= 1 and "_" not in data[k].split(",", 1)[0]]
 
 
 # a routing list of the skill's own runtime: `triggers: [react, useState]`, loaded when a keyword appears
@@ -190,7 +192,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
-       text), "Load / Read / Consult this (skill / index / guide / catalog) (first) when / before / for / on …", a sentence opening "Reference / Consult these whenever …", "Read / Consult / Load before …",
+       text), "Load / Read / Consult this (skill / index / guide / catalog) (first,) when / before / for / on …", a sentence opening "Reference / Consult these whenever …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
        every / always / from the first / start …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
        than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
@@ -258,7 +260,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
-    skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, not a mode such as
+    skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, or a string of them separated by
+    commas, `triggers: canvas, ui`; not a mode such as
     `trigger: user_request`) the code of its shipping package reads (that
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), or that
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
