@@ -90,7 +90,7 @@ def _label(value: Any) -> str | None:
         if text.startswith("["):  # a JSON list kept as a string (skill-graph's export)
             try:
                 items = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):
                 items = None
             if isinstance(items, list):
                 return _label(items)

@@ -95,6 +95,10 @@ CASES: dict[str, tuple[Callable[[], str], float]] = {
                                   + "word with no colon\ntags: [a\n---\n\nBody.\n", 0.05),
     # many bare blocks before 10^5 trailing blank lines: the stray-fence check walked the blanks once per block
     "untagged-blocks-then-blank-lines": (lambda: _body("```\nx\n```\n\n" * 3_000 + "\n" * 100_000), 0.3),
+    # fuzz seed 20, document 71980: a 10^5-letter word in a python block (the API-signature test was quadratic)
+    "python-block-long-word-1e5": (lambda: _body("```python\n" + "a" * 100_000 + "\n```"), 0.01),
+    # fuzz seed 20, document 4102: an untagged block opening 10^4 `[`: the JSON guess recursed too deep
+    "untagged-block-nested-brackets-1e4": (lambda: _body("```\n" + "[" * 10_000 + "\n```"), 0.01),
     "comment-openers-in-code-spans": (lambda: _body(("`<!--` " * 2_000 + "\n") * 25), 0.05),
     "path-mentions-1e5": (lambda: _body("references/" * 100_000), 0.081),
     "module-mention-1e5": (lambda: _body("scripts" + ".a" * 100_000), 0.019),

@@ -57,7 +57,7 @@ def guess_language(block: CodeBlock) -> str:
         try:
             json.loads(c)
             return "json"
-        except ValueError:
+        except (ValueError, RecursionError):  # (a run of 10^4 `[`: too deep for the decoder, and no JSON anyone wrote)
             pass
     lines = c.splitlines()
     first = lines[0]
