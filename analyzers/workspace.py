@@ -179,12 +179,17 @@ def package_data(skill_dir: Path, *, past_agent_folder: bool = False) -> bool:
     for _ in range(DATA_LEVELS):
         if d.name[:1] == ".":
             break  # `<pkg>/_resources/.claude/skills/<skill>`: an agent's folder, copied into projects as it is
-        if d.name[:1] == "_" and d.name[1:2] not in ("_", "") and (d.parent / "__init__.py").is_file():
+        if underscored_data_folder(d.name) and (d.parent / "__init__.py").is_file():
             return True
         if d.parent == d:
             break
         d = d.parent
     return False
+
+
+def underscored_data_folder(name: str) -> bool:
+    """`_bundled`, `_skills`, `_knowledge`: a package's data folder, its name underscored (not `__pycache__`, `_`)."""
+    return name[:1] == "_" and name[1:2] not in ("_", "")
 
 
 DATA_LEVELS = 5  # folders above a skill looked at for an underscored data folder of an import package (`_bundled/`)

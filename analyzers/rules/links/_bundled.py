@@ -12,6 +12,7 @@ from ...document import Link, SkillDocument
 from ...fastmd import atx_heading_text
 from ...findings import Range
 from ...measures import Resolution, exists_recorded, link_path, normalize, resolve
+from ...workspace import underscored_data_folder
 from .._helpers import github_slug
 
 _ANCHOR_LINK = re.compile(r"\]\([ \t]*<?#|\]:[ \t]*<?#")  # where an `#anchor` link can be (linear)
@@ -54,8 +55,7 @@ def underscore_twin(doc: SkillDocument, res: Resolution) -> bool:
     `../../knowledge/x.md` works once installed. Only the nearest `_folder` above the skill counts."""
     if res.inside_skill or res.absolute is None or doc.skill_dir is None:
         return False
-    base = next((a.parent for a in doc.skill_dir.parents if a.name[:1] == "_" and a.name[1:2] not in ("_", "")),
-                None)
+    base = next((a.parent for a in doc.skill_dir.parents if underscored_data_folder(a.name)), None)
     if base is None:
         return False
     try:
