@@ -9,7 +9,8 @@ folder above the skill, within the workspace, that holds a package manifest (`py
 JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it reads by
 a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`, a helper's argument when the helper
 indexes with it (`_read("requires_mcp")` with `def _read(key): … meta.get(key)`), or a literal list a loop walks
-while indexing with its variable: `for (const key of ['name', 'triggers']) { … frontmatter[key] … }`;
+while indexing with its variable: `for (const key of ['name', 'triggers']) { … frontmatter[key] … }`, or a top-level
+key of a frontmatter schema object in any JavaScript / TypeScript source (`SkillFrontmatterSchema = z.object({ domain: … })`);
 `data.profile ?? …` and a bare string such as a validator's list of allowed keys are not counted). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
 once per process (a package's loader changing under a running language server is seen on its restart; the
 CLI's result cache checks the key set again on every run).
@@ -268,6 +269,42 @@ def _model_fields(text: str) -> set[str]:
     return out
 
 
+# a frontmatter schema object in JavaScript / TypeScript: `export const SkillFrontmatterSchema = z.object({` (zod; also
+# `v.object({` of valibot, `Type.Object({` of typebox), whose top-level keys (`name: z.string()`, `"claude-code": …`) are
+# the keys the loader validates and reads
+_SCHEMA_OBJECT = lazy_compile(r"\b(?:const|let|var)[ \t]+\w{0,40}(?:front_?matter|skill_?meta)\w{0,40}[ \t]*(?::[^=\n]{0,80})?="
+                              r"[ \t]*(?:z|v|Type|yup|Joi)[ \t]*\.[ \t]*(?:object|Object|strictObject)[ \t]*\([ \t]*\{", re.I)
+_SCHEMA_KEY = lazy_compile(r"[ \t]*[\"']?([A-Za-z_][\w-]{0,60})[\"']?[ \t]*:")
+SCHEMA_CHARS = 6000  # characters of such a schema object looked at for its keys
+
+
+def _schema_fields(text: str) -> set[str]:
+    """The top-level keys of the frontmatter schema objects a JavaScript / TypeScript source declares
+    (`const SkillFrontmatterSchema = z.object({ name: z.string(), domain: z.string(), … })`); a nested object's keys
+    (`activation: z.object({ cursor: … })`) are not top-level keys."""
+    out: set[str] = set()
+    pos = 0
+    while (m := _SCHEMA_OBJECT.search(text, pos)) is not None:
+        depth, start, end = 1, m.end(), min(len(text), m.end() + SCHEMA_CHARS)
+        line_start = start  # a key sits at the start of an entry: after the opening brace, a comma or a line break
+        i = start
+        while i < end and depth > 0:
+            c = text[i]
+            if c in "{([":
+                depth += 1
+            elif c in "})]":
+                depth -= 1
+            elif c in ",\n" and depth == 1:
+                line_start = i + 1
+            if depth == 1 and i == line_start:
+                k = _SCHEMA_KEY.match(text, i, min(end, i + 80))
+                if k is not None:
+                    out.add(k.group(1))
+            i += 1
+        pos = i  # the next schema starts after this one's scan: each character is looked at once
+    return out
+
+
 # a loop over a literal list of names: `for (const key of ['name', 'triggers'])`, `for k in ("a", "b"):`; group 1 is
 # the loop variable, group 2 the list's text (`['a', 'b'].forEach((key) =>` is found from its `].forEach(`)
 # (one blank quantifier in a row everywhere: `for` then a run of blanks is split one way only, linear)
@@ -338,7 +375,8 @@ def loader_keys(root: str) -> frozenset[str]:
     """The names the package's SKILL.md loaders (sources naming `SKILL.md` or `frontmatter`) read: quoted
     keys (`meta.get("priority")`, `fm["triggers"]`), keys matched on the frontmatter's lines
     (`r"^updated:"`, `startswith("updated:")`), the typed fields of a Python frontmatter model class, and
-    JavaScript / TypeScript properties read off it (`fm.tags`, `metadata?.layer`)."""
+    JavaScript / TypeScript properties read off it (`fm.tags`, `metadata?.layer`); and, in any JavaScript / TypeScript
+    source, the top-level keys of a frontmatter schema object (`SkillFrontmatterSchema = z.object({ domain: … })`)."""
     keys: set[str] = {PROVIDES + m for m in _skill_providers(root)}
     seen = total = 0
     stack = [root]
@@ -382,6 +420,8 @@ def loader_keys(root: str) -> frozenset[str]:
                     keys.update(_model_fields(text))
                 else:
                     keys.update(_JS_PROP_READ.findall(text))
+            if not e.name.endswith(".py") and "bject(" in text:
+                keys.update(_schema_fields(text))  # `SkillFrontmatterSchema = z.object({ domain: … })`
             if "/" in text and ("from_" in text or "load" in text):
                 keys.update(BINDS + n for n in _BIND.findall(text))
             if CLAUDE_DIR in text:

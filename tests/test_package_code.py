@@ -404,3 +404,46 @@ def test_trigger_keywords_the_package_reads(tmp_path: Path, triggers: str, fires
     path = _skill(tmp_path, "description: Renders a canvas for the dashboard.\n" + triggers)
     got = [c for c, _ in _codes(path, tmp_path, "MISSING_TRIGGER", "WEAK_TRIGGER")]
     assert bool(got) is fires, got
+
+
+SCHEMA = '''import { z } from "zod";
+export const ActivationSchema = z.object({
+  "claude-code": z.enum(["model", "user-only"]).optional(),
+  cursor: z.enum(["auto", "manual"]).optional(),
+});
+export const SkillFrontmatterSchema = z.object({
+  name: z.string().min(1),
+  description: z.string().min(1).max(2000),
+  domain: z.string().min(1), tags: z.array(z.string()).optional().default([]),
+  author: z.string().optional().default(""),
+  activation: ActivationSchema.optional(),
+});
+export const PluginSchema = z.object({ owner: z.string() });
+'''
+
+
+def test_keys_of_a_frontmatter_schema_object_are_read(tmp_path: Path) -> None:
+    """Set 40 (manthanmtg/agent-toolkit, 6 judged wrong): the loader validates every SKILL.md against a zod
+    `SkillFrontmatterSchema` in `lib/types.ts`, which names no SKILL.md; its top-level keys are the package's format.
+    A nested object's key (`cursor`), a key of another schema (`owner`) and a misspelt key are still reported."""
+    loader_keys.cache_clear()
+    (tmp_path / "package.json").write_text('{"name": "skill-manager"}\n')
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "types.ts").write_text(SCHEMA)
+    path = _skill(tmp_path, "description: React component design. Use when writing React.\ndomain: web\n"
+                            "tags: [react]\nauthor: me\nactivation: {claude-code: model}\ncursor: auto\nowner: web\n"
+                            "autor: me\n")
+    assert [c for _, c in _codes(path, tmp_path, "UNKNOWN_FIELD")] == [
+        "Unknown frontmatter field `autor`", "Unknown frontmatter field `cursor`",
+        "Unknown frontmatter field `owner`"]
+
+
+def test_frontmatter_schema_objects_are_read_in_linear_time(tmp_path: Path) -> None:
+    import time
+
+    loader_keys.cache_clear()
+    (tmp_path / "package.json").write_text('{"name": "x"}\n')
+    (tmp_path / "types.ts").write_text("const skillFrontmatter = z.object({" * 10_000 + "a: 1," * 20_000)
+    start = time.perf_counter()
+    loader_keys(str(tmp_path))
+    assert time.perf_counter() - start < 1.0

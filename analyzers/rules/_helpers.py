@@ -125,6 +125,11 @@ _EXPLICIT = re.compile(
     r"(?:when|whenever|before|after|during|at|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
     # "Use as the first half of /deep-audit when you want …" (a short role between use and when)
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
+    # "Use contracts, templates and durable artifacts consistently when a workflow needs handoffs" at a sentence's
+    # start: what to use, then the situation (not "… when needed", not "… except when aligning")
+    r"|" + _START + r"use[ds]?\s+(?!this\b|it\b|me\b|skill\b|as\b|with\b)[^.;!?\n]{1,100}?(?<!\bnot)(?<!\bexcept)"
+    r"(?<!\bnever)(?<!\bunless)\s(?:when|whenever)\s+"
+    r"(?!needed\b|necessary\b|required\b|possible\b|appropriate\b|applicable\b|relevant\b|available\b|in\s+doubt\b)\w"
     # "Use with NoCode2ProCode-Genesis to strengthen …" at a sentence's start: with a named tool, as "Use to …"
     # (a capitalised or backticked name: not "Use with caution to …")
     r"|" + _START + r"use\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:with|alongside)\s+"

@@ -46,6 +46,13 @@ def _generic(name: str) -> bool:
     return key in _GENERIC or key.startswith("your") or not key or set(key) <= {"x"}
 
 
+def _elided(rest: str) -> bool:
+    """A folder of the path after the user name is an ellipsis (`/Users/jp/.../x`, `/home/ana/…/notes`): an
+    example with its middle left out, not a path to use (a trailing `...` is sentence punctuation; `..` is
+    the parent folder)."""
+    return any(part in ("...", "…") for part in re.split(r"[\\/]", rest)[1:-1])
+
+
 def _regex_flags(name: str) -> bool:
     """The name is only a regex literal's flags (`/home/i`, `/Users/gi`): at most one of each of `dgimsuvy`."""
     return len(name) <= 4 and len(set(name)) == len(name) and set(name) <= set("dgimsuvy")
@@ -161,7 +168,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `username`, `you`, `your-name`, `me`, `name`, `someone`, `example`, `xxxx`, and anything written
     `<user>`, `$USER`, `${USER}`, `{user}`, `%USERNAME%`; the same in other languages: `用户名`, `你的用户名`,
     `ユーザー名`, `usuario`, `Benutzername`, …); a JavaScript regex literal (`{ name: /home/i }`: `i` is its
-    flags, nothing follows); shared folders (`/Users/Shared`,
+    flags, nothing follows); an elided example whose middle folder is `...` or `…`
+    (`/Users/jp/.../.worktrees/<branch>`: a path on no machine; `/Users/jp/src/../x` is reported); shared folders (`/Users/Shared`,
     `C:\\Users\\Public`, `C:\\Users\\Default`, `/home/linuxbrew`); the home folders of well-known
     sandboxes, CI runners and containers, the same on every such machine (`/home/claude` in claude.ai's
     code sandbox, `/home/runner` on GitHub Actions, `/home/ubuntu`, `/home/node`, `/home/vscode`,
@@ -215,6 +223,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 continue
             if not m.group("rest") and _regex_flags(m.group("name")) and m.group("root").startswith("/"):
                 continue  # `{ name: /home/i }`: a JavaScript regex literal and its flags, not a user's home
+            if _elided(m.group("rest")):
+                continue  # `/Users/jp/.../.worktrees/<branch>`: an elided example, a path on no machine
             if _sample_output(doc, ln):
                 break
             end = m.end()

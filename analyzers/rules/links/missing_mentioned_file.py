@@ -126,7 +126,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     the layout of the skill this one creates); so is a path whose template the skill ships (`scripts/config.json` beside `scripts/config.json.example` or
     `config.example.json`, `.sample`, `.template`, `.tmpl`, `.dist`, `.default`: the user makes it, often with their
     own secrets); so is a
-    path followed by "if it exists", "(if present)", "(optional)", by a dash or colon and "optional" that
+    path followed by "if it exists", "(if present)", "(optional)" (also at the start of the next line when the path
+    ends its line: "load `references/overlay.md`" then "(if it exists) before …"), by a dash or colon and "optional" that
     qualifies the file ("— optional reference; not load-bearing", "- optional.", ": optional read"; not "— optional
     flags and their defaults", which says what the file holds),
     a path in "If `references/x.md` exists …",
@@ -213,7 +214,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         if m.where != "command" and (_created_here(doc.lines[ln], m.range.start.character)
                                      or _in_description(doc, m.rel)
                                      or _qualified(doc.lines[ln], m.range.start.character, m.range.end.character,
-                                                   own or ())):
+                                                   own or (), doc.lines[ln + 1] if ln + 1 < len(doc.lines) else "")):
             continue  # "Create or update `references/conventions.md`": the file this skill makes
         if _in_other_skill(doc, ctx, m.rel, others):
             continue  # `references/dream-core.md` of a sibling skill: whose file it is, the text must say
@@ -450,6 +451,9 @@ def _created_here(line: str, col: int) -> bool:
 _OPTIONAL_AFTER = re.compile(r"[\s`'\"*_]*[,(（]?\s*(?:if\s+(?:it\s+)?(?:exists|present|available)|optional)\b", re.I)
 # after a dash or colon, "optional" that qualifies the file, not its content: "`references/a.md` — optional
 # reference; not load-bearing", "- optional.", ": optional read" (not "— optional flags and their defaults")
+# the next line, when the path ends its line: "load `references/overlay.md`\n(if it exists) …"
+_OPTIONAL_NEXT = re.compile(r"\s{0,3}[,(（]?\s{0,3}if\s+(?:it\s+)?(?:exists|present|available)\b|\s{0,3}[(（]\s{0,3}optional\b",
+                            re.I)
 _OPTIONAL_DASH = re.compile(r"[`'\"*_]{0,3}\s{0,3}(?:—|–|--?|:)\s{0,3}[*_]{0,2}optional(?:ly)?[*_]{0,2}"
                             r"(?=\s{0,3}(?:[.,;:)]|$|(?:reference|read|file|doc|guide|resource|context|extra|background)"
                             r"\w*\b))", re.I)
@@ -467,8 +471,8 @@ _CODE_NAME_POSSESSIVE = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`\s?['’]s\s?
 _WIKI_NAME = lazy_compile(r"\[\[([\w.-]{1,80})\]\]\s{0,3}[`'\"]?$")
 
 
-def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = ()) -> bool:
-    """The path is said to be optional right after it, or is another skill's by a Chinese possessive or by
+def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = (), following: str = "") -> bool:
+    """The path is said to be optional right after it (on the `following` line when the path ends its line), or is another skill's by a Chinese possessive or by
     another skill's name right before it (`deploy-skill's`, a kebab-case name in backticks with `'s`, or a
     wiki link `[[other-skill]]`; `own`
     holds this skill's name and folder, lowercased)."""
@@ -478,6 +482,8 @@ def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = ()) -> bo
     if (_OPTIONAL_AFTER.match(line, end, end + 60) is not None or _OPTIONAL_DASH.match(line, end, end + 60) is not None
             or _OTHER_SKILL_ZH.search(before) is not None):
         return True
+    if following and not line[end:].strip(" `'\"*_") and _OPTIONAL_NEXT.match(following) is not None:
+        return True  # "load `references/overlay.md`" and, on the next line, "(if it exists) before …"
     named = _NAMED_SKILL.search(line[max(0, start - 80):start]) if "skill" in before.lower() else None
     if named is None and "`" in before:
         named = _CODE_NAME_POSSESSIVE.search(before)  # "See `scan-pdf-to-print-html`'s `references/x.md`"
