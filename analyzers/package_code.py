@@ -8,7 +8,8 @@ folder above the skill, within the workspace, that holds a package manifest (`py
 (`__init__.py`) holding the skill; its loader is any of its Python or
 JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it reads by
 a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`, a helper's argument when the helper
-indexes with it (`_read("requires_mcp")` with `def _read(key): … meta.get(key)`), or a literal list a loop walks
+indexes with it (`_read("requires_mcp")` with `def _read(key): … meta.get(key)`), a named constant it indexes with
+(`_STAMP_KEY = "x-prompt-linker"` then `fm.get(_STAMP_KEY)`), or a literal list a loop walks
 while indexing with its variable: `for (const key of ['name', 'triggers']) { … frontmatter[key] … }`, or a top-level
 key of a frontmatter schema object in any JavaScript / TypeScript source (`SkillFrontmatterSchema = z.object({ domain: … })`);
 `data.profile ?? …` and a bare string such as a validator's list of allowed keys are not counted). Bounded: at most MAX_SOURCES files of at most MAX_SOURCE_BYTES each are read per package,
@@ -44,6 +45,22 @@ PACKAGE_LEVELS = 8  # folders above the skill looked at for the package's manife
 # a key read by name: `meta.get("priority"`, `fm["triggers"]`, `data.pop('kind'` (a bare string such as a
 # validator's list of allowed keys, or a message, is not a read)
 _READ = lazy_compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w.-]{0,60})["']""")
+# a key read through a named constant: `fm.get(_STAMP_KEY)`, `fm[STAMP_KEY]` (group 1: the constant) and the
+# constant's definition at a line's start, `_STAMP_KEY = "x-prompt-linker"` / `const STAMP_KEY = 'x'` (group 1, 2)
+_CONST_READ = lazy_compile(r"(?:\.get\(|\.pop\(|\.setdefault\(|\[)[ \t]*([A-Z_][A-Z0-9_]{1,40})[ \t]*[,)\]]")
+_CONST_DEF = lazy_compile(r"^[ \t]*(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+)?([A-Z_][A-Z0-9_]{1,40})[ \t]*"
+                          r"(?::[ \t]*[\w\[\]. |]{1,40})?=[ \t]*[\"']([A-Za-z_][\w.-]{0,60})[\"'][ \t]*;?[ \t]*(?:#[^\n]*)?$", re.M)
+
+
+def _constant_reads(text: str) -> set[str]:
+    """Keys read through a named constant the source defines (`_STAMP_KEY = "x-prompt-linker"` then
+    `fm.get(_STAMP_KEY)`); a constant never used as an index (a message, an allowed-keys list) reads nothing."""
+    used = set(_CONST_READ.findall(text))
+    if not used:
+        return set()
+    return {key for name, key in _CONST_DEF.findall(text) if name in used}
+
+
 # a key read off the frontmatter's text: `re.search(r"^updated:\s*(\S+)", fm)`, `line.startswith("updated:")`
 _LINE_READ = lazy_compile(r"""(?:["']\^|startswith\(\s*["'])([A-Za-z_][\w-]{0,60})\s*:""")
 # a JavaScript / TypeScript property read off the parsed frontmatter: `fm.tags`, `metadata?.layer`
@@ -192,11 +209,15 @@ def package_provides(doc: SkillDocument) -> bool:
 # a skill's sidecar trigger file its package's router reads (crucible's `core/trigger_router.py` and
 # `triggers.yaml` beside SKILL.md); in loader_keys' set as NAMES_FILE + the file name when a source names it
 TRIGGER_FILES = ("triggers.yaml", "triggers.yml", "triggers.json")
+# a skill's sidecar manifest its package's catalog reads in place of frontmatter (simplicio_prompt's `metadata.json`
+# beside each SKILL.md: id, name, description, …)
+SIDECAR_FILES = ("metadata.json", "skill.json", "manifest.json", "skill.yaml", "skill.yml", "metadata.yaml",
+                 "metadata.yml")
 NAMES_FILE = "\0names-file:"
 
 
 def package_names_file(doc: SkillDocument, name: str) -> bool:
-    """Some source of the skill's shipping package names the file `name` (one of TRIGGER_FILES)."""
+    """Some source of the skill's shipping package names the file `name` (one of TRIGGER_FILES or SIDECAR_FILES)."""
     keys = _package_keys(doc)
     return keys is not None and NAMES_FILE + name in keys
 
@@ -416,6 +437,7 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.update(_LINE_READ.findall(text))
                 keys.update(_looped_keys(text))
                 keys.update(_helper_reads(text))
+                keys.update(_constant_reads(text))
                 if e.name.endswith(".py"):
                     keys.update(_model_fields(text))
                 else:
@@ -430,4 +452,6 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.add(SERVES_BY_FOLDER)
             if "triggers." in text:
                 keys.update(NAMES_FILE + f for f in TRIGGER_FILES if f in text)
+            if ".json" in text or ".y" in text:
+                keys.update(NAMES_FILE + f for f in SIDECAR_FILES if f in text)
     return frozenset(keys)

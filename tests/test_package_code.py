@@ -447,3 +447,30 @@ def test_frontmatter_schema_objects_are_read_in_linear_time(tmp_path: Path) -> N
     start = time.perf_counter()
     loader_keys(str(tmp_path))
     assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize(("catalog", "fires"), [
+    ('def load(path):  # SKILL.md is the procedure only\n    return json.loads((path / "metadata.json").read_text())\n', False),
+    ('def load(path):\n    return (path / "SKILL.md").read_text()\n', True),  # nothing names the sidecar
+    ('TARGET = ".claude/skills"\ndef load(path):\n    return json.loads((path / "metadata.json").read_text())\n', True),
+])
+def test_a_sidecar_manifest_the_package_catalog_reads(tmp_path: Path, catalog: str, fires: bool) -> None:
+    """Set 40p (simplicio_prompt, 4 judged wrong): its catalog reads each skill's `metadata.json` (id, name,
+    description, …) and SKILL.md is the procedure only, without frontmatter. With no code naming the sidecar, or a
+    package that also installs the skills into `.claude/skills` (where an agent finds no frontmatter), it is reported."""
+    _python_package(tmp_path, catalog)
+    skill = tmp_path / "advisor" / "skills" / "policy-brief"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("# Policy brief\n\n## When to use\n\nWhen a brief is asked for.\n")
+    (skill / "metadata.json").write_text('{"id": "policy-brief", "name": "Policy brief",\n "description": "Writes briefs."}\n')
+    got = _codes(skill / "SKILL.md", tmp_path, "FRONTMATTER_MISSING")
+    assert got == ([("FRONTMATTER_MISSING", "No YAML frontmatter: SKILL.md must start with a `---` line")] if fires else [])
+
+
+def test_a_key_read_through_a_named_constant_is_read(tmp_path: Path) -> None:
+    """Set 40p (prompt_linker, judged wrong): `_STAMP_KEY = "x-prompt-linker"`, then `fm.get(_STAMP_KEY)` in the
+    installer that stamps each SKILL.md. A constant that is only a message or an allowed-keys entry reads nothing."""
+    _python_package(tmp_path, '# stamps SKILL.md frontmatter\n_STAMP_KEY = "x-prompt-linker"\nOWNER = "owner"\n'
+                              'def stamp(fm):\n    old = fm.get(_STAMP_KEY)\n    print(OWNER)\n    return old\n')
+    path = _skill(tmp_path, "description: React design. Use when writing React.\nx-prompt-linker: {v: 1}\nowner: web\n")
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]

@@ -77,6 +77,23 @@ def _decorator_excerpt(code: str) -> bool:
 HEADER_LINES = 4  # statement headers a block may show without their body ("def f(x):" / "    for y in x:")
 
 
+def _without_comment(line: str) -> str:
+    """The line without its trailing comment (`if a == b:  # correct`), by Python's tokenizer: a `#` inside a
+    string (`if s == "#":`) stays."""
+    if "#" not in line:
+        return line
+    import io
+    import tokenize
+
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline):
+            if tok.type == tokenize.COMMENT:
+                return line.strip()[:tok.start[1]]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return line
+
+
 def _header_excerpt(code: str, err: SyntaxError) -> bool:
     """The block is statement headers without their body (`if "x" in p["name"]:` alone, the line to change in
     a file shown elsewhere): the only error is the missing body, and a stub body makes it parse. (Statements
@@ -84,7 +101,7 @@ def _header_excerpt(code: str, err: SyntaxError) -> bool:
     if not (err.msg or "").startswith("expected an indented block"):
         return False
     lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
-    if not lines or len(lines) > HEADER_LINES or not all(ln.rstrip().endswith(":") for ln in lines):
+    if not lines or len(lines) > HEADER_LINES or not all(_without_comment(ln).rstrip().endswith(":") for ln in lines):
         return False
     last = lines[-1]
     indent = last[: len(last) - len(last.lstrip())]
@@ -305,7 +322,7 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema) or as its shape in bare names (`[timestamp, event_type, data]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }`), a Python decorator
-    shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body
+    shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
     followed by a header without its body are a snippet cut short, and are reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`
     (`ov.single.CellVote(adata: AnnData) -> None`, a parameter list closed by `) → AnnData`, a call whose first

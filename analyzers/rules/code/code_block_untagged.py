@@ -93,12 +93,14 @@ def _shifted_closers(doc: SkillDocument, strays: set[int]) -> set[int]:
     trial = False  # the walk started after a holder (which may itself be a stray closer)
     depth = 0  # blocks the author has open where CommonMark has none (0: the two readings agree)
     after_holder = False
+    shorter = False  # the holder's open inner fence is shorter than its own: only a walk back in step counts
+    last_text = _last_text_line(lines)
     for b in doc.code_blocks:
         if not b.fenced:
             continue
         if not b.closed:  # it runs to the end of its container (a list item, a quote) or of the file
-            out.update(pending[:1])
-            depth, after_holder, trial, pending = 0, False, False, []
+            out.update(pending[:0 if shorter else 1])
+            depth, after_holder, trial, pending, shorter = 0, False, False, [], False
             continue
         if b.start_line in strays:  # named by another rule: the walk is certain from here
             out.update(pending)
@@ -106,6 +108,9 @@ def _shifted_closers(doc: SkillDocument, strays: set[int]) -> set[int]:
         elif depth == 0:
             if b.info or not after_holder:
                 after_holder = not b.info and _tagged_inside(b, lines) > 0  # (a tagged block: no need to look)
+                shorter = False
+                if not after_holder and _shorter_left_open(b, lines):
+                    after_holder = shorter = True  # ```` (tagged or not) holding ```javascript never closed, then ````
                 continue
             trial = True  # the holder's author closer: the walk starts here, on trial
         inside = _tagged_inside(b, lines)
@@ -116,11 +121,39 @@ def _shifted_closers(doc: SkillDocument, strays: set[int]) -> set[int]:
         (pending.append if trial else out.add)(b.start_line)
         depth = max(depth, 1) - 1 + inside  # the opener closes the author's innermost block
         depth = depth - 1 if depth else 1  # CommonMark's closer closes the next one, or opens one
-        if depth == 0:
-            out.update(pending)  # back in step: the walk on trial was the author's reading
-            trial, pending = False, []
-    out.update(pending[:1])
+        if depth == 0 or trial and b.end_line - 1 == last_text and _holds_heading(b, lines):
+            # back in step, or the walk's last block ends at the file's last line holding the document's own
+            # sections (`## Quick Reference`): a stray fence there; the walk on trial was the author's reading
+            out.update(pending)
+            trial, pending, shorter = False, [], False
+    out.update(pending[:0 if shorter else 1])
     return out
+
+
+def _shorter_left_open(b: CodeBlock, lines: list[str]) -> bool:
+    """`b` holds a tagged fence of its kind shorter than its own that is still open at its closer (```` ```` ````
+    … ```` ```javascript ```` … ```` ```` ````: the author's inner block ends where CommonMark's outer one does)."""
+    opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
+    if opener is None or opener.run <= 3:
+        return False
+    mark = opener.marker * 3
+    n = 0
+    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
+        f = fence_line(lines[ln]) if mark in lines[ln] else None
+        if f is not None and f.marker == opener.marker and f.run < opener.run:
+            n = n + 1 if f.info else max(n - 1, 0)
+    return n > 0
+
+
+def _holds_heading(b: CodeBlock, lines: list[str]) -> bool:
+    """A content line of `b` is a markdown heading of level 1-3 (`## Summary`)."""
+    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
+        line = lines[ln]
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            if level <= 3 and line[level:level + 1] == " " and line[level + 1:].strip():
+                return True
+    return False
 
 
 def _wrapped_closers(doc: SkillDocument, nested: list[tuple[CodeBlock, int, int]]) -> set[int]:
@@ -233,7 +266,10 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     pairs the fences afresh up to the wrapper's own closer; nor, when all of a tagged wrapper's inner fences are
     bare (```` ```yaml ```` holding sample ```` ``` ```` blocks, which `NESTED_FENCE` cannot tell apart), the
     untagged openers from the wrapper up to the empty block that its last inner closer and its own closer make on
-    two lines in a row.
+    two lines in a row. So too after a longer fence holding a shorter tagged one it never closes (```` ```` ````
+    … ```` ```javascript ```` … ```` ```` ````, then a bare ```` ``` ````: the author's closer), when the walk comes
+    back in step or its last block ends at the file's last line holding the document's own sections (`## Summary`):
+    a stray fence there.
     A tag on such a line would stop it from ever closing anything.
     A bare block that runs to the file's last line and whose first heading numbers the next part of the document's
     own outline (`### Phase 5: Apply Updates` inside, `### Phase 4: …` above the block) is the rest of the document

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
+from ...package_code import INSTALLS_FOR_CLAUDE, SIDECAR_FILES, loader_keys, package_names_file, package_root
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, keeps_most, slugify
 from ..code._helpers import closes_fence, fence_line, line_break
@@ -44,7 +45,11 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     A skill whose manifest beside SKILL.md (a `*.json` file at its root) names the frontmatter an installer
     writes for each host (`"materializedFrontmatterDigest"`, a `"frontmatter"` key) is a source the
     installer completes: it is not reported. A sidecar `skill.json` that only holds the name and
-    description (`"entryPoint": "skill.md"`) is: an agent that loads the folder as it is finds no frontmatter.
+    description (`"entryPoint": "skill.md"`) is: an agent that loads the folder as it is finds no frontmatter;
+    but not when the code of the package shipping the skill names that sidecar (`metadata.json`, `skill.json`,
+    `manifest.json`, `skill.yaml`, …) and never names `.claude`: its own catalog reads the name and description
+    there (simplicio_prompt's `load_skill_metadata` reads `<skill>/metadata.json`), and no agent's skills folder
+    receives the skill as it is.
 
     When a frontmatter block comes a little later, after blank lines or HTML comments only (`<!-- mirrored
     from … -->` above `---`), the finding says where it starts instead; when the whole file is wrapped in a
@@ -88,7 +93,7 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
                        after),
         )
         return
-    if _materialized(doc):
+    if _materialized(doc) or _catalog_sidecar(doc):
         return
     name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"
@@ -174,5 +179,28 @@ def _materialized(doc: SkillDocument) -> bool:
             continue
         bf = read_bundled(doc, rel)
         if bf is not None and _FRONTMATTER_KEY.search(bf.text[:MANIFEST_BYTES]) is not None:
+            return True
+    return False
+
+
+# a manifest's name and description keys: `"name": …` / `name: …` at a line's start or after `{` / `,`
+_NAME_KEY = lazy_compile(r'(?:^|[{,])\s{0,8}"?name"?\s{0,3}:', re.M)
+_DESCRIPTION_KEY = lazy_compile(r'(?:^|[{,])\s{0,8}"?description"?\s{0,3}:', re.M)
+
+
+def _catalog_sidecar(doc: SkillDocument) -> bool:
+    """A sidecar manifest at the skill's root holds its name and description, and the shipping package's own code
+    names that file (and never `.claude`): its catalog reads the skill from there."""
+    from ...bundle import read_bundled  # (only for a skill with no frontmatter)
+
+    for rel in SIDECAR_FILES:
+        if not doc.files.exists(rel) or not package_names_file(doc, rel):
+            continue
+        root = package_root(doc)
+        if root is None or INSTALLS_FOR_CLAUDE in loader_keys(str(root)):
+            return False
+        bf = read_bundled(doc, rel)
+        text = bf.text[:MANIFEST_BYTES] if bf is not None else ""
+        if _NAME_KEY.search(text) is not None and _DESCRIPTION_KEY.search(text) is not None:
             return True
     return False

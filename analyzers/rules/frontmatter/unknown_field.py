@@ -67,7 +67,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the package, the nearest folder above the skill with `pyproject.toml`, `setup.py`, `package.json` or a
     wheel's `*.dist-info`, else the outermost import package (`__init__.py`) holding the skill, that names
     `SKILL.md` or `frontmatter` and writes the key as a quoted name:
-    `meta.get("priority")`; or any JavaScript / TypeScript source of it declaring the key at the top level of a
+    `meta.get("priority")`, or through a constant it indexes with: `_KEY = "x-stamp"` and `fm.get(_KEY)`; or any JavaScript / TypeScript source of it declaring the key at the top level of a
     frontmatter schema object: `SkillFrontmatterSchema = z.object({ domain: z.string() })`) is that package's format, declared as `known-fields` would declare it: only a
     near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there. So it is in a
     skill the package hands to another package's runtime through an entry-point group naming skills (its wheel's

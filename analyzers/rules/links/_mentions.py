@@ -24,6 +24,25 @@ _PLACEHOLDER_AFTER = frozenset("<{*[$%")  # references/<name>.md, scripts/{tool}
 # names that stand for any file: `references/filename.md` shows how a path is written
 _GENERIC_NAMES = frozenset({"filename", "file_name", "file", "name", "example", "foo", "bar", "xxx", "your_file",
                             "your_script", "my_file", "my_script", "some_file", "something", "topic", "other"})
+# a language or locale suffix: `_en`, `_zh`, `_zh_cn`, `_pt_br`
+_LOCALE_SUFFIX = re.compile(r"_[a-z]{2}(?:_[a-z]{2})?")
+
+
+def _generic_stem(stem: str) -> bool:
+    """A file name that stands for any file (`filename`, `your_file`, `xxxx`), also with a language suffix
+    (`xxx_en`: the pattern of a translated file's name; `configuration_en` is a file)."""
+    def generic(name: str) -> bool:
+        return name in _GENERIC_NAMES or len(name) >= 3 and set(name) == {"x"}
+
+    if generic(stem):
+        return True
+    for k in (1, 2):  # `xxx_en`, `your_file_zh_cn`
+        parts = stem.rsplit("_", k)
+        if len(parts) == k + 1 and _LOCALE_SUFFIX.fullmatch("_" + "_".join(parts[1:])) and generic(parts[0]):
+            return True
+    return False
+
+
 # commands whose first path argument is a file they run or read (in fenced code blocks)
 _RUNNERS = frozenset({
     "python", "python3", "py", "uv", "uvx", "pipx", "poetry", "bash", "sh", "zsh", "source", ".", "node",
@@ -144,8 +163,8 @@ def _add(text: str, s: int, e: int, line: int, where: str, out: list[Mention], o
     dot = last.rfind(".")
     if dot <= 0 or dot == len(last) - 1:
         return  # no file extension: a folder, or a name too vague to check
-    if last[:dot].lower().replace("-", "_") in _GENERIC_NAMES:
-        return  # `references/filename.md`, `scripts/your_script.py`: how paths are written, not a file
+    if _generic_stem(last[:dot].lower().replace("-", "_")):
+        return  # `references/filename.md`, `scripts/your_script.py`, `references/xxx_en.md`: how paths are written
     rel = normalize(tok)
     if rel.startswith(".."):
         return

@@ -78,7 +78,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     (`references/x-template.md.tmpl` does not exist; `references/x-template.md` does). Not checked: links (`DEAD_LINK`, `ORPHAN_REFERENCE`), folders
     (`scripts/`), names without an extension, paths with placeholders (`references/<topic>.md`,
     `scripts/{name}.py`, `assets/*.png`, `...`, a generic name: `references/filename.md`,
-    `scripts/your_script.py`), paths that continue a longer path or URL
+    `scripts/your_script.py`, `references/xxx_en.md` with a language suffix), paths that continue a longer path or URL
     (`{baseDir}/scripts/x.py`, `https://…/scripts/x.py`), output arguments in inline code
     (`-o assets/out.png`, `> scripts/log.txt`), other lines of code blocks (examples of other
     projects), files a command block creates (the destination of `cp` / `mv` / `ln` / `install`, a
