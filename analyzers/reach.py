@@ -21,7 +21,8 @@ Reach starts at SKILL.md and follows, through every reached bundled text file:
   compound stem named anywhere in a reached markdown file, `-` and `_` alike (`hybris exec parse-java-class` for
   `scripts/parse_java_class.py`), unless it is the skill's own name;
 - in a reached YAML or JSON manifest, the scripts its entries declare by name (`tools.yaml`'s `- name:
-  export_fbx` reaches `scripts/export_fbx.py`: the runtime maps each tool to the script of that stem);
+  export_fbx` reaches `scripts/export_fbx.py`: the runtime maps each tool to the script of that stem), and the
+  manifest itself when the frontmatter names it, also inside a YAML flow mapping (`dcc-mcp: {…, tools: tools.yaml}`);
 - in scripts, quoted bare names of bundled files or folders (`Path(__file__).parent / "schemas"`,
   `open('fields.json')`), JS `require('./z')` / `import … from './z'` (extensions completed) and shell
   `source lib.sh` / `. ./lib.sh`.
@@ -418,6 +419,8 @@ class Reach:
         if "%" in tok and _PERCENT.search(tok):
             tok = unquote(tok)
         tok = tok.rstrip(".")  # a full stop after the path
+        while tok.endswith("}") and tok.count("}") > tok.count("{"):
+            tok = tok[:-1].rstrip(".")  # a YAML flow mapping's closing brace: `{…, tools: tools.yaml}`
         if len(tok) > 2 and tok[0] == "_" == tok[-1] and "/" in tok:
             tok = tok[1:-1]  # _emphasis_
         if not tok:

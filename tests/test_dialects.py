@@ -255,3 +255,9 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     fixture = "Demo fixture skill. Copies one file into the target folder."
     assert codes("fixtures/fx-01/native-root/skills/demo-skill", fixture) == []
     assert codes("src/fx-01/native-root/skills/demo-skill", fixture) == ["MISSING_TRIGGER"]
+    # set 40p: mcp-scan's `tests/mcp_servers/.test-client/skills/test-skill` ("This is a test that everythings is
+    # correct"), an input of the package's own tests; a testing skill under `shared/` is a skill
+    test_input = "This is a test that everythings is correct"
+    assert codes("scan/tests/mcp_servers/.test-client/skills/test-skill", test_input) == []
+    assert codes("scan/shared/skills/test-skill", test_input) == ["MISSING_TRIGGER"]
+    assert codes("scan/tests/skills/testing", "Writes unit tests with pytest and reports coverage.") == ["MISSING_TRIGGER"]

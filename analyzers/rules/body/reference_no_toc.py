@@ -495,7 +495,7 @@ def has_toc(lines: list[str]) -> bool:
             if anchors >= 2:
                 return True
     return _lede_lists(lines) or _purpose_lists(lines) or _lists_headings(lines) or _names_headings(lines) \
-        or _outline_in_top(lines)
+        or _outline_in_top(lines) or _title_lists_sections(lines)
 
 
 # a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
@@ -520,6 +520,41 @@ def _purpose_lists(lines: list[str]) -> bool:
                                    for x in items[-2:]):
             return True
     return False
+
+
+TITLE_SECTIONS = 6  # main sections a title may list ("# Tool catalog, advanced builds and recipes")
+
+
+def _stem(word: str) -> str:
+    w = word.strip("()[]{}:;,.!?\"'`*_").lower()
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def _title_lists_sections(lines: list[str]) -> bool:
+    """The title lists the file's main sections, each by its first word and nothing else ("# Tool catalog, advanced
+    builds and recipes" over `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; "# Script-Engine API,
+    modules and big plans" over `## Module install by router family` …): the preview names what the file covers.
+    Two to TITLE_SECTIONS sections, one title item per section ("# Automation, shell pipelines and batch processing"
+    over nine sections is a topic)."""
+    title = next((ln for ln in lines[:3] if ln.strip()), "")
+    if not title.startswith("# ") or ("," not in title and _LAST_ITEM.search(title) is None):
+        return False
+    items = [x.split() for x in _LIST_SPLIT.split(_plain(title[2:])[:OVERVIEW_CHARS]) if x.split()]
+    if not 2 <= len(items) <= TITLE_SECTIONS:
+        return False
+    heads: list[set[str]] = []
+    fence = ""
+    for line in lines[1:]:
+        fence, is_fence = fence_step(fence, line)
+        if fence or is_fence or not line.startswith("## "):
+            continue
+        heads.append({_stem(w) for w in _plain(line[3:]).split()})
+        if len(heads) > len(items):
+            return False
+    if len(heads) != len(items):
+        return False
+    firsts = [_stem(item[0]) for item in items]
+    return all(any(f in h for f in firsts) for h in heads) and all(any(f in h for h in heads) for f in firsts)
 
 
 def _outline_in_top(lines: list[str]) -> bool:
@@ -823,7 +858,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     blank); also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
-    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). So does, in the first 10 lines, a
+    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). So does a title that lists the file's two
+    to six main sections, one item each by its first word (`# Tool catalog, advanced builds and recipes` over
+    `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; not `# Automation, shell pipelines and batch processing`
+    over sections it does not name). So does, in the first 10 lines, a
     `## Purpose` (`Scope`, `Overview`, `About`, `Summary`) section whose first sentence lists three or more topics,
     with or without a verb ("Common TDD mistakes, rationalizations, and red flags to avoid."; its last two items short,
     not a phrase: "…, with complete RED/GREEN/REFACTOR cycles and step-by-step walkthroughs" still fires). A file whose headings (two or more,

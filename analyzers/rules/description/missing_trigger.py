@@ -126,13 +126,17 @@ _COPY_ME = re.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.
 _NOT_ASIDE = lazy_compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
 
 
-_SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data"})
-_SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo)\s+skill\b", re.I)
+_SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data", "tests",
+                          "test", "__tests__"})
+# "an example skill", "a test skill"; a description that opens "This is a test …" (mcp-scan's test client's skill)
+_SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|^\W{0,3}this\s+is\s+a\s+"
+                           r"(?:test|dummy|sample)\b", re.I)
 
 
 def _sample_skill(doc: SkillDocument, text: str) -> bool:
-    """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`) whose description calls it an example,
-    sample, fixture or demo skill: an input for the package's own checker or tutorial, which no agent routes to."""
+    """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`, `tests/`) whose description calls it an
+    example, sample, fixture, demo or test skill (or opens "This is a test"): an input for the package's own checker,
+    tests or tutorial, which no agent routes to."""
     if doc.skill_dir is None or not _SAMPLE_WORDS.search(text):
         return False
     parts = doc.skill_dir.parts[-SAMPLE_DEPTH - 1:-1]  # the folders above the skill, up to the workspace root
@@ -266,8 +270,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), or that
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
     package names (crucible's trigger router), and a
-    sample skill (kept under `examples/`, `fixtures/`, `samples/` or `testdata/` at any depth below the workspace root, its description calling it an
-    "example / sample / fixture / demo skill": an input for its package's checker or tutorial), and a
+    sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` at any depth below the workspace
+    root, its description calling it an "example / sample / fixture / demo / test skill" or opening "This is a test":
+    an input for its package's checker, tests or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
     (`description: "{{customDescription}}"`), or that says to copy it ("Template skill … Copy this folder,
     rename it, and fill in …"): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.

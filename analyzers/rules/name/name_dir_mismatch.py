@@ -142,7 +142,10 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `.claude/skills/<name>/`, `skills/<category>/<name>/`, `builder-skills/<name>/`; a grandparent that is a
     repository's root, `draco-skills/Ark Version/<name>/`, is not one). A runtime that
     identifies the skill by a slug id equal to the folder's name (`skill: ip-design`, `id: ip-design`)
-    shows `name` as a label (`name: IP Design`): not reported; nor is a Craft Agents skill (it has
+    shows `name` as a label (`name: IP Design`): not reported, nor is a label with blanks beside such an id in
+    any folder (`id: omics_skills_index`, `name: Omics Analysis Skills Index` in `omics/`: the runtime files the
+    skill by its id or path, and a name with blanks is no folder's name; `name: ip-design-kit` beside
+    `skill: ip-design` in another folder is reported); nor is a Craft Agents skill (it has
     `alwaysAllow:`, a key only Craft Agents defines), which that runtime files under its folder's slug and
     whose `name` is its display label, when the label is the folder's name written out
     (`name: "Memory Search"` in `memory-search/`), nor another runtime's library skill marked by `connectors:` or
@@ -226,8 +229,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if "description" not in doc.frontmatter.data and runtime_record(doc.frontmatter.data):
         return  # `name: Notion CLI`, `slug: notion-cli`, `type:`, `install:` and no description: another runtime's record
     ident = runtime_id(doc.frontmatter.data)
-    if ident is not None and ident.rsplit("/", 1)[-1] == dirname:
-        return  # `skill: ip-design` in `ip-design/` identifies it; `name: IP Design` is the runtime's label
+    if ident is not None and (ident.rsplit("/", 1)[-1] == dirname or " " in fld.value.strip()):
+        return  # `skill: ip-design` in `ip-design/` identifies it; `name: IP Design` is the runtime's label (a label
+        # with blanks beside a runtime id is one wherever it sits: `id: omics_skills_index`, `name: Omics … Index`)
     if folder_label(doc.frontmatter.data, fld.value, dirname):
         return  # `alwaysAllow:`: Craft Agents files the skill under `memory-search/`; `Memory Search` is its label
     if dirname.startswith(_SOURCE_PREFIXES) or package_data(doc.skill_dir) or _root(doc.skill_dir):
