@@ -6,7 +6,8 @@ documented format, as a project's `known-fields` setting would declare them. The
 folder above the skill, within the workspace, that holds a package manifest (`pyproject.toml`, `setup.py`,
 `setup.cfg`, `package.json`) or an installed wheel's `*.dist-info`, else the outermost import package
 (`__init__.py`) holding the skill; its loader is any of its Python or
-JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter`, and a key it reads is one it reads by
+JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter` (and its shell scripts for the frontmatter lines
+they match: `awk '/^[ \\t]+requires:/'`), and a key it reads is one it reads by
 a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`, a helper's argument when the helper
 indexes with it (`_read("requires_mcp")` with `def _read(key): … meta.get(key)`), a named constant it indexes with
 (`_STAMP_KEY = "x-prompt-linker"` then `fm.get(_STAMP_KEY)`), or a literal list a loop walks
@@ -37,6 +38,7 @@ from .workspace import BUNDLE_SKIP_DIRS
 PACKAGE_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
 PY_PACKAGE = "__init__.py"  # with no manifest above: the outermost import package holding the skill is its package
 SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts")
+SHELL_SUFFIXES = (".sh", ".bash")  # shell sources: only the frontmatter lines they match (`awk '/^  tags:/'`) are read
 LOADER_MARKS = ("SKILL.md", "frontmatter")
 MAX_SOURCES = 3000  # source files looked at per package
 MAX_SOURCE_BYTES = 400_000  # larger sources (bundles, generated code) are not a loader anyone reads
@@ -52,6 +54,21 @@ _CONST_DEF = lazy_compile(r"^[ \t]*(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+)?
                           r"(?::[ \t]*[\w\[\]. |]{1,40})?=[ \t]*[\"']([A-Za-z_][\w.-]{0,60})[\"'][ \t]*;?[ \t]*(?:#[^\n]*)?$", re.M)
 
 
+# a presence check: `grep -q "^homepage: " "$skillmd"` (a validator's list of required keys, the `known-fields` case)
+_GREP_QUIET = lazy_compile(r"\bgrep[ \t]+(?:-[A-Za-z]{0,4}[ \t]+)*-[A-Za-z]{0,4}q")
+SHELL_LINE_CHARS = 400  # characters of a shell line looked at
+
+
+def _shell_line_reads(text: str) -> set[str]:
+    """Keys a shell script reads off the frontmatter's lines to use their values (`awk '/^[ \\t]+requires:/ {…}'`,
+    `sed -n 's/^tags: //p'`); a presence check (`grep -q "^homepage: "`) only requires the key."""
+    out: set[str] = set()
+    for line in text.splitlines():
+        if "^" in line and _GREP_QUIET.search(line[:SHELL_LINE_CHARS]) is None:
+            out.update(_LINE_READ.findall(line[:SHELL_LINE_CHARS]))
+    return out
+
+
 def _constant_reads(text: str) -> set[str]:
     """Keys read through a named constant the source defines (`_STAMP_KEY = "x-prompt-linker"` then
     `fm.get(_STAMP_KEY)`); a constant never used as an index (a message, an allowed-keys list) reads nothing."""
@@ -62,7 +79,10 @@ def _constant_reads(text: str) -> set[str]:
 
 
 # a key read off the frontmatter's text: `re.search(r"^updated:\s*(\S+)", fm)`, `line.startswith("updated:")`
-_LINE_READ = lazy_compile(r"""(?:["']\^|startswith\(\s*["'])([A-Za-z_][\w-]{0,60})\s*:""")
+# (also a JS regex literal or an awk / grep pattern, indented or not: `/^lifecycle:\s*(.+)$/m`, `/^[ \t]+requires:/`,
+# `grep -E '^  tags:'`)
+_LINE_READ = lazy_compile(r"""(?:["'/]\^(?:\[[^\]\n]{1,8}\][*+]?|\\s[*+]|[ ]{1,8})?|startswith\(\s*["'])"""
+                          r"""([A-Za-z_][\w-]{0,60})\s*:""")
 # a JavaScript / TypeScript property read off the parsed frontmatter: `fm.tags`, `metadata?.layer`
 _JS_PROP_READ = lazy_compile(r"\b(?:fm|frontmatter|frontMatter|meta|metadata|attributes|attrs)\??\.([A-Za-z_]\w{0,60})\b")
 # a frontmatter model: `class _SkillFrontMatter(BaseModel):` (or `SkillMeta`, `SkillMetadata`), whose typed
@@ -415,7 +435,8 @@ def loader_keys(root: str) -> frozenset[str]:
                 if e.is_dir(follow_symlinks=False):
                     stack.append(e.path)
                     continue
-                if not e.name.endswith(SOURCE_SUFFIXES):
+                shell = e.name.endswith(SHELL_SUFFIXES)
+                if not shell and not e.name.endswith(SOURCE_SUFFIXES):
                     continue
                 size = e.stat().st_size
             except OSError:
@@ -424,13 +445,18 @@ def loader_keys(root: str) -> frozenset[str]:
                 continue
             seen += 1
             total += size
-            keys.add(SOURCE + e.name)
+            if not shell:
+                keys.add(SOURCE + e.name)
             if seen > MAX_SOURCES or total > MAX_TOTAL_BYTES:
                 break
             try:
                 with open(e.path, encoding="utf-8", errors="replace") as f:
                     text = f.read()
             except OSError:
+                continue
+            if shell:  # `awk '/^[ \t]+requires:/'` in a script that parses SKILL.md files
+                if any(m in text for m in LOADER_MARKS):
+                    keys.update(_shell_line_reads(text))
                 continue
             if any(m in text for m in LOADER_MARKS):
                 keys.update(_READ.findall(text))

@@ -474,3 +474,25 @@ def test_a_key_read_through_a_named_constant_is_read(tmp_path: Path) -> None:
                               'def stamp(fm):\n    old = fm.get(_STAMP_KEY)\n    print(OWNER)\n    return old\n')
     path = _skill(tmp_path, "description: React design. Use when writing React.\nx-prompt-linker: {v: 1}\nowner: web\n")
     assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+
+
+def test_keys_a_validator_matches_on_the_frontmatter_lines_are_read(tmp_path: Path) -> None:
+    """Set 40b: SciAgent-toolkit's `lib/sciagent/validate.sh` checks `tags` with `awk '/^  tags:/'` on every SKILL.md,
+    and event4u's `validate-lifecycle-metadata.js` requires `/^lifecycle:\\s*(.+)$/m`. Keys no line pattern names
+    (`owner`) are still reported; a shell script that names no SKILL.md reads nothing, and a presence check
+    (`grep -q "^audience: "`, set 38q's toucan verify-skill.sh, judged right) only requires the key."""
+    loader_keys.cache_clear()
+    (tmp_path / "package.json").write_text('{"name": "toolkit"}\n')
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "validate.sh").write_text(
+        "#!/bin/sh\nfor f in skills/*/SKILL.md; do\n  awk '/^[ \\t]+requires:/ {print}' \"$f\"\n"
+        "  grep -E '^  tags:' \"$f\"\ndone\n")
+    (tmp_path / "lib" / "other.sh").write_text("grep -E '^owner:' notes.txt\n")
+    (tmp_path / "lib" / "verify.sh").write_text('grep -q "^audience: " "$dir/SKILL.md" || echo missing\n')
+    (tmp_path / "lib" / "check.js").write_text(
+        "// every SKILL.md needs a lifecycle\nconst m = text.match(/^lifecycle:\\s*(.+)$/m);\n")
+    path = _skill(tmp_path, "description: React design. Use when writing React.\nlifecycle: stable\nowner: web\n"
+                            "metadata:\n  tags: [react]\n  requires: [hooks]\n  audience: [web]\n")
+    assert sorted(_codes(path, tmp_path, "UNKNOWN_FIELD", "FIELD_TYPE")) == [
+        ("FIELD_TYPE", "`metadata.audience` must be text, not a list"),
+        ("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]

@@ -66,9 +66,11 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     A key that the code of the package shipping the skill reads from its SKILL.md files (a source of
     the package, the nearest folder above the skill with `pyproject.toml`, `setup.py`, `package.json` or a
     wheel's `*.dist-info`, else the outermost import package (`__init__.py`) holding the skill, that names
-    `SKILL.md` or `frontmatter` and writes the key as a quoted name:
-    `meta.get("priority")`, or through a constant it indexes with: `_KEY = "x-stamp"` and `fm.get(_KEY)`; or any JavaScript / TypeScript source of it declaring the key at the top level of a
-    frontmatter schema object: `SkillFrontmatterSchema = z.object({ domain: z.string() })`) is that package's format, declared as `known-fields` would declare it: only a
+    `SKILL.md` or `frontmatter` and writes the key as a quoted name: `meta.get("priority")`; or reads it through
+    a constant it indexes with: `_KEY = "x-stamp"` and `fm.get(_KEY)`; or matches the key's line: `r"^updated:"`,
+    `/^lifecycle:\\s*(.+)$/m`, or in a shell script `awk '/^  tags:/'`; or any JavaScript / TypeScript source of it
+    declaring the key at the top level of a frontmatter schema object: `SkillFrontmatterSchema = z.object({ domain:
+    z.string() })`) is that package's format, declared as `known-fields` would declare it: only a
     near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there. So it is in a
     skill the package hands to another package's runtime through an entry-point group naming skills (its wheel's
     `entry_points.txt` or its `pyproject.toml`: `[agent_utilities.skill_providers]` `arr-mcp = arr_mcp.skills`

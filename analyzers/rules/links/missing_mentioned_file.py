@@ -135,7 +135,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     ("詳細は run-build-skill `references/x.md`", "the deploy-skill's `scripts/x.sh`": that skill's file;
     this skill's own name or folder there does not count), or after a kebab-case name in backticks with a
     possessive ("See `scan-pdf-to-print-html`'s `references/cover-workflow.md`") or after a wiki link to
-    another skill ("`[[instagram-reel-publish]] scripts/validate_reel.sh`"). A path the text says something
+    another skill ("`[[instagram-reel-publish]] scripts/validate_reel.sh`"), or later on a line that starts with an
+    agent's name in backticks ("`nanlabs-architect` agent — trade-off analysis and `references/PATTERNS.md`": that
+    agent's file). A path the text says something
     else supplies ("Your pipeline supplies `references/API.md` next to this SKILL.md", "supplied by the
     build", "injected at publish time") is not required either, at every mention of it. A path that
     another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling
@@ -467,6 +469,9 @@ _NAMED_SKILL = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’
 # "`scan-pdf-to-print-html`'s `references/cover-workflow.md`": a kebab-case name in backticks and a possessive
 # right before the path (another skill's file, when the name is not this skill's)
 _CODE_NAME_POSSESSIVE = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`\s?['’]s\s?[`'\"]?$", re.I)
+# "`nanlabs-architect` agent — trade-off analysis and `references/PATTERNS.md`": a backticked agent's name earlier in
+# the line, then the path: that agent's file (its own `references/`)
+_CODE_NAME_AGENT = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`\s{0,3}(?:sub-?)?agent\b[^`\n]{0,80}$", re.I)
 # "`[[instagram-reel-publish]] scripts/validate_reel.sh`": a wiki link to a skill right before the path
 _WIKI_NAME = lazy_compile(r"\[\[([\w.-]{1,80})\]\]\s{0,3}[`'\"]?$")
 
@@ -489,6 +494,8 @@ def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = (), follo
         named = _CODE_NAME_POSSESSIVE.search(before)  # "See `scan-pdf-to-print-html`'s `references/x.md`"
     if named is None and "]]" in before:
         named = _WIKI_NAME.search(before)  # "`[[instagram-reel-publish]] scripts/validate_reel.sh`"
+    if named is None and "agent" in line[max(0, start - 120):start].lower():
+        named = _CODE_NAME_AGENT.search(line[max(0, start - 120):start - 1])  # "`x-architect` agent — … and `references/…`"
     return named is not None and named.group(1).lower() not in own
 
 

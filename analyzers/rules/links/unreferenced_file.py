@@ -67,6 +67,16 @@ def _tests_sibling(rel: str, files: tuple[str, ...]) -> bool:
     return any(f == f"{prefix}.{ext}" or f == prefix or f.startswith(prefix + ".") for f in files if f != rel)
 
 
+TRIGGER_EVAL_CHARS = 4096  # characters of a JSON file looked at for a trigger test's key
+
+
+def _trigger_evals(doc: SkillDocument, rel: str) -> bool:
+    """A JSON file of trigger tests (skill-creator's format: `{"query": …, "should_trigger": true}` records): the
+    maintainers test the description with it; the agent never reads it."""
+    bf = read_bundled(doc, rel)
+    return bf is not None and '"should_trigger"' in bf.text[:TRIGGER_EVAL_CHARS]
+
+
 def unreferenced(doc: SkillDocument) -> list[str]:
     """Bundled files under references/ and scripts/ that SKILL.md does not reach (sorted)."""
     if doc.files.root is None or doc.files.truncated or doc.binary or doc.too_large:
@@ -83,6 +93,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
             continue
         if base.rsplit(".", 1)[0].lower().replace("_", "-") in _MAINTAINERS_LOGS:
             continue  # `references/evolution-log.md`: the maintainers' record of changes, not the agent's reading
+        if base.endswith(".json") and _trigger_evals(doc, f):
+            continue  # `references/eval-prompts.json`: the maintainers' trigger tests (`query`, `should_trigger`)
         targets.append(f)
     if not targets:
         return []
@@ -275,7 +287,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     reads them), a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
     `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
     the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`) or how it was made
-    (`CREATION-LOG.md`), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
+    (`CREATION-LOG.md`), a JSON file of trigger tests (skill-creator's `{"query": …, "should_trigger": true}` records, the
+    maintainers' test of the description), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`, and `test-x.sh` / `x_test.sh` beside a bundled
     `x.sh`: tests import or run the code, nothing
     imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
