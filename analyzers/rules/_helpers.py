@@ -97,7 +97,7 @@ _START = r"(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))"
 # Explicit trigger clauses: what routers and the methodology look for.
 _EXPLICIT = re.compile(
     r"\b(?:"
-    r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+|skill\s+)?"
+    r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+|skill\s+|these\s+(?:[\w-]{1,20}\s+)?tools\s+)?"
     r"(?:(?:only|immediately|especially|primarily|first|always|also|right|just),?\s+"
     r"|(?:daily|weekly|monthly|quarterly|regularly|periodically)\s+(?:or|and)\s+)?"  # "Use monthly or after …"
     r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|in|to\s+\w+)\b"
@@ -148,7 +148,7 @@ _EXPLICIT = re.compile(
     # "Invoke at …", "Activates EVERY session", "Mandatory at seed generation", "Use on …"; a rival it
     # replaces: "Use instead of Chrome for …"; how other skills load it: "Fires only for …", "Surfaces on …"
     r"|(?:^|(?<=[.;!?—–]\s))(?:always\s+)?(?:use|invoke|load|run|activates?|mandatory|required)\s+"
-    r"(?:this\s+(?:skill\s+)?|it\s+)?(?:once\s+|first\s+|only\s+)?"
+    r"(?:this\s+(?:skill\s+)?|it\s+|these\s+(?:[\w-]{1,20}\s+)?tools\s+)?(?:once\s+|first\s+|only\s+)?"
     r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every"
     r"|from\s+the\s+(?:first|start|beginning|outset)\b)\b"  # "Use it from the first message of a build"
     # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
@@ -233,7 +233,8 @@ _EXPLICIT = re.compile(
 # follows (a word ending in "-ing" is not special: "for testing web apps" and "for web-app tests" are the
 # same shape):
 #   situation: when/whenever/while/during/if the user … + a word (not the fillers "when needed / necessary /
-#              required / possible / appropriate / applicable / quiet / idle"); the same in Japanese, Chinese, Korean;
+#              required / possible / appropriate / applicable / quiet / idle / allowed / permitted"); the same in
+#              Japanese, Chinese, Korean;
 #   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now", nor "except for", nor a
 #              beneficiary: "for the user / all users / you / me / them / us / everyone" names who, not what for);
 #              "in order to"; "(used|designed|built|meant|helps|lets|allows|enables, or -ing: helping …)
@@ -245,7 +246,8 @@ _EXPLICIT = re.compile(
 _NOT_WHEN = "[同常当當随隨臨临一瞬即及日定毎何小実實实超按准暂過过耗费]"
 _CONTEXT = re.compile(
     # (not the fillers "when needed", "when necessary", "when quiet": no situation is named)
-    r"\b(?:when(?:ever)?\s+(?!(?:needed|necessary|required|possible|appropriate|applicable|quiet|idle)\b)\w"
+    r"\b(?:when(?:ever)?\s+(?!(?:needed|necessary|required|possible|appropriate|applicable|quiet|idle|allowed"
+    r"|permitted)\b)\w"
     r"|while\s+\w|during\s+\w"
     r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
     # (not the "for" of "ask for", "look for", "search for", "wait for": what is asked for, not a purpose)

@@ -422,7 +422,8 @@ def _names_headings(lines: list[str]) -> bool:
                 if sentences is None:
                     sentences = _sentences("\n".join(prose))
                 for k, sentence in enumerate(sentences):  # "the pin and overview formats, the audit and the
-                    if _word_in(head, sentence):  # commit" for `## Pin`, `## Overview`, `## Audit`, `## Commit`
+                    # commit" for `## Pin`, `## Overview`, `## Audit`, `## Commit` (a plural too: "dates" for `## Date`)
+                    if _word_in(head, sentence) or _word_in(head + "s", sentence) or _word_in(head + "es", sentence):
                         short.setdefault(k, set()).add(head)
                         if len(short[k]) >= SHORT_ITEMS:
                             return True
@@ -495,7 +496,7 @@ def has_toc(lines: list[str]) -> bool:
             if anchors >= 2:
                 return True
     return _lede_lists(lines) or _purpose_lists(lines) or _lists_headings(lines) or _names_headings(lines) \
-        or _outline_in_top(lines) or _title_lists_sections(lines)
+        or _outline_in_top(lines) or _title_lists_sections(lines) or _colon_list_names_sections(lines)
 
 
 # a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
@@ -555,6 +556,45 @@ def _title_lists_sections(lines: list[str]) -> bool:
         return False
     firsts = [_stem(item[0]) for item in items]
     return all(any(f in h for f in firsts) for h in heads) and all(any(f in h for h in heads) for f in firsts)
+
+
+_SITUATION_LABEL = re.compile(r"\b(?:when|whenever|if|before|after)\b", re.I)
+COLON_ITEMS = 3  # items of a colon's list that must each name a main section ("operations: duplicate, rename, …")
+COLON_ITEM_WORDS = 4  # words of each such item
+
+
+def _colon_list_names_sections(lines: list[str]) -> bool:
+    """In the first SCOPE_LINES lines of text, a colon opens a list of COLON_ITEMS or more short items, each naming
+    a different main (`##`) section by a word of four or more letters: "High-level asset operations: duplicate,
+    token-aware rename, dependency-aware delete, and sprite swap." over `## Duplicate Asset`, `## Rename Asset`,
+    `## Dependency-aware Delete`, `## Swap Sprite`. No verb is needed: the list is the file's outline."""
+    start = _frontmatter_end(lines)
+    line = next((ln for ln in lines[start:start + SCOPE_LINES] if ": " in ln and not ln.startswith(("#", "|", "`"))
+                 and _commas(ln) >= COLON_ITEMS - 1), None)
+    if line is None or _SITUATION_LABEL.search(line.split(": ", 1)[0]) is not None:
+        return False  # ("**Read this when**: working with pytest, Python mocking, …": situations, not sections)
+    items = [x.split() for x in _LIST_SPLIT.split(_plain(line.split(": ", 1)[1])[:OVERVIEW_CHARS].rstrip(". "))
+             if x.strip()]
+    if len(items) < COLON_ITEMS or any(len(x) > COLON_ITEM_WORDS for x in items):
+        return False
+    heads: list[set[str]] = []
+    fence = ""
+    for ln in lines[start:]:
+        fence, is_fence = fence_step(fence, ln)
+        if not fence and not is_fence and ln.startswith("## "):
+            heads.append({w for w in (_stem(x) for x in _plain(ln[3:]).replace("-", " ").split()) if len(w) >= 4})
+            if len(heads) > OVERVIEW_HEADINGS:
+                break
+    if len(items) * 2 < len(heads):
+        return False  # four of eleven sections: a few topics, not the file's outline
+    free = list(range(len(heads)))
+    for item in items:
+        words = {w for w in (_stem(x) for x in " ".join(item).replace("-", " ").split()) if len(w) >= 4}
+        hit = next((k for k in free if words & heads[k]), None)
+        if hit is None:
+            return False
+        free.remove(hit)
+    return True
 
 
 def _outline_in_top(lines: list[str]) -> bool:
@@ -724,13 +764,46 @@ def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> boo
     sections (or none: a file without headings, such as one structured by XML tags)."""
     heads = 0
     fence = ""
+    tags: list[str] = []  # the prompt-structure tags open here (`<formats>`, `<format id="spec">`)
+    closed = {m.group(2) for ln in lines if ln.startswith("</") and (m := _TAG_LINE.fullmatch(ln.rstrip()))}
     for i, line in enumerate(lines):
         fence, is_fence = fence_step(fence, line)
-        if not is_fence and not fence and _ATX.match(line) and i not in example:
+        if fence or is_fence:
+            continue
+        if line.startswith("<") and closed:
+            _tag_step(tags, line, closed)
+            continue
+        if _ATX.match(line) and i not in example and not tags:
             heads += 1
             if heads > MIN_SECTIONS:
                 return False
     return True
+
+
+# a line that is only an opening or closing tag of a prompt's structure (`<formats>`, `<format id="spec">`,
+# `</format>`; a lowercase name); HTML's own elements (`<details>`, `<div>`) and MDX components (`<Update>`) hold the
+# file's sections, not a template's
+_TAG_LINE = re.compile(r"<(/?)([A-Za-z][\w-]{0,40})((?:[ \t]+[\w:-]{1,40}(?:=(?:\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|[\w.-]{1,40}))?)"
+                       r"{0,12})[ \t]*>[ \t]*")
+_HTML_ELEMENTS = frozenset({"details", "summary", "div", "section", "article", "aside", "main", "nav", "header",
+                            "footer", "p", "span", "table", "thead", "tbody", "tr", "td", "th", "ul", "ol", "li",
+                            "dl", "dt", "dd", "blockquote", "pre", "code", "center", "figure", "figcaption", "picture",
+                            "a", "b", "i", "em", "strong", "sub", "sup", "br", "hr", "img", "kbd", "small", "font"})
+MAX_TAGS = 32  # prompt-structure tags open at once that are followed (deeper: treated as not closed)
+
+
+def _tag_step(tags: list[str], line: str, closed: set[str]) -> None:
+    """Open or close a prompt-structure tag a line holds alone (`<format id="spec">` … `</format>`); a tag no line
+    of the file closes (`<class 'ctypes.c_long'>` printed by a doctest) opens nothing."""
+    m = _TAG_LINE.fullmatch(line.rstrip())
+    if m is None or not m.group(2)[0].islower() or m.group(2) in _HTML_ELEMENTS or line.rstrip().endswith("/>"):
+        return  # (an MDX component, `<Update label="…">` or `<Tabs>`, holds the page's own sections)
+    name = m.group(2)
+    if m.group(1):
+        if name in tags:
+            del tags[len(tags) - 1 - tags[::-1].index(name):]
+    elif len(tags) < MAX_TAGS and name in closed:
+        tags.append(name)
 
 
 def _few_sections(bf) -> bool:
@@ -818,7 +891,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
     checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
     them in order. Do not move to the next group until …"), nor files with fewer than three headings after the first (a table
-    of contents would list one or two sections, or none in a file structured by XML tags; the headings of a
+    of contents would list one or two sections, or none in a file structured by XML tags, whose headings inside a
+    tag opened and closed on lines of their own, such as an output template's `<format id="spec">` … `</format>`, are
+    the template's (not inside HTML's own `<details>` or `<div>`, nor an MDX component's `<Update label="…">`); the
+    headings of a
     markdown template that a nested fence cut open, such as a ```` ```mermaid ```` block inside
     ```` ```markdown ````, are the template's, not the file's). A file of more
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
@@ -861,7 +937,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). So does a title that lists the file's two
     to six main sections, one item each by its first word (`# Tool catalog, advanced builds and recipes` over
     `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; not `# Automation, shell pipelines and batch processing`
-    over sections it does not name). So does, in the first 10 lines, a
+    over sections it does not name), and a colon's list in the first 10 lines whose three or more short items each
+    name a different main section by a word ("High-level asset operations: duplicate, token-aware rename,
+    dependency-aware delete, and sprite swap." over `## Duplicate Asset` … `## Swap Sprite`; no verb needed; a plural
+    names its section in a sentence too: "dates" for `## Date`). So does, in the first 10 lines, a
     `## Purpose` (`Scope`, `Overview`, `About`, `Summary`) section whose first sentence lists three or more topics,
     with or without a verb ("Common TDD mistakes, rationalizations, and red flags to avoid."; its last two items short,
     not a phrase: "…, with complete RED/GREEN/REFACTOR cycles and step-by-step walkthroughs" still fires). A file whose headings (two or more,

@@ -219,7 +219,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "… 같은 말에 쓴다").
     2. **Usage context only**: `WEAK_TRIGGER`. A clause of situation ("when …", "whenever …",
        "while …", "during …", "if the user / you …"; not the fillers "when needed / necessary / required /
-       possible / appropriate / applicable / quiet / idle", which name no situation; in Japanese "…場合の / 場合に", "…ときの / ときに",
+       possible / appropriate / applicable / quiet / idle / allowed / permitted", which name no situation; in Japanese "…場合の / 場合に", "…ときの / ときに",
        "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
@@ -277,7 +277,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (`description: "{{customDescription}}"`), or that says to copy it ("Template skill … Copy this folder,
     rename it, and fill in …"): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 
-    The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
+    "These tools" stand for "this skill" too ("Use these typed tools instead of arbitrary Python …", "Use these
+    tools to query …": the tools the skill brings). The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
     and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`) read as
     "Use this skill to …", and "Use tmux instead of the bash tool to …" (`name: tmux`) as "Use this skill instead of …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
     their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "using", "the",
