@@ -166,6 +166,9 @@ SOURCE = "\0source:"  # in loader_keys' set: the name of each source file of the
 # `skill://<folder>/SKILL.md`, each named by its folder (the frontmatter's `name` is not read)
 SERVES_BY_FOLDER_MARK = "SkillsDirectoryProvider"
 SERVES_BY_FOLDER = "\0serves-by-folder"  # in loader_keys' set: some source names SERVES_BY_FOLDER_MARK
+# a source that reads SKILL.md and registers an MCP resource (`@mcp.resource("silk://guide")` returning its text):
+# the package serves the file to MCP clients as a guide
+SERVES_RESOURCE = "\0serves-resource"
 
 
 # an entry-point group through which the package hands its skills to another package's runtime
@@ -247,6 +250,15 @@ def package_serves_by_folder(doc: SkillDocument) -> bool:
     `skill://develop_extension/SKILL.md`)."""
     keys = _package_keys(doc)
     return keys is not None and SERVES_BY_FOLDER in keys
+
+
+def package_serves_resource(doc: SkillDocument) -> bool:
+    """The skill's SKILL.md sits among its package's modules (`__init__.py` beside it), a source of the package reads
+    SKILL.md and registers an MCP resource (`@mcp.resource("silk://guide")`), and none names `.claude`: the file is
+    the guide the package's MCP server serves, not a skill an agent's loader finds."""
+    keys = _package_keys(doc)
+    return keys is not None and SERVES_RESOURCE in keys and INSTALLS_FOR_CLAUDE not in keys \
+        and doc.files.exists(PY_PACKAGE)
 
 
 def package_supplies(doc: SkillDocument, rel: str) -> bool:
@@ -476,6 +488,8 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.add(INSTALLS_FOR_CLAUDE)
             if SERVES_BY_FOLDER_MARK in text:
                 keys.add(SERVES_BY_FOLDER)
+            if "SKILL.md" in text and ".resource(" in text:
+                keys.add(SERVES_RESOURCE)
             if "triggers." in text:
                 keys.update(NAMES_FILE + f for f in TRIGGER_FILES if f in text)
             if ".json" in text or ".y" in text:

@@ -496,3 +496,27 @@ def test_keys_a_validator_matches_on_the_frontmatter_lines_are_read(tmp_path: Pa
     assert sorted(_codes(path, tmp_path, "UNKNOWN_FIELD", "FIELD_TYPE")) == [
         ("FIELD_TYPE", "`metadata.audience` must be text, not a list"),
         ("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+
+
+@pytest.mark.parametrize(("server", "init", "fires"), [
+    ('_MD = files("silkmcp").joinpath("SKILL.md").read_text()\n\n@mcp.resource("silk://guide")\ndef guide():\n'
+     '    return _MD\n', True, False),
+    ('_MD = files("silkmcp").joinpath("SKILL.md").read_text()\n', True, True),  # read, but served as no resource
+    ('_MD = files("silkmcp").joinpath("SKILL.md").read_text()\n\n@mcp.resource("silk://guide")\ndef guide():\n'
+     '    return _MD\n', False, True),  # a skill folder of its own, not among the package's modules
+])
+def test_skill_md_served_as_an_mcp_resource(tmp_path: Path, server: str, init: bool, fires: bool) -> None:
+    """Set 40q (django_silk_mcp, judged wrong): the package's `tools/resources.py` reads its own `SKILL.md` and serves
+    it as the MCP resource `silk://guide`; the file has no frontmatter because no agent loads it as a skill."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'silkmcp'\n")
+    pkg = tmp_path / "silkmcp"
+    (pkg / "tools").mkdir(parents=True)
+    (pkg / "tools" / "resources.py").write_text(server)
+    skill = pkg if init else pkg / "guide"
+    skill.mkdir(exist_ok=True)
+    if init:
+        (pkg / "__init__.py").write_text("")
+    (skill / "SKILL.md").write_text("# Silk Profiler MCP\n\n## Request confirmation before analysis\n")
+    got = _codes(skill / "SKILL.md", tmp_path, "FRONTMATTER_MISSING")
+    assert got == ([("FRONTMATTER_MISSING", "No YAML frontmatter: SKILL.md must start with a `---` line")] if fires else [])

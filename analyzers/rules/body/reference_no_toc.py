@@ -496,7 +496,8 @@ def has_toc(lines: list[str]) -> bool:
             if anchors >= 2:
                 return True
     return _lede_lists(lines) or _purpose_lists(lines) or _lists_headings(lines) or _names_headings(lines) \
-        or _outline_in_top(lines) or _title_lists_sections(lines) or _colon_list_names_sections(lines)
+        or _outline_in_top(lines) or _title_lists_sections(lines) or _colon_list_names_sections(lines) \
+        or _code_names_headings(lines)
 
 
 # a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
@@ -595,6 +596,40 @@ def _colon_list_names_sections(lines: list[str]) -> bool:
             return False
         free.remove(hit)
     return True
+
+
+_CODE_SPAN_TEXT = re.compile(r"`([^`\n]{1,80})`")
+CODE_NAMED_HEADINGS = 3  # main sections whose code name the top's code spans give
+
+
+def _code_names_headings(lines: list[str]) -> bool:
+    """The top's code spans give the code names that start CODE_NAMED_HEADINGS or more main sections (a stability table
+    listing `scripts/app`, `scripts/api`, … above `## scripts/api - ComfyApi`, `## scripts/app - ComfyApp`, …): an
+    API reference's overview. Only names a word cannot be (with `/`, `.`, `_`, `(` or `::`) count."""
+    spans: set[str] = set()
+    fence = ""
+    for line in lines[:TOP_LINES]:
+        fence, is_fence = fence_step(fence, line)
+        if not fence and not is_fence and "`" in line:
+            spans.update(x.strip().rstrip("/*").rstrip("/") for x in _CODE_SPAN_TEXT.findall(line[:OVERVIEW_CHARS]))
+    if len(spans) < CODE_NAMED_HEADINGS:
+        return False
+    found = 0
+    seen = 0
+    fence = ""
+    for line in lines[TOP_LINES:]:
+        fence, is_fence = fence_step(fence, line)
+        if fence or is_fence or not line.startswith("## "):
+            continue
+        seen += 1
+        if seen > OVERVIEW_HEADINGS:
+            break
+        first = line[3:].strip().split(" ", 1)[0].strip("`").rstrip("/*").rstrip("/")
+        if first in spans and (any(c in first for c in "/._(") or "::" in first):
+            found += 1
+            if found >= CODE_NAMED_HEADINGS:
+                return True
+    return False
 
 
 def _outline_in_top(lines: list[str]) -> bool:
@@ -940,7 +975,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     over sections it does not name), and a colon's list in the first 10 lines whose three or more short items each
     name a different main section by a word ("High-level asset operations: duplicate, token-aware rename,
     dependency-aware delete, and sprite swap." over `## Duplicate Asset` … `## Swap Sprite`; no verb needed; a plural
-    names its section in a sentence too: "dates" for `## Date`). So does, in the first 10 lines, a
+    names its section in a sentence too: "dates" for `## Date`), and code spans in the first 30 lines that give the
+    code names starting three or more main sections (a table listing `scripts/app`, `scripts/api` above
+    `## scripts/api - ComfyApi` …; names with `/`, `.`, `_`, `(` or `::` only). So does, in the first 10 lines, a
     `## Purpose` (`Scope`, `Overview`, `About`, `Summary`) section whose first sentence lists three or more topics,
     with or without a verb ("Common TDD mistakes, rationalizations, and red flags to avoid."; its last two items short,
     not a phrase: "…, with complete RED/GREEN/REFACTOR cycles and step-by-step walkthroughs" still fires). A file whose headings (two or more,

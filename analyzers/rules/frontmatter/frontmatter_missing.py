@@ -8,7 +8,14 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
-from ...package_code import INSTALLS_FOR_CLAUDE, SIDECAR_FILES, loader_keys, package_names_file, package_root
+from ...package_code import (
+    INSTALLS_FOR_CLAUDE,
+    SIDECAR_FILES,
+    loader_keys,
+    package_names_file,
+    package_root,
+    package_serves_resource,
+)
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, keeps_most, slugify
 from ..code._helpers import closes_fence, fence_line, line_break
@@ -49,7 +56,9 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     but not when the code of the package shipping the skill names that sidecar (`metadata.json`, `skill.json`,
     `manifest.json`, `skill.yaml`, …) and never names `.claude`: its own catalog reads the name and description
     there (simplicio_prompt's `load_skill_metadata` reads `<skill>/metadata.json`), and no agent's skills folder
-    receives the skill as it is.
+    receives the skill as it is. Nor is a SKILL.md among a Python package's modules (`__init__.py` beside it) that a
+    source of the package reads and serves as an MCP resource (`@mcp.resource("silk://guide")` returning its text),
+    when no source names `.claude`: the package's MCP clients read it as a guide; no agent loads it as a skill.
 
     When a frontmatter block comes a little later, after blank lines or HTML comments only (`<!-- mirrored
     from … -->` above `---`), the finding says where it starts instead; when the whole file is wrapped in a
@@ -93,7 +102,7 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
                        after),
         )
         return
-    if _materialized(doc) or _catalog_sidecar(doc):
+    if _materialized(doc) or _catalog_sidecar(doc) or package_serves_resource(doc):
         return
     name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"
