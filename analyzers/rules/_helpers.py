@@ -490,7 +490,17 @@ _FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[^\W\
 # more words, no `=` or quotes: not an HTML tag with attributes, `<details open>` or `<br />`)
 _FREE_FIELD = lazy_compile(r"<[A-Za-z][^<>=\"'\n]{0,160}>")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
+# a one-word field: `<N>`, `<number>`, `<file>` (not an HTML element: `<details>`, `<br>`); a date mask `YYYY-MM-DD`
+_WORD_FIELD = lazy_compile(r"<([A-Za-z][A-Za-z0-9]{0,30})>|\bYYYY-MM-DD\b")
+HTML_ELEMENTS = frozenset({"details", "summary", "div", "section", "article", "aside", "main", "nav", "header",
+                           "footer", "p", "span", "table", "thead", "tbody", "tr", "td", "th", "ul", "ol", "li",
+                           "dl", "dt", "dd", "blockquote", "pre", "code", "center", "figure", "figcaption", "picture",
+                           "a", "b", "i", "u", "s", "em", "strong", "sub", "sup", "br", "hr", "img", "kbd", "small",
+                           "font", "mark", "del", "ins", "abbr", "cite", "q", "var", "samp", "video", "audio", "source",
+                           "html", "head", "body", "title", "script", "style", "svg", "iframe", "input", "button",
+                           "form", "label", "select", "option", "textarea", "caption", "col", "colgroup", "tfoot"})
 MIN_FIELDS = 3
+HEADER_FIELD_LINES = 15  # lines of a template's header where one-word fields count (`# TODO #<N> — …`, `**PR:** #<number>`)
 
 
 def fence_step(fence: str, line: str) -> tuple[str, bool]:
@@ -514,7 +524,9 @@ def fence_step(fence: str, line: str) -> tuple[str, bool]:
 def fill_in_template(rel: str, lines: list[str]) -> bool:
     """A document template (under an assets/ or templates/ folder at any depth, or a file named `*template*`, such as
     `references/design-template.md`): three or more `[placeholder]`, `{placeholder}`, `{{PLACEHOLDER}}`,
-    `<compound-name>` or `<free text to fill in>` fields outside code.
+    `<compound-name>`, `<free text to fill in>` fields outside code (one-word `<N>` / `<file>`, not an HTML element,
+    and `YYYY-MM-DD` only in its first HEADER_FIELD_LINES lines: a filled-in document's header; a catalogue of
+    templates, `<root>/` in its examples, is no template).
 
     The agent copies such a file into its output (a proposal, a report) and fills it in: it is read whole
     (a table of contents would end up in the user's document), and its relative links point into the
@@ -524,7 +536,7 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
         return False  # (at any depth: `helloagents/templates/archive/_index.md` in a skill at a wheel's root)
     fields = 0
     fence = ""
-    for line in lines:
+    for i, line in enumerate(lines):
         fence, is_fence = fence_step(fence, line)
         if is_fence:
             continue
@@ -534,6 +546,9 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
             fields += len(_FIELD.findall(line))
             if "<" in line:
                 fields += sum(1 for f in _FREE_FIELD.findall(line) if f.count(" ") >= 2 and not f.endswith("/>"))
-            if fields >= MIN_FIELDS:
-                return True
+        if i < HEADER_FIELD_LINES and not fence and ("<" in line or "YYYY" in line):
+            fields += sum(1 for m in _WORD_FIELD.finditer(_CODE_SPAN.sub("", line) if "`" in line else line)
+                          if m.group(1) is None or m.group(1).lower() not in HTML_ELEMENTS)
+        if fields >= MIN_FIELDS:
+            return True
     return False

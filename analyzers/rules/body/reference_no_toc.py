@@ -12,7 +12,7 @@ from ...findings import Finding, Severity
 from ...lazy_re import lazy_compile
 from ...reach import reach
 from ...rule import RuleContext, rule
-from .._helpers import fence_step, fill_in_template
+from .._helpers import HTML_ELEMENTS, fence_step, fill_in_template
 from ..code.nested_fence import bundled_example_lines
 
 MIN_LINES = 100  # longer files need a table of contents (Anthropic's skill authoring guide)
@@ -820,10 +820,6 @@ def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> boo
 # file's sections, not a template's
 _TAG_LINE = re.compile(r"<(/?)([A-Za-z][\w-]{0,40})((?:[ \t]+[\w:-]{1,40}(?:=(?:\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|[\w.-]{1,40}))?)"
                        r"{0,12})[ \t]*>[ \t]*")
-_HTML_ELEMENTS = frozenset({"details", "summary", "div", "section", "article", "aside", "main", "nav", "header",
-                            "footer", "p", "span", "table", "thead", "tbody", "tr", "td", "th", "ul", "ol", "li",
-                            "dl", "dt", "dd", "blockquote", "pre", "code", "center", "figure", "figcaption", "picture",
-                            "a", "b", "i", "em", "strong", "sub", "sup", "br", "hr", "img", "kbd", "small", "font"})
 MAX_TAGS = 32  # prompt-structure tags open at once that are followed (deeper: treated as not closed)
 
 
@@ -831,7 +827,7 @@ def _tag_step(tags: list[str], line: str, closed: set[str]) -> None:
     """Open or close a prompt-structure tag a line holds alone (`<format id="spec">` … `</format>`); a tag no line
     of the file closes (`<class 'ctypes.c_long'>` printed by a doctest) opens nothing."""
     m = _TAG_LINE.fullmatch(line.rstrip())
-    if m is None or not m.group(2)[0].islower() or m.group(2) in _HTML_ELEMENTS or line.rstrip().endswith("/>"):
+    if m is None or not m.group(2)[0].islower() or m.group(2) in HTML_ELEMENTS or line.rstrip().endswith("/>"):
         return  # (an MDX component, `<Update label="…">` or `<Tabs>`, holds the page's own sections)
     name = m.group(2)
     if m.group(1):
@@ -910,7 +906,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     not READMEs, changelogs (also release notes in a `release/`, `releases/` or `changelog/` folder), licences
     and contributing guides (written for people), nor fill-in
     document templates under `assets/` or `templates/` or named `*template*` (three or more
-    `[Client name]`-, `{client}`-, `{标题}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code: copied whole into the
+    `[Client name]`-, `{client}`-, `{标题}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code, or one-word
+    `<N>`-style ones (not an HTML element) and `YYYY-MM-DD` in its first 15 lines: copied whole into the
     agent's output, where a table of contents does not belong), nor a template whose path under
     `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for
     `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
