@@ -520,3 +520,18 @@ def test_skill_md_served_as_an_mcp_resource(tmp_path: Path, server: str, init: b
     (skill / "SKILL.md").write_text("# Silk Profiler MCP\n\n## Request confirmation before analysis\n")
     got = _codes(skill / "SKILL.md", tmp_path, "FRONTMATTER_MISSING")
     assert got == ([("FRONTMATTER_MISSING", "No YAML frontmatter: SKILL.md must start with a `---` line")] if fires else [])
+
+
+def test_nested_metadata_named_by_leading_words_of_the_package_folder(tmp_path: Path) -> None:
+    """Set 40r (dcc_mcp_gaea, judged wrong; set 39s's dcc_mcp_* too): `metadata.dcc-mcp` (three keys) in
+    `dcc_mcp_gaea/skills/gaea-terrain/` is the runtime's own block, named by the folder's leading words `dcc_mcp`; a
+    block no folder's leading words name (`requires`, `mcp-gaea`) is still reported."""
+    skill = tmp_path / "dcc_mcp_gaea" / "skills" / "gaea-terrain"
+    skill.mkdir(parents=True)
+    text = ("---\nname: gaea-terrain\ndescription: Builds terrain. Use when the user asks for a heightfield.\nmetadata:\n"
+            "  dcc-mcp: {dcc: gaea, layer: domain, tools: tools.yaml}\n  requires: {bins: gaea}\n"
+            "  mcp-gaea: {x: y}\n---\n\n# Gaea\n")
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    assert _codes(skill / "SKILL.md", tmp_path, "FIELD_TYPE") == [
+        ("FIELD_TYPE", "`metadata.mcp-gaea` must be text, not a mapping"),
+        ("FIELD_TYPE", "`metadata.requires` must be text, not a mapping")]

@@ -105,7 +105,7 @@ _EXPLICIT = re.compile(
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load|spawn(?:s|ed)?"
     r"|called|dispatched)\s+"
-    r"(?:this\s+skill\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately)\s+)?"
+    r"(?:this\s+skill\s+|this\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately)\s+)?"
     r"(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …", "Invoke automatically before writing …"
     r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
     # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
@@ -178,12 +178,12 @@ _EXPLICIT = re.compile(
     r"|use\s+(?:this(?:\s+skill)?|it)\s+once\s+(?:the|a|an|you|your|all|every)\b"
     r"|(?:required|mandatory)\s+reading\s+(?:when|whenever|before|for|if)\b"
     r"|(?:read|load|consult)\s+and\s+follow\s+(?:this(?:\s+skill)?|it)\s+(?:when|whenever|before|after|during|if)\b"
-    r"|when\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+|or\s+)\w"
-    r"|when\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
+    r"|when(?:ever)?\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+|or\s+)\w"
+    r"|when(?:ever)?\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
     r"|provides?|shares?|pastes?|gives?)\b"
     # "… when user discusses applying to positions": any verb the user does ("when user sessions expire" is a
     # situation too: at worst a missed WEAK_TRIGGER)
-    r"|when\s+(?:the\s+)?user\s+[a-z]{2,}s\b"
+    r"|when(?:ever)?\s+(?:the\s+)?user\s+[a-z]{2,}s\b"
     # "When Claude needs to work with presentations (.pptx files) for: …": the agent's own need, as "when you need to"
     r"|when(?:ever)?\s+(?:claude|the\s+(?:agent|model|assistant)|codex|the\s+ai)\s+(?:needs?|wants?|has)\s+to\b"
     # "Always loaded first", "Loaded first in every session": an entry skill its installer loads before any other

@@ -570,7 +570,11 @@ def _colon_list_names_sections(lines: list[str]) -> bool:
     token-aware rename, dependency-aware delete, and sprite swap." over `## Duplicate Asset`, `## Rename Asset`,
     `## Dependency-aware Delete`, `## Swap Sprite`. No verb is needed: the list is the file's outline."""
     start = _frontmatter_end(lines)
-    line = next((ln for ln in lines[start:start + SCOPE_LINES] if ": " in ln and not ln.startswith(("#", "|", "`"))
+    top = lines[start:start + SCOPE_LINES + 1]
+    # a line ending in ":" goes on with the next one ("… Three sub-modules:" / "Benchmark Comparator, …")
+    joined = (ln.rstrip() + " " + top[k + 1].strip() if ln.rstrip().endswith(":") and k + 1 < len(top) else ln
+              for k, ln in enumerate(top[:SCOPE_LINES]))
+    line = next((ln for ln in joined if ": " in ln and not ln.startswith(("#", "|", "`"))
                  and _commas(ln) >= COLON_ITEMS - 1), None)
     if line is None or _SITUATION_LABEL.search(line.split(": ", 1)[0]) is not None:
         return False  # ("**Read this when**: working with pytest, Python mocking, …": situations, not sections)
@@ -971,7 +975,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; not `# Automation, shell pipelines and batch processing`
     over sections it does not name), and a colon's list in the first 10 lines whose three or more short items each
     name a different main section by a word ("High-level asset operations: duplicate, token-aware rename,
-    dependency-aware delete, and sprite swap." over `## Duplicate Asset` … `## Swap Sprite`; no verb needed; a plural
+    dependency-aware delete, and sprite swap." over `## Duplicate Asset` … `## Swap Sprite`, also when the list
+    starts on the line after the colon; no verb needed; a plural
     names its section in a sentence too: "dates" for `## Date`), and code spans in the first 30 lines that give the
     code names starting three or more main sections (a table listing `scripts/app`, `scripts/api` above
     `## scripts/api - ComfyApi` …; names with `/`, `.`, `_`, `(` or `::` only). So does, in the first 10 lines, a

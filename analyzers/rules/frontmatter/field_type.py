@@ -64,8 +64,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     related skills): not reported either, beside OpenClaw's or alone. Nor is a mapping of five or more keys
     under any other name (`metadata.helixforge` with its engine, tier, limits and workflow): a runtime's
     configuration block, read by that runtime; nor a mapping named after a folder above the skill or the
-    first word of its name (`metadata.ts_agents` in `ts_agents/resources/skills/…`, `metadata.echo` in
-    `echo_agent/…`): the shipping package's own block; nor a nested key that the shipping package's own code
+    leading words of its name (`metadata.ts_agents` in `ts_agents/resources/skills/…`, `metadata.echo` in
+    `echo_agent/…`, `metadata.dcc-mcp` in `dcc_mcp_gaea/…`): the shipping package's own block; nor a nested key that the shipping package's own code
     reads (`meta.get("routing.kind")`, `fm["intake"]` in a source that names SKILL.md or frontmatter, as
     UNKNOWN_FIELD asks it). Other nested `metadata` keys (`metadata.requires: {bins: …}`) are still reported.
 
@@ -160,8 +160,9 @@ PACKAGE_LEVELS = 6  # folders above the skill whose names may be the shipping pa
 
 
 def _package_namespaces(metadata: dict, skill_dir) -> frozenset[str]:
-    """Mapping keys of `metadata` named after a folder above the skill, or the first word of its name
-    (`metadata.ts_agents` in `ts_agents/resources/skills/x/`, `metadata.echo` in `echo_agent/skills/x/`): the
+    """Mapping keys of `metadata` named after a folder above the skill, or a leading run of its name's words
+    (`metadata.ts_agents` in `ts_agents/resources/skills/x/`, `metadata.echo` in `echo_agent/skills/x/`,
+    `metadata.dcc-mcp` in `dcc_mcp_gaea/skills/x/`): the
     package that ships the skill, reading its own block."""
     keys = {k.lower().replace("-", "_"): k for k, v in metadata.items() if isinstance(k, str) and isinstance(v, dict)}
     if not keys:
@@ -169,8 +170,9 @@ def _package_namespaces(metadata: dict, skill_dir) -> frozenset[str]:
     out = set()
     for folder in list(skill_dir.parents)[:PACKAGE_LEVELS]:
         norm = folder.name.lower().replace("-", "_")
-        first = norm.split("_", 1)[0]  # `echo_agent` reads `metadata.echo`
-        for k in (norm, first):
+        words = norm.split("_")
+        # `echo_agent` reads `metadata.echo`; `dcc_mcp_gaea` reads `metadata.dcc-mcp` (a leading run of its words)
+        for k in ["_".join(words[:n]) for n in range(1, len(words) + 1)]:
             if k in keys and len(k) >= 3:
                 out.add(keys[k])
     return frozenset(out)
