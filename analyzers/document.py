@@ -97,13 +97,42 @@ class LineIndex:
         return Range(Pos(line, start), Pos(line, len(text.rstrip())))
 
 
+# line breaks YAML counts that LSP does not (NEL, LINE / PARAGRAPH SEPARATOR): with one of them in the
+# frontmatter, YAML's line numbers run ahead of the file's
+_YAML_ONLY_BREAKS = ("\x85", "\u2028", "\u2029")
+# (the last document's index, its frontmatter's first line, where each YAML line starts in the file or None)
+_yaml_lines: tuple[LineIndex, int, list[tuple[int, int]] | None] | None = None
+
+
+def yaml_mark_pos(mark: Any, line_offset: int, index: LineIndex) -> Pos:
+    """A YAML mark (line and column of the YAML text, which starts `line_offset` lines into the file) as a file
+    position in LSP lines."""
+    global _yaml_lines
+    memo = _yaml_lines
+    if memo is None or memo[0] is not index or memo[1] != line_offset:
+        starts: list[tuple[int, int]] | None = None
+        if any(c in index.text for c in _YAML_ONLY_BREAKS):
+            starts = []
+            for ln in range(line_offset, len(index.lines)):
+                starts.append((ln, 0))
+                line = index.lines[ln]
+                if any(c in line for c in _YAML_ONLY_BREAKS):
+                    starts.extend((ln, i + 1) for i, c in enumerate(line) if c in _YAML_ONLY_BREAKS)
+        memo = _yaml_lines = (index, line_offset, starts)
+    starts = memo[2]
+    if starts is None or mark.line >= len(starts):
+        return Pos(mark.line + line_offset, mark.column)
+    ln, base = starts[mark.line]
+    return Pos(ln, base + mark.column)
+
+
 def yaml_node_range(node: Any, line_offset: int, index: LineIndex) -> Range:
     """The file range of a PyYAML node whose text starts `line_offset` lines into the file.
 
     A node that ends at column 0 of the next line (block values) ends at the previous line's end.
     """
-    start = Pos(node.start_mark.line + line_offset, node.start_mark.column)
-    end = Pos(node.end_mark.line + line_offset, node.end_mark.column)
+    start = yaml_mark_pos(node.start_mark, line_offset, index)
+    end = yaml_mark_pos(node.end_mark, line_offset, index)
     if end.line > start.line and end.character == 0:
         prev = end.line - 1
         end = Pos(prev, len(index.lines[prev]) if prev < len(index.lines) else 0)

@@ -24,6 +24,7 @@ from .document import (
     SkillDocument,
     SkillFiles,
     YamlProblem,
+    yaml_mark_pos,
     yaml_node_range,
 )
 from .findings import Pos, Range
@@ -217,8 +218,8 @@ def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
         root = yaml.compose(source, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = (mark.line if mark else 0) + offset
-        col = mark.column if mark else 0
+        at = yaml_mark_pos(mark, offset, index) if mark else Pos(offset, 0)  # (in the file's lines, not YAML's)
+        line, col = at.line, at.character
         last = close - 1 if close - 1 >= offset else offset
         if line > last:  # the C loader reports "end of stream" one line past the YAML: point at its end
             line, col = last, len(lines[last]) if last < len(lines) else 0

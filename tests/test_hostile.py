@@ -199,3 +199,17 @@ if __name__ == "__main__":
         for case in only:
             time_case(case, Path(tmp))
             print(f"{case:32s} {time_case(case, Path(tmp)) * 1000:9.1f} ms", flush=True)
+
+
+@pytest.mark.parametrize("brk", ["\u2029", "\u2028", "\x85"])
+def test_yaml_only_line_breaks_in_the_frontmatter(brk: str) -> None:
+    """Fuzz seed 21 (document 43846): a PARAGRAPH SEPARATOR in the description. YAML counts it (and LINE SEPARATOR,
+    NEL) as a line break, LSP does not, so YAML's line numbers ran past the file's and MISSING_TRIGGER,
+    WEAK_TRIGGER and NAME_DIR_MISMATCH raised IndexError. Ranges are now the file's lines."""
+    from skillgrade.analyzers.report import analyze
+
+    text = f"---\nname: demo\ndescription: Fills forms.{brk} More.{brk}{brk} Use when filling.\nfoo: [bar]\n---\n\n# Demo\n"
+    rep = analyze(text, Path("/tmp/hostile-yaml-breaks/demo/SKILL.md"))
+    assert not [f.message for f in rep.findings if f.code == "INTERNAL_ERROR"]
+    (unknown,) = [f for f in rep.findings if f.code == "UNKNOWN_FIELD"]
+    assert (unknown.range.start.line, unknown.range.start.character) == (3, 0)
