@@ -108,6 +108,8 @@ _EXPLICIT = re.compile(
     r"(?:this\s+skill\s+|this\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately)\s+)?"
     r"(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …", "Invoke automatically before writing …"
     r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
+    # "Invoke this skill in any project where …" (the skill named: not "Invokes ffmpeg in a sandbox")
+    r"|(?:invoke[sd]?|run)\s+this\s+skill\s+in\s+(?:any|every|each|a|an)\s+\w"
     # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
     r"|" + _START + r"apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"

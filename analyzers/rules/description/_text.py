@@ -142,13 +142,18 @@ NAME_EXTRA_WORDS = 2  # words a "Use the skillset compiler to" may add to the na
 def own_name_as_this_skill(text: str, doc: SkillDocument) -> str:
     """`text` with "Use <the skill's own name> to / for / when …" (`library-skills` written `Library Skills`,
     `the siyuan-cli tool`, or in backticks: "Use `himalaya` to") put as "Use this skill to / for / when …":
-    the same clause. Without a `name`, the folder's name is the skill's; the words may add up to
+    the same clause; so is the skill's own slash command after use / invoke / run ("Invoke /dotclaude:worktree
+    when …", "Run `/planning` in any project …"). Without a `name`, the folder's name is the skill's; the words may add up to
     NAME_EXTRA_WORDS to the name's own (`use-skillset`: "Use the skillset compiler to")."""
     name = doc.frontmatter.data.get("name")
     if not isinstance(name, str):
         name = doc.skill_dir.name if doc.skill_dir is not None else None
     if not isinstance(name, str) or not 3 <= len(name) <= 64:
         return text
+    if "/" in text:  # "Invoke /dotclaude:worktree when …": the skill's own slash command stands for it
+        own = re.escape(name.strip())
+        text = re.sub(r"\b(use|invoke|run)(\s+)`?/(?:[\w-]{1,40}:)?" + own + r"`?(?![\w:/-])",
+                      lambda m: m.group(1) + m.group(2) + "this skill", text, flags=re.I)
     words = _SEPARATORS.split(name.strip().lower())
     key = [w for w in words if w and w not in _NOT_NAME_WORDS]
     low = text.lower()

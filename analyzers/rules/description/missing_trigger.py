@@ -278,7 +278,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     rename it, and fill in …"): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     "These tools" stand for "this skill" too ("Use these typed tools instead of arbitrary Python …", "Use these
-    tools to query …": the tools the skill brings). The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
+    tools to query …": the tools the skill brings), and so does its own slash command after use / invoke / run
+    ("Invoke /dotclaude:worktree when …", "Invoke /dotclaude:planning in any project where …"; another skill's
+    command does not). The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
     and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`) read as
     "Use this skill to …", and "Use tmux instead of the bash tool to …" (`name: tmux`) as "Use this skill instead of …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
     their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "using", "the",
