@@ -104,9 +104,9 @@ _YAML_ONLY_BREAKS = ("\x85", "\u2028", "\u2029")
 _yaml_lines: tuple[LineIndex, int, list[tuple[int, int]] | None] | None = None
 
 
-def yaml_mark_pos(mark: Any, line_offset: int, index: LineIndex) -> Pos:
-    """A YAML mark (line and column of the YAML text, which starts `line_offset` lines into the file) as a file
-    position in LSP lines."""
+def _yaml_starts(index: LineIndex, line_offset: int) -> list[tuple[int, int]] | None:
+    """Where each YAML line starts in the file (line, character), or None when the text holds no YAML-only line
+    break (the YAML lines are the file's); remembered for the last document."""
     global _yaml_lines
     memo = _yaml_lines
     if memo is None or memo[0] is not index or memo[1] != line_offset:
@@ -119,7 +119,13 @@ def yaml_mark_pos(mark: Any, line_offset: int, index: LineIndex) -> Pos:
                 if any(c in line for c in _YAML_ONLY_BREAKS):
                     starts.extend((ln, i + 1) for i, c in enumerate(line) if c in _YAML_ONLY_BREAKS)
         memo = _yaml_lines = (index, line_offset, starts)
-    starts = memo[2]
+    return memo[2]
+
+
+def yaml_mark_pos(mark: Any, line_offset: int, index: LineIndex) -> Pos:
+    """A YAML mark (line and column of the YAML text, which starts `line_offset` lines into the file) as a file
+    position in LSP lines."""
+    starts = _yaml_starts(index, line_offset)
     if starts is None or mark.line >= len(starts):
         return Pos(mark.line + line_offset, mark.column)
     ln, base = starts[mark.line]
@@ -131,8 +137,11 @@ def yaml_node_range(node: Any, line_offset: int, index: LineIndex) -> Range:
 
     A node that ends at column 0 of the next line (block values) ends at the previous line's end.
     """
-    start = yaml_mark_pos(node.start_mark, line_offset, index)
-    end = yaml_mark_pos(node.end_mark, line_offset, index)
+    sm, em = node.start_mark, node.end_mark
+    if _yaml_starts(index, line_offset) is None:  # (almost every file: YAML's lines are the file's)
+        start, end = Pos(sm.line + line_offset, sm.column), Pos(em.line + line_offset, em.column)
+    else:
+        start, end = yaml_mark_pos(sm, line_offset, index), yaml_mark_pos(em, line_offset, index)
     if end.line > start.line and end.character == 0:
         prev = end.line - 1
         end = Pos(prev, len(index.lines[prev]) if prev < len(index.lines) else 0)

@@ -106,10 +106,10 @@ _EXPLICIT = re.compile(
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load|spawn(?:s|ed)?"
     r"|called|dispatched)\s+"
     r"(?:this\s+skill\s+|this\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately)\s+)?"
-    r"(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …", "Invoke automatically before writing …"
-    r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
+    r"(?:(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …", "Invoke automatically before writing …"
     # "Invoke this skill in any project where …" (the skill named: not "Invokes ffmpeg in a sandbox")
-    r"|(?:invoke[sd]?|run)\s+this\s+skill\s+in\s+(?:any|every|each|a|an)\s+\w"
+    r"|(?<=this\sskill\s)in\s+(?:any|every|each|a|an)\s+\w)"
+    r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
     # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
     r"|" + _START + r"apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"

@@ -6,6 +6,7 @@ import re
 
 from ...document import Field, SkillDocument
 from ...findings import Edit, Pos, Range
+from ...lazy_re import lazy_compile
 
 
 def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
@@ -114,6 +115,8 @@ _USE_NAMED = re.compile(
     r"(?=\s+(?:to|for|when|whenever|if|before|after|during|in|instead\s+of|rather\s+than)\b)",
     re.I)
 _SEPARATORS = re.compile(r"[-_\s]+")
+# a slash command after use / invoke / run (`/worktree`, `/dotclaude:worktree`, in backticks or not); group 3: its name
+_SLASH_COMMAND = lazy_compile(r"\b(use|invoke|run)(\s+)`?/(?:[\w-]{1,40}:)?([\w.-]{1,64})`?(?![\w:/-])", re.I)
 
 
 def _codex_policy_off(doc: SkillDocument) -> bool:
@@ -151,9 +154,9 @@ def own_name_as_this_skill(text: str, doc: SkillDocument) -> str:
     if not isinstance(name, str) or not 3 <= len(name) <= 64:
         return text
     if "/" in text:  # "Invoke /dotclaude:worktree when …": the skill's own slash command stands for it
-        own = re.escape(name.strip())
-        text = re.sub(r"\b(use|invoke|run)(\s+)`?/(?:[\w-]{1,40}:)?" + own + r"`?(?![\w:/-])",
-                      lambda m: m.group(1) + m.group(2) + "this skill", text, flags=re.I)
+        own = name.strip().lower()
+        text = _SLASH_COMMAND.sub(
+            lambda m: m.group(1) + m.group(2) + "this skill" if m.group(3).lower() == own else m.group(0), text)
     words = _SEPARATORS.split(name.strip().lower())
     key = [w for w in words if w and w not in _NOT_NAME_WORDS]
     low = text.lower()
