@@ -125,7 +125,10 @@ def _yaml_starts(index: LineIndex, line_offset: int) -> list[tuple[int, int]] | 
 def yaml_mark_pos(mark: Any, line_offset: int, index: LineIndex) -> Pos:
     """A YAML mark (line and column of the YAML text, which starts `line_offset` lines into the file) as a file
     position in LSP lines."""
-    starts = _yaml_starts(index, line_offset)
+    return _mark_in(mark, line_offset, _yaml_starts(index, line_offset))
+
+
+def _mark_in(mark: Any, line_offset: int, starts: list[tuple[int, int]] | None) -> Pos:
     if starts is None or mark.line >= len(starts):
         return Pos(mark.line + line_offset, mark.column)
     ln, base = starts[mark.line]
@@ -138,10 +141,11 @@ def yaml_node_range(node: Any, line_offset: int, index: LineIndex) -> Range:
     A node that ends at column 0 of the next line (block values) ends at the previous line's end.
     """
     sm, em = node.start_mark, node.end_mark
-    if _yaml_starts(index, line_offset) is None:  # (almost every file: YAML's lines are the file's)
+    starts = _yaml_starts(index, line_offset)
+    if starts is None:  # (almost every file: YAML's lines are the file's)
         start, end = Pos(sm.line + line_offset, sm.column), Pos(em.line + line_offset, em.column)
     else:
-        start, end = yaml_mark_pos(sm, line_offset, index), yaml_mark_pos(em, line_offset, index)
+        start, end = _mark_in(sm, line_offset, starts), _mark_in(em, line_offset, starts)
     if end.line > start.line and end.character == 0:
         prev = end.line - 1
         end = Pos(prev, len(index.lines[prev]) if prev < len(index.lines) else 0)

@@ -46,10 +46,11 @@ MAX_TOTAL_BYTES = 16_000_000  # source text read per package
 PACKAGE_LEVELS = 8  # folders above the skill looked at for the package's manifest
 # a key read by name: `meta.get("priority"`, `fm["triggers"]`, `data.pop('kind'` (a bare string such as a
 # validator's list of allowed keys, or a message, is not a read)
-_READ = lazy_compile(r"""(?:\.get\(|\.pop\(|\.setdefault\(|\[)\s*["']([A-Za-z_][\w.-]{0,60})["']""")
+_INDEX_OPEN = r"(?:\.get\(|\.pop\(|\.setdefault\(|\[)"  # where a frontmatter read's key starts
+_READ = lazy_compile(_INDEX_OPEN + r"""\s*["']([A-Za-z_][\w.-]{0,60})["']""")
 # a key read through a named constant: `fm.get(_STAMP_KEY)`, `fm[STAMP_KEY]` (group 1: the constant) and the
 # constant's definition at a line's start, `_STAMP_KEY = "x-prompt-linker"` / `const STAMP_KEY = 'x'` (group 1, 2)
-_CONST_READ = lazy_compile(r"(?:\.get\(|\.pop\(|\.setdefault\(|\[)[ \t]*([A-Z_][A-Z0-9_]{1,40})[ \t]*[,)\]]")
+_CONST_READ = lazy_compile(_INDEX_OPEN + r"[ \t]*([A-Z_][A-Z0-9_]{1,40})[ \t]*[,)\]]")
 _CONST_DEF = lazy_compile(r"^[ \t]*(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+)?([A-Z_][A-Z0-9_]{1,40})[ \t]*"
                           r"(?::[ \t]*[\w\[\]. |]{1,40})?=[ \t]*[\"']([A-Za-z_][\w.-]{0,60})[\"'][ \t]*;?[ \t]*(?:#[^\n]*)?$", re.M)
 
@@ -239,10 +240,11 @@ SIDECAR_FILES = ("metadata.json", "skill.json", "manifest.json", "skill.yaml", "
 NAMES_FILE = "\0names-file:"
 
 
-def package_names_file(doc: SkillDocument, name: str) -> bool:
-    """Some source of the skill's shipping package names the file `name` (one of TRIGGER_FILES or SIDECAR_FILES)."""
+def package_names_file(doc: SkillDocument, name: str, *, own_runtime: bool = False) -> bool:
+    """Some source of the skill's shipping package names the file `name` (one of TRIGGER_FILES or SIDECAR_FILES);
+    with `own_runtime`, and none names `.claude` (nothing puts the skill where an agent loads it as it is)."""
     keys = _package_keys(doc)
-    return keys is not None and NAMES_FILE + name in keys
+    return keys is not None and NAMES_FILE + name in keys and not (own_runtime and INSTALLS_FOR_CLAUDE in keys)
 
 
 def package_serves_by_folder(doc: SkillDocument) -> bool:

@@ -532,6 +532,16 @@ def _stem(word: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
+def _main_headings(lines: list[str], start: int) -> Iterator[str]:
+    """The text of each `## ` heading from line `start` on, outside fenced code (fences paired from `start`)."""
+    fence = ""
+    for k in range(start, len(lines)):
+        line = lines[k]
+        fence, is_fence = fence_step(fence, line)
+        if not fence and not is_fence and line.startswith("## "):
+            yield line[3:]
+
+
 def _title_lists_sections(lines: list[str]) -> bool:
     """The title lists the file's main sections, each by its first word and nothing else ("# Tool catalog, advanced
     builds and recipes" over `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; "# Script-Engine API,
@@ -545,12 +555,8 @@ def _title_lists_sections(lines: list[str]) -> bool:
     if not 2 <= len(items) <= TITLE_SECTIONS:
         return False
     heads: list[set[str]] = []
-    fence = ""
-    for line in lines[1:]:
-        fence, is_fence = fence_step(fence, line)
-        if fence or is_fence or not line.startswith("## "):
-            continue
-        heads.append({_stem(w) for w in _plain(line[3:]).split()})
+    for text in _main_headings(lines, 1):
+        heads.append({_stem(w) for w in _plain(text).split()})
         if len(heads) > len(items):
             return False
     if len(heads) != len(items):
@@ -583,13 +589,10 @@ def _colon_list_names_sections(lines: list[str]) -> bool:
     if len(items) < COLON_ITEMS or any(len(x) > COLON_ITEM_WORDS for x in items):
         return False
     heads: list[set[str]] = []
-    fence = ""
-    for ln in lines[start:]:
-        fence, is_fence = fence_step(fence, ln)
-        if not fence and not is_fence and ln.startswith("## "):
-            heads.append({w for w in (_stem(x) for x in _plain(ln[3:]).replace("-", " ").split()) if len(w) >= 4})
-            if len(heads) > OVERVIEW_HEADINGS:
-                break
+    for text in _main_headings(lines, start):
+        heads.append({w for w in (_stem(x) for x in _plain(text).replace("-", " ").split()) if len(w) >= 4})
+        if len(heads) > OVERVIEW_HEADINGS:
+            break
     if len(items) * 2 < len(heads):
         return False  # four of eleven sections: a few topics, not the file's outline
     free = list(range(len(heads)))
@@ -619,16 +622,10 @@ def _code_names_headings(lines: list[str]) -> bool:
     if len(spans) < CODE_NAMED_HEADINGS:
         return False
     found = 0
-    seen = 0
-    fence = ""
-    for line in lines[TOP_LINES:]:
-        fence, is_fence = fence_step(fence, line)
-        if fence or is_fence or not line.startswith("## "):
-            continue
-        seen += 1
+    for seen, text in enumerate(_main_headings(lines, TOP_LINES), 1):
         if seen > OVERVIEW_HEADINGS:
             break
-        first = line[3:].strip().split(" ", 1)[0].strip("`").rstrip("/*").rstrip("/")
+        first = text.strip().split(" ", 1)[0].strip("`").rstrip("/*").rstrip("/")
         if first in spans and (any(c in first for c in "/._(") or "::" in first):
             found += 1
             if found >= CODE_NAMED_HEADINGS:

@@ -8,14 +8,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
-from ...package_code import (
-    INSTALLS_FOR_CLAUDE,
-    SIDECAR_FILES,
-    loader_keys,
-    package_names_file,
-    package_root,
-    package_serves_resource,
-)
+from ...package_code import SIDECAR_FILES, package_names_file, package_serves_resource
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, keeps_most, slugify
 from ..code._helpers import closes_fence, fence_line, line_break
@@ -203,11 +196,8 @@ def _catalog_sidecar(doc: SkillDocument) -> bool:
     from ...bundle import read_bundled  # (only for a skill with no frontmatter)
 
     for rel in SIDECAR_FILES:
-        if not doc.files.exists(rel) or not package_names_file(doc, rel):
+        if not doc.files.exists(rel) or not package_names_file(doc, rel, own_runtime=True):
             continue
-        root = package_root(doc)
-        if root is None or INSTALLS_FOR_CLAUDE in loader_keys(str(root)):
-            return False
         bf = read_bundled(doc, rel)
         text = bf.text[:MANIFEST_BYTES] if bf is not None else ""
         if _NAME_KEY.search(text) is not None and _DESCRIPTION_KEY.search(text) is not None:
