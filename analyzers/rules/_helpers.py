@@ -160,6 +160,8 @@ _EXPLICIT = re.compile(
     r"|" + _START + r"(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
+    # "The DB checklist — mandatory before writing any database code": after a dash, the moment it is required
+    r"|(?<=[—–]\s)(?:mandatory|required)\s+(?:when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted|followed|applied)\b[^.;!?\n]{0,80}?"
     r"\b(?:when|whenever|for|before|during|if)\b"
     # "YOU MUST invoke this skill at the start of EVERY task": the active form, anywhere in a sentence
@@ -178,6 +180,9 @@ _EXPLICIT = re.compile(
     # "Use this once the migration is merged"; "Required reading when …"; "ALWAYS read and follow this skill
     # before …"; "… when they request a review" (they: the users)
     r"|use\s+(?:this(?:\s+skill)?|it)\s+once\s+(?:the|a|an|you|your|all|every)\b"
+    # "Use it the moment you are about to edit …", "Load it as soon as DB work appears" (not "Use the moment
+    # library", not "Run it as soon as possible")
+    r"|(?:use|load|invoke|run|read)\s+(?:this(?:\s+skill)?|it)\s+(?:the\s+moment|as\s+soon\s+as)\s+(?!possible\b)\w"
     r"|(?:required|mandatory)\s+reading\s+(?:when|whenever|before|for|if)\b"
     r"|(?:read|load|consult)\s+and\s+follow\s+(?:this(?:\s+skill)?|it)\s+(?:when|whenever|before|after|during|if)\b"
     r"|when(?:ever)?\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+|or\s+)\w"

@@ -6,7 +6,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from ...document import SkillDocument
+from ...document import Heading, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
@@ -96,11 +96,19 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
     # the operator's machine: the vault is `C:\Users\jason\dotfiles`": that line's homes are the machine's
     fld = doc.frontmatter.get("description")
     whole = fld is not None and isinstance(fld.value, str) and _THIS_MACHINE.search(fld.value) is not None
+    heads = doc.headings
     for ln in candidates:
         line = doc.lines[ln]
-        if whole or _THIS_MACHINE.search(line):
+        if whole or _THIS_MACHINE.search(line) or _under_this_machine(heads, ln):
             out.update(m.group("name") for m in _HOME.finditer(line))
     return frozenset(out)
+
+
+def _under_this_machine(heads: list[Heading], ln: int) -> bool:
+    """The nearest heading above line `ln` says its section is about this one machine ("## Install / update
+    (Windows, this machine)")."""
+    i = bisect.bisect_right(heads, ln, key=lambda h: h.line) - 1
+    return i >= 0 and _HEADING_THIS_MACHINE.search(heads[i].text) is not None
 
 
 def _sample_output(doc: SkillDocument, ln: int) -> bool:
@@ -134,6 +142,9 @@ _THIS_MACHINE = lazy_compile(r"\b(?:on|for)\s+(?:this|the\s+(?:operator|owner)['
                              r"(?:machine|computer|laptop|workstation|desktop|box)\b|\bowns\s+the\s+machine\b"
                              # "This machine only: absolute paths under `/Users/dan`", "(this machine only; …)"
                              r"|\bthis\s+(?:[\w-]{1,20}\s+)?(?:machine|computer|laptop|workstation|desktop|box)\s+only\b", re.I)
+# a section heading about this one machine: "## Install (Windows, this machine)" (not "this machine's config")
+_HEADING_THIS_MACHINE = lazy_compile(r"\bthis\s+(?:[\w-]{1,20}\s+)?(?:machine|computer|laptop|workstation|desktop|box)\b"
+                                     r"(?!['’])", re.I)
 # the first line of a block that shows what a program printed: an error, a traceback, a warning
 _PRINTED_STARTS = ("Error:", "ERROR:", "error:", "Traceback (most recent call last)", "fatal:", "FATAL:", "Warning:",
                    "WARNING:", "Exception in thread", "panic:")
@@ -184,7 +195,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     real path"), wherever that name appears; nor the home of the one machine the skill says it is for ("Use
     when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs; likewise
     a description that says the skill is for "this machine" / "this WSL1 machine" / "the operator's machine", or
-    such words on the path's own line, also "This machine only: …" or "(this machine only)" there; not "Copy this
+    such words on the path's own line, also "This machine only: …" or "(this machine only)" there, or "this machine"
+    in the heading of the path's section ("## Install (Windows, this machine)"); not "Copy this
     machine's config from …"); nor a path in a block that shows what a command prints ("The returned
     JSON looks like this:", "Sample output:" before an untagged, `json` or `text` block, or such a block opening with
     what a program prints: `Error:`, `fatal:`, `Traceback (most recent call last)`, `Warning:`, `panic:`): the agent

@@ -207,7 +207,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        data to …"), "Loaded / invoked / injected
        (automatically) by <a plugin> when / before / after / on …", "when <up to three words> is / are
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
-       as / for …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Required / Mandatory reading when / before …",
+       as / for …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Use / Load it the moment / as soon as <the situation>", "— mandatory before …", "Required / Mandatory reading when / before …",
        "Read and follow this skill before …", "when they / you ask / request …" (also "when they request or previously authorize …"), "Use right / just after /
        before …", "Use monthly / weekly / regularly or after …", "when the user explicitly
        asks …", a description opening with its situation ("When the user …", "When there is …"),

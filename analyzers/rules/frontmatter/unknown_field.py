@@ -43,7 +43,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (`tools: Read, Grep`: a subagent's key; a skill's is `allowed-tools`, with no fix, since that grants the tools
     without asking; `tools: [search_web]` is another runtime's and gets the plain message); not in a skill without
     `name` (a runtime's own layout, whose `use_when` MISSING_TRIGGER accepts). A `policy:` block is Codex's, which
-    reads it from `agents/openai.yaml` beside SKILL.md: the message says so. A skill under `.universal-ai-config/`
+    reads it from `agents/openai.yaml` beside SKILL.md: the message says so; so does a top-level
+    `allow_implicit_invocation` (and names Claude Code's `disable-model-invocation`). A skill under `.universal-ai-config/`
     is that generator's template: a camelCase form of a known key (`userInvocable`, `argumentHint`) and a value
     given per agent (`allowedTools: {claude: [Read, Grep]}`) are its format, turned into each agent's own keys;
     other unknown keys (`descripton`) are still reported.
@@ -150,7 +151,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 fix = Fix.unsafe(f"Rename to `{target}`", Edit(fld.key_range, target))
             yield ctx.finding(fld.key_range, f"Unknown frontmatter field `{key}`; {why}", fix)
             continue
-        if key in _ELSEWHERE and isinstance(fld.value, dict) and not registry and not package_reads(doc, key):
+        if key in _ELSEWHERE and (isinstance(fld.value, dict) or key != "policy") and not registry \
+                and not package_reads(doc, key):
             yield ctx.finding(fld.key_range, f"Unknown frontmatter field `{key}`; {_ELSEWHERE[key]}")
             continue
         unknown += 1
@@ -204,7 +206,11 @@ _MEANT: dict[str, tuple[str, str]] = {"use_when": _WHEN, "when-to-use": _WHEN, "
                                       "tools": _TOOLS}
 # a block another agent reads from its own file, not from the frontmatter: `policy:` (Codex's `agents/openai.yaml`)
 _ELSEWHERE = {"policy": "Codex reads `policy` (`allow_implicit_invocation`) from `agents/openai.yaml` beside SKILL.md, "
-                        "not from the frontmatter"}
+                        "not from the frontmatter",
+              # the switch itself, at the top level (`allow_implicit_invocation: false`)
+              "allow_implicit_invocation": "Codex reads it under `policy:` in `agents/openai.yaml` beside SKILL.md, "
+                                           "not from the frontmatter; Claude Code's switch is "
+                                           "`disable-model-invocation: true`"}
 
 # universal-ai-config (uac) keeps one template per skill under this folder and generates each agent's config from it:
 # its keys are camelCase (`userInvocable` becomes Claude Code's `user-invocable`) and a value may be a block per agent
