@@ -117,10 +117,10 @@ class ResultCache:
         if e is None:
             return None
         for p, existed in e[1].items():
-            if p.startswith("\0"):  # not a path: what a package's code reads (imported only when asked)
-                from .package_code import cache_still_valid
+            if p.startswith("\0"):  # not a path: a file's text read, or what a package's code reads
+                from .measures import mark_still_valid
 
-                if not cache_still_valid(p, existed):
+                if not mark_still_valid(p, existed):
                     return None
             elif os.path.exists(p) != existed:
                 return None

@@ -7,6 +7,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from hashlib import blake2b
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -183,6 +184,43 @@ def exists_recorded(doc: SkillDocument, path: Path | str) -> bool:
     if hit is None:
         hit = doc.external[key] = os.path.exists(key)  # (False on any OSError, as Path.exists was caught)
     return hit
+
+
+TEXT_MARK = "\0text:"  # a key of SkillDocument.external: a file outside the skill whose content a rule read
+MAX_OUTSIDE_BYTES = 200_000  # a longer file outside the skill is not read
+
+
+def _read_capped(path: str) -> bytes | None:
+    """A file's bytes (None when missing, unreadable or longer than MAX_OUTSIDE_BYTES)."""
+    try:
+        if os.path.getsize(path) > MAX_OUTSIDE_BYTES:
+            return None
+        with open(path, "rb") as f:
+            return f.read()
+    except (OSError, ValueError):
+        return None
+
+
+def _digest(data: bytes | None) -> str:
+    return "" if data is None else blake2b(data, digest_size=16).hexdigest()
+
+
+def text_recorded(doc: SkillDocument, path: str) -> str:
+    """The text of a file outside the skill (another skill's SKILL.md), "" when missing, unreadable, binary or too
+    long; the document remembers its digest for the result cache to check again."""
+    data = _read_capped(path)
+    doc.external[TEXT_MARK + path] = _digest(data)
+    return "" if data is None or b"\x00" in data[:8192] else data.decode("utf-8", "replace")
+
+
+def mark_still_valid(mark: str, value: object) -> bool:
+    """A cached result's record of something besides a path's existence still holds: the text of a file outside
+    the skill (TEXT_MARK), or the keys a package's code reads."""
+    if mark.startswith(TEXT_MARK):
+        return _digest(_read_capped(mark[len(TEXT_MARK):])) == value
+    from .package_code import cache_still_valid  # (imported only when a result asked a package)
+
+    return cache_still_valid(mark, value)
 
 
 def within(doc: SkillDocument, p: Path, root: Path) -> bool:

@@ -303,3 +303,27 @@ def test_duplicate_names_in_separate_repositories_do_not_collide(tmp_path: Path)
     data = json.loads(p.stdout)
     dup = sorted(r["skill"]["path"] for r in data["skills"] if r["findings"])
     assert dup == sorted([str(tmp_path / "repo-a" / ".claude" / "skills" / "commit" / "SKILL.md"), str(twin / "SKILL.md")])
+
+
+def test_cache_rereads_a_sibling_skill_that_links_a_shared_file(tmp_path: Path) -> None:
+    """UNREFERENCED_FILE stays silent on a file a sibling skill links (`../standards/references/x.md`); the
+    cached result of `standards` reads that sibling again, so unlinking it there brings the finding back."""
+    root = tmp_path / "plugin"
+    (root / ".git").mkdir(parents=True)
+    std = root / "skills" / "standards"
+    (std / "references").mkdir(parents=True)
+    (std / "SKILL.md").write_text("---\nname: standards\ndescription: Use when editing docs.\n---\n# Standards\n")
+    (std / "references" / "concise.md").write_text("# Concise\n\nCut words.\n")
+    disc = root / "skills" / "discover"
+    disc.mkdir()
+    linked = "---\nname: discover\ndescription: Use when starting a project.\n---\nSee [it](../standards/references/concise.md).\n"
+    (disc / "SKILL.md").write_text(linked)
+
+    def codes() -> list[str]:
+        out = json.loads(run("score", str(std), "--format", "json", cwd=root).stdout)
+        return [f["code"] for f in out["findings"]]
+
+    assert "UNREFERENCED_FILE" not in codes()
+    assert "UNREFERENCED_FILE" not in codes()  # warm
+    (disc / "SKILL.md").write_text(linked.replace("../standards/references/concise.md", "references/other.md"))
+    assert "UNREFERENCED_FILE" in codes()

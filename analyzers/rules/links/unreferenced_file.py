@@ -10,7 +10,7 @@ from ...bundle import read_bundled
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
-from ...measures import exists_recorded
+from ...measures import exists_recorded, text_recorded
 from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
 
@@ -77,6 +77,20 @@ def _trigger_evals(doc: SkillDocument, rel: str) -> bool:
     return bf is not None and '"should_trigger"' in bf.text[:TRIGGER_EVAL_CHARS]
 
 
+# "## Should activate" … "## Should NOT activate": the headings of a markdown file of trigger tests
+_TRIGGER_HEADINGS = lazy_compile(r"^#{1,6}[ \t]+should[ \t]+(not[ \t]+)?(?:activate|trigger|fire|load)\b", re.I | re.M)
+
+
+def _trigger_evals_md(doc: SkillDocument, rel: str) -> bool:
+    """A markdown file of trigger tests: a "Should activate" and a "Should NOT activate" heading over lists of
+    user prompts (`references/evals.md`): the maintainers' test of the description, as the JSON form."""
+    bf = read_bundled(doc, rel)
+    if bf is None:
+        return False
+    kinds = {m.group(1) is None for m in _TRIGGER_HEADINGS.finditer(bf.text, 0, TRIGGER_EVAL_CHARS)}
+    return kinds == {True, False}
+
+
 def unreferenced(doc: SkillDocument) -> list[str]:
     """Bundled files under references/ and scripts/ that SKILL.md does not reach (sorted)."""
     if doc.files.root is None or doc.files.truncated or doc.binary or doc.too_large:
@@ -106,8 +120,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         out = _without_self_checks(doc, out)
     if out:
         out = _without_dev_commands(doc, out)
-    if out:
-        out = [f for f in out if not _deprecated_script(doc, f)]
+    if out:  # (after the walk: only the few unreached files are read)
+        out = [f for f in out if not _deprecated_script(doc, f) and not (f.endswith(".md") and _trigger_evals_md(doc, f))]
     if out and doc.skill_dir is not None:
         siblings: list[str] | None = None
         kept = []
@@ -119,7 +133,17 @@ def unreferenced(doc: SkillDocument) -> list[str]:
                     continue
             kept.append(f)
         out = kept
+        if out:
+            out = _without_sibling_links(doc, siblings if siblings is not None else _sibling_skills(doc), out)
     return out
+
+
+def _without_sibling_links(doc: SkillDocument, siblings: list[str], out: list[str]) -> list[str]:
+    """`out` without the files a sibling skill's SKILL.md names by their path from it
+    (`../standards/references/writing-concise.md`): a file the skills of a plugin share, in use."""
+    name = doc.skill_dir.name
+    texts = [text_recorded(doc, f + "SKILL.md") for f in siblings]
+    return [f for f in out if not any(f"../{name}/{f}" in t for t in texts)]
 
 
 # a maintainers' check of the skill package itself: `scripts/validate.sh`, `scripts/check-snippets.mjs`,
@@ -280,7 +304,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     Nor is a module under `scripts/` that is no program (no `#!` line, `__main__` block or argument parsing),
     or a data file (`.json`, `.yaml`, `.toml`), found at the same path in two or more sibling skills, and in
     at least half of them (`scripts/handler.py` with hook functions in every skill of a runtime that
-    imports it by convention; `references/task-profile.json`, an evaluation tool's profile in every skill). A file mentioned only by files SKILL.md never reaches is
+    imports it by convention; `references/task-profile.json`, an evaluation tool's profile in every skill); nor a file a sibling skill's
+    SKILL.md names by its path from there (`../standards/references/writing-concise.md`: the plugin's skills share
+    it; the result cache reads that SKILL.md again to check it). A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
     `requirements.txt`, lock files (`uv.lock`, `package-lock.json`, `research.py.lock`: the package manager
@@ -288,7 +314,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
     the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`) or how it was made
     (`CREATION-LOG.md`), a JSON file of trigger tests (skill-creator's `{"query": …, "should_trigger": true}` records, the
-    maintainers' test of the description), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
+    maintainers' test of the description; also a markdown file with a "Should activate" and a "Should NOT
+    activate" / "Should not trigger" heading over the prompts), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`, and `test-x.sh` / `x_test.sh` beside a bundled
     `x.sh`: tests import or run the code, nothing
     imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
