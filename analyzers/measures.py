@@ -14,8 +14,9 @@ from urllib.parse import unquote
 from .document import Link, SkillDocument
 from .findings import Pos, Range
 
-# (not a keyword joined to another by a slash: "Count MUST/NEVER/ALWAYS constraints" names the words, it obeys none)
-_DIRECTIVE = re.compile(r"(?<![\w/])(MUST|ALWAYS|NEVER)\b(?!/)")
+# (not a keyword joined to another by a slash: "Count MUST/NEVER/ALWAYS constraints" names the words, it obeys none;
+# nor a numbered rule's label: "HARD CONSTRAINTS (MUST 7)", "(MUST 6, 12, 13)" cite rules stated elsewhere)
+_DIRECTIVE = re.compile(r"(?<![\w/])(MUST|ALWAYS|NEVER)\b(?!/| ?\d+(?:, ?\d+)*\))")
 _DQUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
 
 

@@ -170,6 +170,10 @@ SERVES_BY_FOLDER = "\0serves-by-folder"  # in loader_keys' set: some source name
 # a source that reads SKILL.md and registers an MCP resource (`@mcp.resource("silk://guide")` returning its text):
 # the package serves the file to MCP clients as a guide
 SERVES_RESOURCE = "\0serves-resource"
+# a source that writes SKILL.md files and builds their frontmatter from a name it fills in (`f"---\nname: {skill_name}\n…"`,
+# `` `---\nname: ${name}` ``): the package emits its skills from sources that need none (prompticorn's skill_emitter)
+WRITES_FRONTMATTER = "\0writes-frontmatter"
+_WRITES_FRONTMATTER = lazy_compile(r"---\\nname: ?\$?\{")
 
 
 # an entry-point group through which the package hands its skills to another package's runtime
@@ -261,6 +265,13 @@ def package_serves_resource(doc: SkillDocument) -> bool:
     keys = _package_keys(doc)
     return keys is not None and SERVES_RESOURCE in keys and INSTALLS_FOR_CLAUDE not in keys \
         and doc.files.exists(PY_PACKAGE)
+
+
+def package_writes_frontmatter(doc: SkillDocument) -> bool:
+    """A source of the skill's shipping package writes SKILL.md files with a frontmatter block it builds from a name
+    (`f"---\\nname: {skill_name}\\n…"`): the package emits its skills, adding the frontmatter its sources leave out."""
+    keys = _package_keys(doc)
+    return keys is not None and WRITES_FRONTMATTER in keys
 
 
 def package_supplies(doc: SkillDocument, rel: str) -> bool:
@@ -492,6 +503,8 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.add(SERVES_BY_FOLDER)
             if "SKILL.md" in text and ".resource(" in text:
                 keys.add(SERVES_RESOURCE)
+            if "SKILL.md" in text and _WRITES_FRONTMATTER.search(text) is not None:
+                keys.add(WRITES_FRONTMATTER)
             if "triggers." in text:
                 keys.update(NAMES_FILE + f for f in TRIGGER_FILES if f in text)
             if ".json" in text or ".y" in text:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from skillgrade.analyzers.config import Config
 from skillgrade.analyzers.report import analyze
 from skillgrade.analyzers.workspace import Workspace
@@ -36,6 +38,21 @@ def test_file_of_another_skill_in_the_workspace(tmp_path: Path) -> None:
     assert _missing(mine, ws, tmp_path) == ["`references/gone.md` does not exist in the skill folder"]
     # without the workspace index (a file opened alone) nothing says another skill has it
     assert len(_missing(mine, None, tmp_path)) == 2
+
+
+@pytest.mark.parametrize(("folder", "silent"), [("_skills", True), (".skills", True), ("skills", True),
+                                               ("_tools", False)])
+def test_file_of_a_sibling_skill_in_an_underscored_skills_folder(tmp_path: Path, folder: str, silent: bool) -> None:
+    """agents_inc keeps its skills in `_skills/`: workerbee names `scripts/watch.sh` of its sibling codex-bridge."""
+    (tmp_path / ".git").mkdir()
+    other = _skill(tmp_path, f"pkg/{folder}/codex-bridge", "Run `scripts/watch.sh`.")
+    (other.parent / "scripts").mkdir()
+    (other.parent / "scripts/watch.sh").write_text("echo 1\n")
+    mine = _skill(tmp_path, f"pkg/{folder}/workerbee", "Tail the bridge with `scripts/watch.sh`.")
+    ws = Workspace(roots=(tmp_path,))
+    for p in (other, mine):
+        ws.add_text(p, p.read_text())
+    assert _missing(mine, ws, tmp_path) == ([] if silent else ["`scripts/watch.sh` does not exist in the skill folder"])
 
 
 def test_files_the_skill_creates(tmp_path: Path) -> None:

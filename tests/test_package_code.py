@@ -535,3 +535,27 @@ def test_nested_metadata_named_by_leading_words_of_the_package_folder(tmp_path: 
     assert _codes(skill / "SKILL.md", tmp_path, "FIELD_TYPE") == [
         ("FIELD_TYPE", "`metadata.mcp-gaea` must be text, not a mapping"),
         ("FIELD_TYPE", "`metadata.requires` must be text, not a mapping")]
+
+
+@pytest.mark.parametrize(("emitter", "fires"), [
+    ('def ensure_frontmatter(skill_name, content):  # writes <name>/SKILL.md\n'
+     '    return f"---\\nname: {skill_name}\\ndescription: x\\n---\\n\\n" + content\n', False),
+    ('def emit(name, content):  // SKILL.md\n    return `---\\nname: ${name}\\n---\\n` + content\n', False),
+    ('def ensure_frontmatter(skill_name, content):  # writes <name>/SKILL.md\n'
+     '    return "---\\nname: fixed\\n---\\n" + content\n', True),  # a fixed name: no generator of these skills
+    ('def ensure_frontmatter(skill_name, content):\n'
+     '    return f"---\\nname: {skill_name}\\n---\\n" + content\n', True),  # writes no SKILL.md
+])
+def test_sources_of_a_package_that_writes_the_frontmatter(tmp_path: Path, emitter: str, fires: bool) -> None:
+    """Set 41p (prompticorn, judged wrong): `builders/skill_emitter.py` writes every skill's SKILL.md with a frontmatter
+    block it builds from the skill's name; its sources `skills/<name>/<variant>/SKILL.md` carry none on purpose."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'prompticorn'\n")
+    pkg = tmp_path / "prompticorn"
+    (pkg / "builders").mkdir(parents=True)
+    (pkg / "builders" / "skill_emitter.py").write_text(emitter)
+    skill = pkg / "skills" / "incident-automation" / "minimal"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("# Incident automation\n\nPurpose: automate incident response.\n")
+    got = _codes(skill / "SKILL.md", tmp_path, "FRONTMATTER_MISSING")
+    assert got == ([("FRONTMATTER_MISSING", "No YAML frontmatter: SKILL.md must start with a `---` line")] if fires else [])

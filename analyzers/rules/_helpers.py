@@ -270,7 +270,8 @@ _CONTEXT = re.compile(
     r"|" + _START + r"given\s+\w"  # "Given a regulatory change — identify …": the situation it is for
     # "… runs once after the epic PR merges", "After a release, …", "… before implementing a complex feature",
     # "Runs tests after each edit": a moment in the workflow, anywhere (like "during" and "while")
-    r"|(?:after|before)\s+[/`\w]"
+    # (not a product's name mid-sentence: "Controls Adobe After Effects layers", capitalised words)
+    r"|(?:" + _START + r"|(?!(?-i:After|Before)\s+(?-i:[A-Z])))(?:after|before)\s+[/`\w]"
     # "… impact on every PR before merge": the occasion it runs on
     r"|on\s+(?:every|each)\s+\w"
     # "Probes environment health at session start", "… at the start of each task": the moment it runs

@@ -20,7 +20,8 @@ def over_constrained(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Counts the upper-case words MUST, ALWAYS and NEVER used as directives in the markdown prose.
     Words inside code blocks, inline code, the frontmatter, HTML comments, blockquotes and
     double-quoted text are not directives and are not counted, nor are keywords joined by a slash ("Count
-    MUST/NEVER/ALWAYS constraints" names the words). The finding is placed on the 16th
+    MUST/NEVER/ALWAYS constraints" names the words), nor a numbered rule's label ("HARD CONSTRAINTS (MUST 7)",
+    "(MUST 6, 12, 13)": it cites a rule stated elsewhere). The finding is placed on the 16th
     directive, the one that crosses the limit.
 
     ## Why is this bad?

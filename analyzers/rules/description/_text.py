@@ -108,10 +108,10 @@ def _in_internal_folder(doc: SkillDocument) -> bool:
     return any(part.lower() in ("internal", "_internal") for part in above)
 
 
-# "Use <a name of up to eight words> [tool|skill|cli|command|plugin] to", matched at each "use": words are
+# "Use <a name of up to eight words>[ a tool-name glob: `lighter_*`] [tool|skill|cli|command|plugin] to", matched at each "use": words are
 # letters and digits only, so a name splits one way (linear; one pattern for every skill)
 _USE_NAMED = re.compile(
-    r"(use\s+)(?:the\s+)?`?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)`?(?:\s+(?:tool|skill|cli|command|plugin))?"
+    r"(use\s+)(?:the\s+)?`?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)(?:[_.-]?\*)?`?(?:\s+(?:tools?|skills?|cli|commands?|plugins?))?"
     r"(?=\s+(?:to|for|when|whenever|if|before|after|during|in|instead\s+of|rather\s+than)\b)",
     re.I)
 _SEPARATORS = re.compile(r"[-_\s]+")
@@ -144,7 +144,7 @@ NAME_EXTRA_WORDS = 2  # words a "Use the skillset compiler to" may add to the na
 
 def own_name_as_this_skill(text: str, doc: SkillDocument) -> str:
     """`text` with "Use <the skill's own name> to / for / when …" (`library-skills` written `Library Skills`,
-    `the siyuan-cli tool`, or in backticks: "Use `himalaya` to") put as "Use this skill to / for / when …":
+    `the siyuan-cli tool`, in backticks: "Use `himalaya` to", or as a glob of its tools' names: "Use lighter_* tools for") put as "Use this skill to / for / when …":
     the same clause; so is the skill's own slash command after use / invoke / run ("Invoke /dotclaude:worktree
     when …", "Run `/planning` in any project …"). Without a `name`, the folder's name is the skill's; the words may add up to
     NAME_EXTRA_WORDS to the name's own (`use-skillset`: "Use the skillset compiler to")."""

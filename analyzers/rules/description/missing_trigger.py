@@ -281,7 +281,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     tools to query …": the tools the skill brings), and so does its own slash command after use / invoke / run
     ("Invoke /dotclaude:worktree when …", "Invoke /dotclaude:planning in any project where …"; another skill's
     command does not). The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
-    and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`) read as
+    and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`, "Use lighter_* tools for …" for `name: lighter`) read as
     "Use this skill to …", and "Use tmux instead of the bash tool to …" (`name: tmux`) as "Use this skill instead of …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
     their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "using", "the",
     "skill", "skills" and "agent" in a name count for nothing ("Use llmwiki effectively for …" in `using-llmwiki/`).

@@ -8,7 +8,12 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
-from ...package_code import SIDECAR_FILES, package_names_file, package_serves_resource
+from ...package_code import (
+    SIDECAR_FILES,
+    package_names_file,
+    package_serves_resource,
+    package_writes_frontmatter,
+)
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, keeps_most, slugify
 from ..code._helpers import closes_fence, fence_line, line_break
@@ -51,7 +56,10 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     there (simplicio_prompt's `load_skill_metadata` reads `<skill>/metadata.json`), and no agent's skills folder
     receives the skill as it is. Nor is a SKILL.md among a Python package's modules (`__init__.py` beside it) that a
     source of the package reads and serves as an MCP resource (`@mcp.resource("silk://guide")` returning its text),
-    when no source names `.claude`: the package's MCP clients read it as a guide; no agent loads it as a skill.
+    when no source names `.claude`: the package's MCP clients read it as a guide; no agent loads it as a skill. Nor is a
+    SKILL.md of a package whose code writes SKILL.md files with a frontmatter block it builds from a name
+    (`f"---\\nname: {skill_name}\\ndescription: …"`, prompticorn's `ensure_frontmatter`): the package emits its skills
+    from sources that carry none.
 
     When a frontmatter block comes a little later, after blank lines or HTML comments only (`<!-- mirrored
     from … -->` above `---`), the finding says where it starts instead; when the whole file is wrapped in a
@@ -95,7 +103,7 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
                        after),
         )
         return
-    if _materialized(doc) or _catalog_sidecar(doc) or package_serves_resource(doc):
+    if _materialized(doc) or _catalog_sidecar(doc) or package_serves_resource(doc) or package_writes_frontmatter(doc):
         return
     name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"

@@ -140,7 +140,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     agent's file). A path the text says something
     else supplies ("Your pipeline supplies `references/API.md` next to this SKILL.md", "supplied by the
     build", "injected at publish time") is not required either, at every mention of it. A path that
-    another skill of the same `skills/` folder holds at the same place (`scripts/detect_resources.py` of a sibling
+    another skill of the same `skills/` folder (also `_skills/`, `.skills/`) holds at the same place (`scripts/detect_resources.py` of a sibling
     skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
 
     ## Why is this bad?
@@ -538,7 +538,7 @@ def _package_skills(doc: SkillDocument, ctx: RuleContext) -> tuple:
     if ws is None or own is None:
         return ()
     own = Path(os.path.abspath(own))
-    top = next((p for p in own.parents[:2] if p.name == "skills"), None)
+    top = next((p for p in own.parents[:2] if p.name.lstrip("._").lower() == "skills"), None)  # also `_skills/`
     if top is None:
         return ()
     mine = str(own) + os.sep

@@ -135,7 +135,50 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         out = kept
         if out:
             out = _without_sibling_links(doc, siblings if siblings is not None else _sibling_skills(doc), out)
+        if out and "make " in doc.text:
+            out = _without_build_paths(doc, out)
     return out
+
+
+_BUILD_FILES = ("Makefile", "makefile", "GNUmakefile")
+
+
+def _without_build_paths(doc: SkillDocument, out: list[str]) -> list[str]:
+    """`out` without the files that the Makefile of the project holding the skill in its agent folder
+    (`<project>/.agents/skills/<name>/`) names by their path from the project, or names a folder of
+    (`semgrep --config .agents/skills/workflows/scripts/linting/rules/`), when SKILL.md runs `make`: the build
+    uses them."""
+    skill = doc.skill_dir
+    agent = skill.parent.parent
+    if skill.parent.name != "skills" or not agent.name.startswith("."):
+        return out
+    project = agent.parent
+    texts = [text_recorded(doc, os.path.join(project, b)) for b in _BUILD_FILES]
+    texts = [t for t in texts if t]
+    if not texts:
+        return out
+    base = f"{agent.name}/skills/{skill.name}/"
+
+    def used(rel: str) -> bool:
+        parts = rel.split("/")
+        heads = [base + rel] + [base + "/".join(parts[:k]) for k in range(1, len(parts))]
+        return any(_names_whole(t, h) for t in texts for h in heads)
+
+    return [f for f in out if not used(f)]
+
+
+def _names_whole(text: str, path: str) -> bool:
+    """`text` names `path` whole: a file or a folder (with or without its closing slash), not the start of a longer
+    path (`…/scripts/linting/rules/io.yaml` names no `…/scripts/` folder)."""
+    i = text.find(path)
+    while i >= 0:
+        j = i + len(path)
+        nxt, after = text[j:j + 1], text[j + 1:j + 2]
+        if not nxt or not (nxt.isalnum() or nxt in "._-/") or (nxt == "/" and (not after or after.isspace()
+                                                                              or after in "\"'`);")):
+            return True
+        i = text.find(path, j)
+    return False
 
 
 def _without_sibling_links(doc: SkillDocument, siblings: list[str], out: list[str]) -> list[str]:
@@ -176,7 +219,7 @@ def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
 _DEPRECATED_HEAD = lazy_compile(r"\A(?:#![^\n]*\n)?(?:\s*(?:#|//)[^\n]*\n){0,3}?\s*(?:[rbu]?(?:\"\"\"|\'\'\')|#|//|/\*+)\s*"
                                 r"(?:\[?deprecated\b|legacy\s+shim\b"
                                 # "Compatibility wrapper for `fengchao.py capture`": a shim kept for old invocations
-                                r"|(?:backwards?[\s-]+)?compat(?:ibility)?\s+(?:wrapper|shim|alias)\b)", re.I)
+                                r"|(?:backwards?[\s-]+)?compat(?:ibility)?\s+(?:wrapper|shim|alias|entry\s?point|launcher|stub)\b)", re.I)
 
 
 def _deprecated_script(doc: SkillDocument, rel: str) -> bool:
@@ -306,7 +349,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     at least half of them (`scripts/handler.py` with hook functions in every skill of a runtime that
     imports it by convention; `references/task-profile.json`, an evaluation tool's profile in every skill); nor a file a sibling skill's
     SKILL.md names by its path from there (`../standards/references/writing-concise.md`: the plugin's skills share
-    it; the result cache reads that SKILL.md again to check it). A file mentioned only by files SKILL.md never reaches is
+    it; the result cache reads that SKILL.md again to check it); nor, in a project's agent folder
+    (`<project>/.agents/skills/<name>/`), a file the project's Makefile names by its path from the project, or a
+    folder of (`semgrep --config .agents/skills/workflows/scripts/linting/rules/`), when SKILL.md runs `make`. A file mentioned only by files SKILL.md never reaches is
     still reported. The result does not depend on the order files are found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
     `requirements.txt`, lock files (`uv.lock`, `package-lock.json`, `research.py.lock`: the package manager
@@ -324,7 +369,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     build and release scripts of a skill that is also a project's root (`pyproject.toml` or `package.json` beside
     SKILL.md) that its README or CONTRIBUTING gives as commands (`python scripts/build_bundles.py`), a script
     whose opening docstring or comment calls it deprecated ("Deprecated checkout-local shim for …") or a compatibility
-    wrapper ("Compatibility wrapper for `fengchao.py capture`"), and the
+    wrapper, shim, alias, entry point, launcher or stub ("Compatibility wrapper for `fengchao.py capture`",
+    "Compatibility entrypoint for the interactive HTML exporter"), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
     (`--runner "python mock_runner.py"`: its test double). A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md.

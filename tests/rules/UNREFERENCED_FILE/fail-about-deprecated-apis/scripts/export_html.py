@@ -1,0 +1,4 @@
+#!/usr/bin/env python3
+"""Entry point for the interactive HTML exporter."""
+
+print("export")
