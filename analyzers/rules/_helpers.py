@@ -107,11 +107,16 @@ _EXPLICIT = re.compile(
     r"|called|dispatched)\s+"
     r"(?:this\s+skill\s+|this\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately)\s+)?"
     r"(?:(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …", "Invoke automatically before writing …"
+    # "Invoked at the classification step by the pipeline commands" (not "Invoked at scale")
+    r"|(?:at|upon|during)\s+(?:the|a|an|each|every|any)\s+\w"
     # "Invoke this skill in any project where …" (the skill named: not "Invokes ffmpeg in a sandbox")
     r"|(?<=this\sskill\s)in\s+(?:any|every|each|a|an)\s+\w)"
     r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
     # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
     r"|" + _START + r"apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
+    # "Governs every user-facing reply.": always on, for each turn of that kind (not "Handles every CSV dialect")
+    r"|" + _START + r"(?:governs|applies\s+to|covers)\s+(?:every|each|all)\s+(?:[\w-]+\s+){0,2}?(?:repl(?:y|ies)|messages?"
+    r"|responses?|answers?|turns?|conversations?|sessions?|requests?|prompts?)\b"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
     # "Load this to query solutions, contribute SOPs …" (as "Use this to …"; not "Load this data to BigQuery")
@@ -271,7 +276,9 @@ _CONTEXT = re.compile(
     # "… runs once after the epic PR merges", "After a release, …", "… before implementing a complex feature",
     # "Runs tests after each edit": a moment in the workflow, anywhere (like "during" and "while")
     # (not a product's name mid-sentence: "Controls Adobe After Effects layers", capitalised words)
-    r"|(?:" + _START + r"|(?!(?-i:After|Before)\s+(?-i:[A-Z])))(?:after|before)\s+[/`\w]"
+    # (the word after it checked first: at most a lookbehind more, at an "after" / "before" only)
+    r"|(?:after|before)\s+(?:(?-i:[^\WA-Z])|[/`]|(?:(?<=(?-i:after|AFTER)\s)|(?<=(?-i:before|BEFORE)\s)|(?<=^After\s)|(?<=^Before\s)"
+    r"|(?<=[.;!?]\sAfter\s)|(?<=[.;!?]\sBefore\s))\w)"
     # "… impact on every PR before merge": the occasion it runs on
     r"|on\s+(?:every|each)\s+\w"
     # "Probes environment health at session start", "… at the start of each task": the moment it runs

@@ -79,12 +79,12 @@ TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "activati
 # a trigger kept in a field of its own that no agent lists (in a skill with `name`, or one whose runtime's code
 # does not read it): `usage_trigger: "Use when …"`, `use_when:`
 # (not `trigger: user_request`, a mode)
-_TRIGGER_TEXT_KEYS = ("usage_trigger", *_OWN_LAYOUT_TRIGGER_KEYS)
+_TRIGGER_TEXT_KEYS = ("usage_trigger", "when-to-use", "whenToUse", "use-when", *_OWN_LAYOUT_TRIGGER_KEYS)
 
 
 def unread_trigger_key(data: object) -> str | None:
     """The frontmatter key that holds the skill's trigger where no agent reads it (a non-empty `triggers` /
-    `keywords` list, or a `usage_trigger` / `use_when` text), or None. Asked only once a trigger rule fires."""
+    `keywords` list, or a `usage_trigger` / `use_when` / `when-to-use` text), or None. Asked only once a trigger rule fires."""
     if not isinstance(data, dict):
         return None
     lists = _trigger_lists(data)
@@ -323,7 +323,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## Fix
     Appends a "Use when …" sentence with a placeholder to the description, after a full stop when the
     description has none (display only: the placeholder must be replaced by real situations). When the
-    frontmatter holds a `triggers` / `keywords` list or a `usage_trigger` / `use_when` text that nothing
+    frontmatter holds a `triggers` / `keywords` list or a `usage_trigger` / `use_when` / `when-to-use` text that nothing
     reads, the message names it: its phrases belong in the description, where agents look.
     """
     found = routed_description(doc)
