@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
+import posixpath
 import re
 from pathlib import Path
 
@@ -173,6 +174,10 @@ SERVES_RESOURCE = "\0serves-resource"
 # a source that writes SKILL.md files and builds their frontmatter from a name it fills in (`f"---\nname: {skill_name}\n…"`,
 # `` `---\nname: ${name}` ``): the package emits its skills from sources that need none (prompticorn's skill_emitter)
 WRITES_FRONTMATTER = "\0writes-frontmatter"
+# a relative path with a folder and an extension, quoted in a source that names SKILL.md (an installer's file map:
+# `".agents/skills/tact/SKILL.md"`, `".tact/AGENTS.md"`); in loader_keys' set as PATH_LITERAL + the path
+PATH_LITERAL = "\0path:"
+_PATH_LITERAL = lazy_compile(r"[\"']((?:\.?[\w-]{1,60}/){1,10}[\w-]{1,80}(?:\.[\w-]{1,20}){0,3}\.\w{1,8})[\"']")
 _WRITES_FRONTMATTER = lazy_compile(r"---\\nname: ?\$?\{")
 
 
@@ -272,6 +277,22 @@ def package_writes_frontmatter(doc: SkillDocument) -> bool:
     (`f"---\\nname: {skill_name}\\n…"`): the package emits its skills, adding the frontmatter its sources leave out."""
     keys = _package_keys(doc)
     return keys is not None and WRITES_FRONTMATTER in keys
+
+
+def package_installs(doc: SkillDocument, path: str) -> bool:
+    """The code of the skill's shipping package installs this skill at a path it names (`".agents/skills/tact/SKILL.md"`)
+    and also names the file `path` reaches from there (`../../../.tact/AGENTS.md` from `.agents/skills/tact/` is
+    `.tact/AGENTS.md`, which the installer writes beside it): the link is alive where the skill is installed."""
+    keys = _package_keys(doc)
+    if keys is None or doc.skill_dir is None:
+        return False
+    own = "/" + doc.skill_dir.name + "/SKILL.md"
+    for key in keys:
+        if key.startswith(PATH_LITERAL) and key.endswith(own):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(key[len(PATH_LITERAL):]), path))
+            if not target.startswith("..") and PATH_LITERAL + target in keys:
+                return True
+    return False
 
 
 def package_supplies(doc: SkillDocument, rel: str) -> bool:
@@ -505,6 +526,8 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.add(SERVES_RESOURCE)
             if "SKILL.md" in text and _WRITES_FRONTMATTER.search(text) is not None:
                 keys.add(WRITES_FRONTMATTER)
+            if "SKILL.md" in text and "/" in text:  # an installer's file map: `".tact/AGENTS.md": …`
+                keys.update(PATH_LITERAL + p for p in _PATH_LITERAL.findall(text))
             if "triggers." in text:
                 keys.update(NAMES_FILE + f for f in TRIGGER_FILES if f in text)
             if ".json" in text or ".y" in text:

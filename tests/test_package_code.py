@@ -559,3 +559,31 @@ def test_sources_of_a_package_that_writes_the_frontmatter(tmp_path: Path, emitte
     (skill / "SKILL.md").write_text("# Incident automation\n\nPurpose: automate incident response.\n")
     got = _codes(skill / "SKILL.md", tmp_path, "FRONTMATTER_MISSING")
     assert got == ([("FRONTMATTER_MISSING", "No YAML frontmatter: SKILL.md must start with a `---` line")] if fires else [])
+
+
+@pytest.mark.parametrize(("installer", "link", "fires"), [
+    ('FILES = {\n    ".tact/AGENTS.md": kit.joinpath("AGENTS.md").read_bytes(),\n'
+     '    ".agents/skills/tact/SKILL.md": kit.joinpath("skills/tact/SKILL.md").read_bytes(),\n}\n',
+     "../../../.tact/AGENTS.md", False),
+    ('FILES = {\n    ".tact/AGENTS.md": kit.joinpath("AGENTS.md").read_bytes(),\n'
+     '    ".agents/skills/tact/SKILL.md": kit.joinpath("skills/tact/SKILL.md").read_bytes(),\n}\n',
+     "../../../.tact/GUIDE.md", True),  # a file no source names
+    ('FILES = {\n    ".tact/AGENTS.md": kit.joinpath("AGENTS.md").read_bytes(),\n}\n  # SKILL.md: not installed\n',
+     "../../../.tact/AGENTS.md", True),  # the code names no install path for this skill
+    ('FILES = {\n    ".tact/AGENTS.md": kit.joinpath("AGENTS.md").read_bytes(),\n'
+     '    ".agents/skills/other/SKILL.md": kit.joinpath("skills/other/SKILL.md").read_bytes(),\n}\n',
+     "../../../.tact/AGENTS.md", True),  # another skill's install path
+])
+def test_a_link_the_installer_makes_good(tmp_path: Path, installer: str, link: str, fires: bool) -> None:
+    """Set 41q (tact_agent_kit, judged wrong): `tact init` writes `.agents/skills/tact/SKILL.md` and `.tact/AGENTS.md`
+    into one project, so the skill's `../../../.tact/AGENTS.md` resolves where it is installed."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tact-agent-kit'\n")
+    (tmp_path / "tact").mkdir()
+    (tmp_path / "tact" / "cli.py").write_text(installer)
+    skill = tmp_path / "tact_resources" / "skills" / "tact"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(f"---\nname: tact\ndescription: Use when working in a TacT project.\n---\n\n"
+                                    f"Read the [TacT entry]({link}) first.\n")
+    got = _codes(skill / "SKILL.md", tmp_path, "DEAD_LINK")
+    assert got == ([("DEAD_LINK", f"Link target `{link}` does not exist")] if fires else [])

@@ -568,13 +568,16 @@ def _title_lists_sections(lines: list[str]) -> bool:
 _SITUATION_LABEL = re.compile(r"\b(?:when|whenever|if|before|after)\b", re.I)
 COLON_ITEMS = 3  # items of a colon's list that must each name a main section ("operations: duplicate, rename, …")
 COLON_ITEM_WORDS = 4  # words of each such item
+COLON_LONG_ITEM_WORDS = 6  # words of an item that shares two of them with its section ("cache warmup on cold start")
 
 
 def _colon_list_names_sections(lines: list[str]) -> bool:
     """In the first SCOPE_LINES lines of text, a colon opens a list of COLON_ITEMS or more short items, each naming
     a different main (`##`) section by a word of four or more letters: "High-level asset operations: duplicate,
     token-aware rename, dependency-aware delete, and sprite swap." over `## Duplicate Asset`, `## Rename Asset`,
-    `## Dependency-aware Delete`, `## Swap Sprite`. No verb is needed: the list is the file's outline."""
+    `## Dependency-aware Delete`, `## Swap Sprite`. An item of five or six words names its section by two words
+    ("cache warmup on cold start" over `## Test 2: Cache Warmup on Cold Start`). No verb is needed: the list is the
+    file's outline."""
     start = _frontmatter_end(lines)
     top = lines[start:start + SCOPE_LINES + 1]
     # a line ending in ":" goes on with the next one ("… Three sub-modules:" / "Benchmark Comparator, …")
@@ -586,7 +589,7 @@ def _colon_list_names_sections(lines: list[str]) -> bool:
         return False  # ("**Read this when**: working with pytest, Python mocking, …": situations, not sections)
     items = [x.split() for x in _LIST_SPLIT.split(_plain(line.split(": ", 1)[1])[:OVERVIEW_CHARS].rstrip(". "))
              if x.strip()]
-    if len(items) < COLON_ITEMS or any(len(x) > COLON_ITEM_WORDS for x in items):
+    if len(items) < COLON_ITEMS or any(len(x) > COLON_LONG_ITEM_WORDS for x in items):
         return False
     heads: list[set[str]] = []
     for text in _main_headings(lines, start):
@@ -598,7 +601,8 @@ def _colon_list_names_sections(lines: list[str]) -> bool:
     free = list(range(len(heads)))
     for item in items:
         words = {w for w in (_stem(x) for x in " ".join(item).replace("-", " ").split()) if len(w) >= 4}
-        hit = next((k for k in free if words & heads[k]), None)
+        need = 1 if len(item) <= COLON_ITEM_WORDS else 2  # a longer item: two of its words in the heading
+        hit = next((k for k in free if len(words & heads[k]) >= need), None)
         if hit is None:
             return False
         free.remove(hit)
@@ -973,7 +977,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     over sections it does not name), and a colon's list in the first 10 lines whose three or more short items each
     name a different main section by a word ("High-level asset operations: duplicate, token-aware rename,
     dependency-aware delete, and sprite swap." over `## Duplicate Asset` … `## Swap Sprite`, also when the list
-    starts on the line after the colon; no verb needed; a plural
+    starts on the line after the colon; an item of five or six words by two: "cache warmup on cold start" for
+    `## Test 2: Cache Warmup on Cold Start`; no verb needed; a plural
     names its section in a sentence too: "dates" for `## Date`), and code spans in the first 30 lines that give the
     code names starting three or more main sections (a table listing `scripts/app`, `scripts/api` above
     `## scripts/api - ComfyApi` …; names with `/`, `.`, `_`, `(` or `::` only). So does, in the first 10 lines, a

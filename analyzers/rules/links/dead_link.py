@@ -9,6 +9,7 @@ from ...document import Link, SkillDocument
 from ...findings import Finding, Severity
 from ...lazy_re import lazy_compile
 from ...measures import completion, resolve
+from ...package_code import package_installs
 from ...rule import RuleContext, rule
 from .._helpers import fill_in_template
 from ..code.nested_fence import bundled_example_lines, example_lines
@@ -46,7 +47,7 @@ def _is_dead(doc: SkillDocument, path: str) -> bool:
             return False  # `assets/x.png` kept once above the skills, for all of them (merged in when installed)
         return case_variant(doc, res.rel) is None  # exists with another case: LINK_CASE_MISMATCH
     return (res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None
-            and not underscore_twin(doc, res))
+            and not underscore_twin(doc, res) and not package_installs(doc, path))
 
 
 @rule("DEAD_LINK", family="links", severity=Severity.WARNING)
@@ -78,7 +79,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `skills/custom/` into one installed skill); one such name (`README.md` in `skills/`) is still reported.
     A package that ships its data with underscored folder names (`pkg/_skills/<name>/`, `pkg/_knowledge/`) and
     installs them side by side without the underscore: `../../knowledge/x.md` from such a skill is alive when
-    `pkg/_knowledge/x.md` exists.
+    `pkg/_knowledge/x.md` exists. Nor is a link out of the skill that its package's installer makes good: the code
+    names the skill's install path (`".agents/skills/tact/SKILL.md"`) and the file the link reaches from there
+    (`../../../.tact/AGENTS.md` is `".tact/AGENTS.md"`, a file it writes); a link to a file no source names is reported.
 
     Links in the skill's other markdown files (`references/*.md`, nested guides) are checked too,
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
