@@ -373,7 +373,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     "Compatibility entrypoint for the interactive HTML exporter"), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
     (`--runner "python mock_runner.py"`: its test double). A reference or a script such a check lists
-    (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md.
+    (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md. Three or more
+    such files in a folder SKILL.md reaches nothing of are one finding on the outermost such folder
+    ("`scripts/office/schemas/` (39 files, none reached)"), whose fix links the folder: a folder of dead weight is one
+    thing to fix, not 39.
 
     ## Why is this bad?
     The agent only opens bundled files that SKILL.md points to. An unmentioned file is dead weight in
@@ -398,7 +401,46 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return
     last = len(doc.lines) - 1
     end = Pos(last, len(doc.lines[last]))
-    for f in files:
-        sep = "\n" if doc.lines[last] == "" else "\n\n"
+    sep = "\n" if doc.lines[last] == "" else "\n\n"
+    for f, n in _grouped(doc, files):
         fix = Fix.unsafe(f"Link `{f}` at the end of SKILL.md", Edit(Range(end, end), f"{sep}- [{f}]({f})\n"))
-        yield ctx.finding(doc.index.trimmed_line_range(0), f"`{f}` is not referenced from SKILL.md", fix)
+        what = f"`{f}` ({n} files, none reached)" if n else f"`{f}`"
+        yield ctx.finding(doc.index.trimmed_line_range(0), f"{what} is not referenced from SKILL.md", fix)
+
+
+FOLDER_GROUP = 3  # unreferenced files in a folder SKILL.md reaches nothing of, reported once as that folder
+
+
+def _grouped(doc: SkillDocument, files: list[str]) -> list[tuple[str, int]]:
+    """The findings to report, in path order: a folder (`scripts/office/`, with its number of unreferenced files) when
+    FOLDER_GROUP or more of them lie under it and SKILL.md reaches no file under it, the outermost such folder;
+    else each file (with 0). One pass over the bundled files per level, not one per folder."""
+    r = reach(doc).run()
+    touched: set[str] = set()  # folders holding a reached file (a file of theirs is read: not wholly dead)
+    for x in doc.files.files:
+        if r.is_reached(x):
+            i = x.find("/")
+            while i > 0:
+                touched.add(x[:i + 1])
+                i = x.find("/", i + 1)
+    count: dict[str, int] = {}
+    for f in files:
+        i = f.find("/")
+        while i > 0:
+            count[f[:i + 1]] = count.get(f[:i + 1], 0) + 1
+            i = f.find("/", i + 1)
+    out: list[tuple[str, int]] = []
+    done: set[str] = set()
+    for f in files:
+        i = f.find("/")
+        while i > 0:
+            d = f[:i + 1]
+            if d not in touched and count[d] >= FOLDER_GROUP:
+                if d not in done:
+                    done.add(d)
+                    out.append((d, count[d]))
+                break
+            i = f.find("/", i + 1)
+        else:
+            out.append((f, 0))
+    return sorted(out)
