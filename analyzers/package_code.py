@@ -174,10 +174,10 @@ SERVES_RESOURCE = "\0serves-resource"
 # a source that writes SKILL.md files and builds their frontmatter from a name it fills in (`f"---\nname: {skill_name}\n…"`,
 # `` `---\nname: ${name}` ``): the package emits its skills from sources that need none (prompticorn's skill_emitter)
 WRITES_FRONTMATTER = "\0writes-frontmatter"
-# a relative path with a folder and an extension, quoted in a source that names SKILL.md (an installer's file map:
+# a path into a dot-folder with an extension, quoted in a source that names SKILL.md (an installer's file map:
 # `".agents/skills/tact/SKILL.md"`, `".tact/AGENTS.md"`); in loader_keys' set as PATH_LITERAL + the path
 PATH_LITERAL = "\0path:"
-_PATH_LITERAL = lazy_compile(r"[\"']((?:\.?[\w-]{1,60}/){1,10}[\w-]{1,80}(?:\.[\w-]{1,20}){0,3}\.\w{1,8})[\"']")
+_PATH_LITERAL = lazy_compile(r"[\"'](\.[\w-]{1,60}/(?:[\w-]{1,60}/){0,9}[\w-]{1,80}(?:\.[\w-]{1,20}){0,3}\.\w{1,8})[\"']")
 _WRITES_FRONTMATTER = lazy_compile(r"---\\nname: ?\$?\{")
 
 
@@ -283,6 +283,8 @@ def package_installs(doc: SkillDocument, path: str) -> bool:
     """The code of the skill's shipping package installs this skill at a path it names (`".agents/skills/tact/SKILL.md"`)
     and also names the file `path` reaches from there (`../../../.tact/AGENTS.md` from `.agents/skills/tact/` is
     `.tact/AGENTS.md`, which the installer writes beside it): the link is alive where the skill is installed."""
+    if not any(part[:1] == "." and part[1:2] not in (".", "") for part in path.split("/")):
+        return False  # the installer's file map names paths into dot-folders (PATH_LITERAL): `.tact/AGENTS.md`
     keys = _package_keys(doc)
     if keys is None or doc.skill_dir is None:
         return False

@@ -373,8 +373,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     "Compatibility entrypoint for the interactive HTML exporter"), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
     (`--runner "python mock_runner.py"`: its test double). A reference or a script such a check lists
-    (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md. Three or more
-    such files in a folder SKILL.md reaches nothing of are one finding on the outermost such folder
+    (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md. A folder of three or
+    more files that are all reported (none reached, none a README or test the rule passes over) is one finding on
+    the outermost such folder
     ("`scripts/office/schemas/` (39 files, none reached)"), whose fix links the folder: a folder of dead weight is one
     thing to fix, not 39.
 
@@ -408,27 +409,31 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         yield ctx.finding(doc.index.trimmed_line_range(0), f"{what} is not referenced from SKILL.md", fix)
 
 
-FOLDER_GROUP = 3  # unreferenced files in a folder SKILL.md reaches nothing of, reported once as that folder
+FOLDER_GROUP = 3  # files of a folder all reported unreferenced, reported once as that folder
 
 
 def _grouped(doc: SkillDocument, files: list[str]) -> list[tuple[str, int]]:
-    """The findings to report, in path order: a folder (`scripts/office/`, with its number of unreferenced files) when
-    FOLDER_GROUP or more of them lie under it and SKILL.md reaches no file under it, the outermost such folder;
-    else each file (with 0). One pass over the bundled files per level, not one per folder."""
-    r = reach(doc).run()
-    touched: set[str] = set()  # folders holding a reached file (a file of theirs is read: not wholly dead)
-    for x in doc.files.files:
-        if r.is_reached(x):
-            i = x.find("/")
-            while i > 0:
-                touched.add(x[:i + 1])
-                i = x.find("/", i + 1)
+    """The findings to report, in path order: a folder (`scripts/office/`, with its number of files) when it holds
+    FOLDER_GROUP or more files and every one of them is reported (SKILL.md reaches none, and none is a README, a
+    test or another file the rule passes over), the outermost such folder; else each file (with 0). One pass over
+    the bundled files per level, not one per folder."""
     count: dict[str, int] = {}
     for f in files:
         i = f.find("/")
         while i > 0:
             count[f[:i + 1]] = count.get(f[:i + 1], 0) + 1
             i = f.find("/", i + 1)
+    if max(count.values(), default=0) < FOLDER_GROUP:
+        return [(f, 0) for f in files]
+    held: dict[str, int] = {}  # every bundled file under each such folder
+    for x in doc.files.files:
+        i = x.find("/")
+        while i > 0:
+            d = x[:i + 1]
+            if d in count:
+                held[d] = held.get(d, 0) + 1
+            i = x.find("/", i + 1)
+    touched = {d for d, n in count.items() if held.get(d, 0) != n}  # a file there is reached or passed over
     out: list[tuple[str, int]] = []
     done: set[str] = set()
     for f in files:
