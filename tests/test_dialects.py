@@ -261,3 +261,8 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     assert codes("scan/tests/mcp_servers/.test-client/skills/test-skill", test_input) == []
     assert codes("scan/shared/skills/test-skill", test_input) == ["MISSING_TRIGGER"]
     assert codes("scan/tests/skills/testing", "Writes unit tests with pytest and reports coverage.") == ["MISSING_TRIGGER"]
+    # set 41r: agent_engineering_toolkit's `fixtures/` skills ("Fixture for workflow guidance.", "Held-out fixture with
+    # a mismatched directory name."): the word alone, under a sample folder; elsewhere it is a skill's word
+    assert codes("aet/fixtures/skills/wf-guide", "Fixture for workflow guidance.") == []
+    assert codes("aet/fixtures/skills/wf-held", "Held-out fixture with a mismatched directory name.") == []
+    assert codes("aet/skills/fixture-maker", "Writes pytest fixture files and factories.") == ["MISSING_TRIGGER"]

@@ -123,6 +123,8 @@ _EXPLICIT = re.compile(
     r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+to\s+\w"
     # "Trigger before every deploy", "Trigger every time …", 'Triggered by "deploy it"' at a sentence's start
     r"|" + _START + r"trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
+    # "Trigger with requests like "audit my crons"": the requests that load it
+    r"|trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:with|on)\s+(?:requests?|prompts?|phrases?|queries|messages?|asks)\b"
     r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on)\b"
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"

@@ -129,7 +129,8 @@ _NOT_ASIDE = lazy_compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
 _SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data", "tests",
                           "test", "__tests__"})
 # "an example skill", "a test skill"; a description that opens "This is a test …" (mcp-scan's test client's skill)
-_SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|^\W{0,3}this\s+is\s+a\s+"
+# ("Fixture for workflow guidance.", "Held-out fixture with …": the word fixture alone, under a sample folder)
+_SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|\bfixture\b|^\W{0,3}this\s+is\s+a\s+"
                            r"(?:test|dummy|sample)\b", re.I)
 
 
@@ -271,7 +272,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
     package names (crucible's trigger router), and a
     sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` at any depth below the workspace
-    root, its description calling it an "example / sample / fixture / demo / test skill" or opening "This is a test":
+    root, its description calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
     an input for its package's checker, tests or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
     (`description: "{{customDescription}}"`), or that says to copy it ("Template skill … Copy this folder,
