@@ -587,3 +587,28 @@ def test_a_link_the_installer_makes_good(tmp_path: Path, installer: str, link: s
                                     f"Read the [TacT entry]({link}) first.\n")
     got = _codes(skill / "SKILL.md", tmp_path, "DEAD_LINK")
     assert got == ([("DEAD_LINK", f"Link target `{link}` does not exist")] if fires else [])
+
+
+CATALOG = ('def load_skill(path):  # SKILL.md\n    meta = json.loads(path.with_name("skill.json").read_text())\n'
+           '    return meta.get("triggers"), meta.get("allowed_tools")\n')
+
+
+@pytest.mark.parametrize(("catalog", "sidecar", "fires"), [
+    (CATALOG, '{"triggers": ["performance", "optimize", "slow"]}', False),
+    (CATALOG, '{"allowed_tools": ["read_file"]}', True),  # no trigger list in the sidecar
+    (CATALOG.replace('meta.get("triggers"), ', ""), '{"triggers": ["performance"]}', True),  # nothing reads it
+    (CATALOG.replace("skill.json", "other.json"), '{"triggers": ["performance"]}', True),  # the code names no skill.json
+])
+def test_trigger_list_in_a_sidecar_the_package_reads(tmp_path: Path, catalog: str, sidecar: str, fires: bool) -> None:
+    """Set 41r (agent47, judged wrong): `code_agent/skills.py` reads `triggers` from the `skill.json` beside each
+    SKILL.md and loads the skill when a keyword appears in the task: the description decides nothing."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'agent47'\n")
+    (tmp_path / "code_agent").mkdir()
+    (tmp_path / "code_agent" / "skills.py").write_text(catalog)
+    skill = tmp_path / "code_agent" / "builtin_skills" / "perf"
+    skill.mkdir(parents=True)
+    (skill / "skill.json").write_text(sidecar)
+    (skill / "SKILL.md").write_text("---\nname: perf\ndescription: Profiles hot paths and removes waste.\n---\n\n# Perf\n")
+    got = _codes(skill / "SKILL.md", tmp_path, "MISSING_TRIGGER")
+    assert [c for c, _ in got] == (["MISSING_TRIGGER"] if fires else [])

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
+from ...bundle import read_bundled
 from ...document import Field, SkillDocument
 from ...findings import Finding, Fix, Severity
 from ...lazy_re import lazy_compile
-from ...package_code import TRIGGER_FILES, package_binds, package_names_file, package_reads
+from ...package_code import SIDECAR_FILES, TRIGGER_FILES, package_binds, package_names_file, package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, explicit_trigger, placeholder_name, usage_context
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
@@ -43,7 +45,28 @@ def _exempt(doc: SkillDocument) -> bool:
         return True
     if any(doc.files.exists(f) and package_names_file(doc, f) for f in TRIGGER_FILES):
         return True  # `triggers.yaml` beside SKILL.md, which the package's own router reads
-    return any(package_reads(doc, k) for k in _trigger_lists(data))
+    if any(package_reads(doc, k) for k in _trigger_lists(data)):
+        return True
+    return _sidecar_triggers(doc)
+
+
+def _sidecar_triggers(doc: SkillDocument) -> bool:
+    """A JSON sidecar beside SKILL.md (`skill.json`) holds a trigger list (`"triggers": ["performance", …]`) that the
+    package's code reads from that file: its catalog loads the skill when a keyword appears (agent47)."""
+    for f in SIDECAR_FILES:
+        if not f.endswith(".json") or not doc.files.exists(f) or not package_names_file(doc, f):
+            continue
+        bf = read_bundled(doc, f)
+        try:
+            data = json.loads(bf.text) if bf is not None and len(bf.text) <= SIDECAR_CHARS else None
+        except ValueError:
+            continue
+        if isinstance(data, dict) and any(package_reads(doc, k) for k in _trigger_lists(data)):
+            return True
+    return False
+
+
+SIDECAR_CHARS = 100_000  # a larger sidecar is not parsed for its trigger list
 
 
 # a runtime's own layout (`id:` / `title:` and no `name:`) keeps its trigger clause in a field of its own
@@ -270,7 +293,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `trigger: user_request`) the code of its shipping package reads (that
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), or that
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
-    package names (crucible's trigger router), and a
+    package names (crucible's trigger router), or a trigger list in a JSON sidecar beside SKILL.md (`skill.json`:
+    `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), and a
     sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` at any depth below the workspace
     root, its description calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
     an input for its package's checker, tests or tutorial), and a
