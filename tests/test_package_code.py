@@ -33,6 +33,17 @@ def _codes(path: Path, root: Path, *codes: str) -> list[tuple[str, str]]:
     return sorted((f.code, f.message.split(";")[0]) for f in rep.findings)
 
 
+def _package(root: Path, name: str, source: str, code: str, skill: str) -> Path:
+    """A package `name` (a pyproject.toml at `root`) whose source file `source` holds `code`; returns the folder `skill`
+    made for a skill (relative to `root`)."""
+    loader_keys.cache_clear()
+    (root / "pyproject.toml").write_text(f"[project]\nname = '{name}'\n")
+    (root / source).parent.mkdir(parents=True, exist_ok=True)
+    (root / source).write_text(code)
+    (root / skill).mkdir(parents=True)
+    return root / skill
+
+
 FM = "description: React component design, hooks and state.\npriority: 80\ntriggers: [react, useState]\nowner: web\n"
 REGISTRY = 'def meta(fm):  # SKILL.md frontmatter\n    return fm.get("triggers", []), fm.get("auth")\n'
 
@@ -378,12 +389,7 @@ def test_without_a_skill_provider_entry_point_tags_are_unknown(tmp_path: Path, e
 ])
 def test_trigger_sidecar_the_package_reads(tmp_path: Path, router: str, sidecar: bool, fires: bool) -> None:
     """set 39s: crucible keeps each skill's trigger patterns in `triggers.yaml`, which its trigger router reads."""
-    loader_keys.cache_clear()
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'crucible'\n")
-    (tmp_path / "crucible").mkdir()
-    (tmp_path / "crucible" / "trigger_router.py").write_text(router)
-    skill = tmp_path / "crucible" / "skills" / "backend-engineer"
-    skill.mkdir(parents=True)
+    skill = _package(tmp_path, "crucible", "crucible/trigger_router.py", router, "crucible/skills/backend-engineer")
     if sidecar:
         (skill / "triggers.yaml").write_text("rules:\n  - type: prompt_match\n    pattern: 'backend|api'\n")
     (skill / "SKILL.md").write_text(
@@ -549,13 +555,8 @@ def test_nested_metadata_named_by_leading_words_of_the_package_folder(tmp_path: 
 def test_sources_of_a_package_that_writes_the_frontmatter(tmp_path: Path, emitter: str, fires: bool) -> None:
     """Set 41p (prompticorn, judged wrong): `builders/skill_emitter.py` writes every skill's SKILL.md with a frontmatter
     block it builds from the skill's name; its sources `skills/<name>/<variant>/SKILL.md` carry none on purpose."""
-    loader_keys.cache_clear()
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'prompticorn'\n")
-    pkg = tmp_path / "prompticorn"
-    (pkg / "builders").mkdir(parents=True)
-    (pkg / "builders" / "skill_emitter.py").write_text(emitter)
-    skill = pkg / "skills" / "incident-automation" / "minimal"
-    skill.mkdir(parents=True)
+    skill = _package(tmp_path, "prompticorn", "prompticorn/builders/skill_emitter.py", emitter,
+                     "prompticorn/skills/incident-automation/minimal")
     (skill / "SKILL.md").write_text("# Incident automation\n\nPurpose: automate incident response.\n")
     got = _codes(skill / "SKILL.md", tmp_path, "FRONTMATTER_MISSING")
     assert got == ([("FRONTMATTER_MISSING", "No YAML frontmatter: SKILL.md must start with a `---` line")] if fires else [])
@@ -577,12 +578,7 @@ def test_sources_of_a_package_that_writes_the_frontmatter(tmp_path: Path, emitte
 def test_a_link_the_installer_makes_good(tmp_path: Path, installer: str, link: str, fires: bool) -> None:
     """Set 41q (tact_agent_kit, judged wrong): `tact init` writes `.agents/skills/tact/SKILL.md` and `.tact/AGENTS.md`
     into one project, so the skill's `../../../.tact/AGENTS.md` resolves where it is installed."""
-    loader_keys.cache_clear()
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'tact-agent-kit'\n")
-    (tmp_path / "tact").mkdir()
-    (tmp_path / "tact" / "cli.py").write_text(installer)
-    skill = tmp_path / "tact_resources" / "skills" / "tact"
-    skill.mkdir(parents=True)
+    skill = _package(tmp_path, "tact-agent-kit", "tact/cli.py", installer, "tact_resources/skills/tact")
     (skill / "SKILL.md").write_text(f"---\nname: tact\ndescription: Use when working in a TacT project.\n---\n\n"
                                     f"Read the [TacT entry]({link}) first.\n")
     got = _codes(skill / "SKILL.md", tmp_path, "DEAD_LINK")
@@ -602,12 +598,7 @@ CATALOG = ('def load_skill(path):  # SKILL.md\n    meta = json.loads(path.with_n
 def test_trigger_list_in_a_sidecar_the_package_reads(tmp_path: Path, catalog: str, sidecar: str, fires: bool) -> None:
     """Set 41r (agent47, judged wrong): `code_agent/skills.py` reads `triggers` from the `skill.json` beside each
     SKILL.md and loads the skill when a keyword appears in the task: the description decides nothing."""
-    loader_keys.cache_clear()
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'agent47'\n")
-    (tmp_path / "code_agent").mkdir()
-    (tmp_path / "code_agent" / "skills.py").write_text(catalog)
-    skill = tmp_path / "code_agent" / "builtin_skills" / "perf"
-    skill.mkdir(parents=True)
+    skill = _package(tmp_path, "agent47", "code_agent/skills.py", catalog, "code_agent/builtin_skills/perf")
     (skill / "skill.json").write_text(sidecar)
     (skill / "SKILL.md").write_text("---\nname: perf\ndescription: Profiles hot paths and removes waste.\n---\n\n# Perf\n")
     got = _codes(skill / "SKILL.md", tmp_path, "MISSING_TRIGGER")
