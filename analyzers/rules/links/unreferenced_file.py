@@ -412,6 +412,14 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
 FOLDER_GROUP = 3  # files of a folder all reported unreferenced, reported once as that folder
 
 
+def _folders(rel: str) -> Iterator[str]:
+    """The folders holding `rel`, outermost first, each with its closing slash (`scripts/`, `scripts/office/`)."""
+    i = rel.find("/")
+    while i > 0:
+        yield rel[:i + 1]
+        i = rel.find("/", i + 1)
+
+
 def _grouped(doc: SkillDocument, files: list[str]) -> list[tuple[str, int]]:
     """The findings to report, in path order: a folder (`scripts/office/`, with its number of files) when it holds
     FOLDER_GROUP or more files and every one of them is reported (SKILL.md reaches none, and none is a README, a
@@ -419,33 +427,18 @@ def _grouped(doc: SkillDocument, files: list[str]) -> list[tuple[str, int]]:
     the bundled files per level, not one per folder."""
     count: dict[str, int] = {}
     for f in files:
-        i = f.find("/")
-        while i > 0:
-            count[f[:i + 1]] = count.get(f[:i + 1], 0) + 1
-            i = f.find("/", i + 1)
+        for d in _folders(f):
+            count[d] = count.get(d, 0) + 1
     if max(count.values(), default=0) < FOLDER_GROUP:
         return [(f, 0) for f in files]
     held: dict[str, int] = {}  # every bundled file under each such folder
     for x in doc.files.files:
-        i = x.find("/")
-        while i > 0:
-            d = x[:i + 1]
+        for d in _folders(x):
             if d in count:
                 held[d] = held.get(d, 0) + 1
-            i = x.find("/", i + 1)
-    touched = {d for d, n in count.items() if held.get(d, 0) != n}  # a file there is reached or passed over
     out: list[tuple[str, int]] = []
-    done: set[str] = set()
     for f in files:
-        i = f.find("/")
-        while i > 0:
-            d = f[:i + 1]
-            if d not in touched and count[d] >= FOLDER_GROUP:
-                if d not in done:
-                    done.add(d)
-                    out.append((d, count[d]))
-                break
-            i = f.find("/", i + 1)
-        else:
-            out.append((f, 0))
-    return sorted(out)
+        # the outermost folder of FOLDER_GROUP or more files, all of them reported (none reached or passed over)
+        d = next((d for d in _folders(f) if count[d] >= FOLDER_GROUP and held.get(d) == count[d]), None)
+        out.append((d, count[d]) if d is not None else (f, 0))
+    return sorted(set(out))
