@@ -249,6 +249,16 @@ def _chunk_worker(batch: list[tuple]) -> list[tuple[dict, dict[str, bool | str],
     return [_analyze_one(a) for a in batch]
 
 
+def _forked_worker(conn, batch: list[tuple]) -> None:
+    """A forked worker: its share of the skills (inherited from the parent, not pickled), the results down `conn`.
+    Ctrl-C is the parent's to handle: it stops the workers."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    conn.send(_chunk_worker(batch))
+    conn.close()
+
+
 def _skipped_hint(path: Path) -> str:
     """` (dist/skills/a/SKILL.md is in a folder skipped as build output, cache or tool state: give its
     path to score it)`, or "" when no skipped folder holds one."""
@@ -461,9 +471,32 @@ def _run(args: list[tuple], jobs: int | None) -> list[tuple[dict, dict[str, bool
     import gc
 
     gc.freeze()  # what the parent holds (modules, compiled patterns, the parser) stays out of the workers' collections
-    with ctx.Pool(jobs) as pool:
-        parts = pool.map(_chunk_worker, [[args[k] for k in b] for b in buckets])
-    for b, part in zip(buckets, parts, strict=True):
-        for k, res in zip(b, part, strict=True):
-            out[k] = res
+    # one forked process per bucket, not a Pool: the skills are inherited at the fork instead of pickled down a pipe,
+    # and no pool threads poll while the workers run
+    procs = []
+    done = False
+    try:
+        for b in buckets:
+            if not b:
+                continue
+            recv, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_forked_worker, args=(send, [args[k] for k in b]), daemon=True)
+            proc.start()
+            send.close()
+            procs.append((b, proc, recv))
+        for b, proc, recv in procs:
+            try:
+                part = recv.recv()
+            except EOFError:
+                proc.join()
+                raise RuntimeError(f"a worker process ended without its results (exit code {proc.exitcode})") from None
+            for k, res in zip(b, part, strict=True):
+                out[k] = res
+        done = True
+    finally:  # (Ctrl-C, a lost worker: stop the others)
+        for _b, proc, recv in procs:
+            recv.close()
+            if not done:
+                proc.terminate()
+            proc.join()
     return out
