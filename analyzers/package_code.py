@@ -147,6 +147,19 @@ CLAUDE_DIR = ".claude"  # a source naming Claude Code's folder (`.claude/skills`
 INSTALLS_FOR_CLAUDE = "\0.claude"  # in loader_keys' set: some source of the package names CLAUDE_DIR (no key has NUL)
 
 
+def _names_claude_dir(text: str) -> bool:
+    """`.claude` as a folder (`~/.claude/skills`, `".claude"`, `.claude-plugin`), not inside a dotted name
+    (`devops_agent.claude_runner`, a module of the package's own runtime)."""
+    i = text.find(CLAUDE_DIR)
+    while i >= 0:
+        before = text[i - 1] if i > 0 else " "
+        after = text[i + len(CLAUDE_DIR)] if i + len(CLAUDE_DIR) < len(text) else " "
+        if not (before.isalnum() or before == "_" or after.isalnum() or after == "_"):
+            return True
+        i = text.find(CLAUDE_DIR, i + 1)
+    return False
+
+
 def package_runtime_only(doc: SkillDocument, foreign: list[str]) -> bool:
     """The package's code reads one of the skill's `foreign` keys (ones no agent defines) and never names
     `.claude`: its own runtime loads the skill, and nothing of it puts the skill where Claude Code looks (a
@@ -179,6 +192,15 @@ WRITES_FRONTMATTER = "\0writes-frontmatter"
 PATH_LITERAL = "\0path:"
 _PATH_LITERAL = lazy_compile(r"[\"'](\.[\w-]{1,60}/(?:[\w-]{1,60}/){0,9}[\w-]{1,80}(?:\.[\w-]{1,20}){0,3}\.\w{1,8})[\"']")
 _WRITES_FRONTMATTER = lazy_compile(r"---\\nname: ?\$?\{")
+# a loader that reads SKILL.md in a format of its own: the name from its `# ` title, the description from a `> `
+# line (leaper's), or the metadata from a fenced ```` ```yaml ```` block (legal_draft_agent's); in loader_keys' set
+READS_OWN_FORMAT = "\0reads-own-format"
+# a loader that parses the frontmatter line by line (`key, _, value = line.partition(":")`) in a source that names
+# SKILL.md and uses no YAML library: `[x]` stays the text written (ecode's); in loader_keys' set
+READS_LINES = "\0reads-lines"
+_LINE_SPLITS = ('partition(":")', "partition(':')", 'split(":", 1)', "split(':', 1)")
+_YAML_LIBS = ("import yaml", "from yaml", "ruamel", "frontmatter.load")  # a source that parses YAML with a library
+_READS_OWN_FORMAT = lazy_compile(r"startswith\(\s*[\"'](?:# |> |```ya?ml)")
 
 
 # an entry-point group through which the package hands its skills to another package's runtime
@@ -277,6 +299,21 @@ def package_writes_frontmatter(doc: SkillDocument) -> bool:
     (`f"---\\nname: {skill_name}\\n…"`): the package emits its skills, adding the frontmatter its sources leave out."""
     keys = _package_keys(doc)
     return keys is not None and WRITES_FRONTMATTER in keys
+
+
+def package_reads_own_format(doc: SkillDocument) -> bool:
+    """A source of the skill's shipping package reads SKILL.md files in a format of its own (`line.startswith("# ")`
+    for the name, `"> "` for the description, `"```yaml"` for a fenced metadata block), and none names `.claude`:
+    its own loader reads the skill, which needs no frontmatter there."""
+    keys = _package_keys(doc)
+    return keys is not None and READS_OWN_FORMAT in keys and INSTALLS_FOR_CLAUDE not in keys
+
+
+def package_reads_lines(doc: SkillDocument) -> bool:
+    """A source of the skill's shipping package parses SKILL.md's frontmatter line by line (`line.partition(":")`,
+    no YAML), and none names `.claude`: its own loader keeps a value as the text written (`[file]` is not a list)."""
+    keys = _package_keys(doc)
+    return keys is not None and READS_LINES in keys and INSTALLS_FOR_CLAUDE not in keys
 
 
 def package_installs(doc: SkillDocument, path: str) -> bool:
@@ -520,7 +557,7 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.update(_schema_fields(text))  # `SkillFrontmatterSchema = z.object({ domain: … })`
             if "/" in text and ("from_" in text or "load" in text):
                 keys.update(BINDS + n for n in _BIND.findall(text))
-            if CLAUDE_DIR in text:
+            if CLAUDE_DIR in text and _names_claude_dir(text):
                 keys.add(INSTALLS_FOR_CLAUDE)
             if SERVES_BY_FOLDER_MARK in text:
                 keys.add(SERVES_BY_FOLDER)
@@ -528,6 +565,10 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.add(SERVES_RESOURCE)
             if "SKILL.md" in text and _WRITES_FRONTMATTER.search(text) is not None:
                 keys.add(WRITES_FRONTMATTER)
+            if "SKILL.md" in text and "startswith(" in text and _READS_OWN_FORMAT.search(text) is not None:
+                keys.add(READS_OWN_FORMAT)
+            if "SKILL.md" in text and any(m in text for m in _LINE_SPLITS) and not any(m in text for m in _YAML_LIBS):
+                keys.add(READS_LINES)
             if "SKILL.md" in text and "/" in text:  # an installer's file map: `".tact/AGENTS.md": …`
                 keys.update(PATH_LITERAL + p for p in _PATH_LITERAL.findall(text))
             if "triggers." in text:

@@ -172,6 +172,20 @@ def test_a_package_runtime_that_reads_its_own_keys_is_not_claude_code(tmp_path: 
     assert [c for c, _ in _codes(path, tmp_path, "ARGUMENT_IN_CODE")] == ["ARGUMENT_IN_CODE"]
 
 
+def test_a_module_named_claude_something_is_not_claude_codes_folder(tmp_path: Path) -> None:
+    """devops_agent_adapter (set 42p) imports `devops_agent.claude_runner`, its own runner that hands the skill to a
+    model as a prompt: a dotted name holding `.claude` is not Claude Code's folder. `".claude"` as a path part is."""
+    _python_package(tmp_path, REGISTRY)
+    (tmp_path / "advisor" / "runner.py").write_text("from advisor.claude_runner import run_claude_agent\n")
+    fm = "description: Reads files. Use when the user asks about a file.\nauth: none\ntriggers: [file]\n"
+    path = _skill(tmp_path, fm)
+    path.write_text(path.read_text() + "\n```bash\nawk '{print $9}' access.log\n```\n")
+    assert _codes(path, tmp_path, "ARGUMENT_IN_CODE") == []
+    (tmp_path / "advisor" / "sync.py").write_text('TARGET = Path.home() / ".claude" / "skills"\n')
+    loader_keys.cache_clear()
+    assert [c for c, _ in _codes(path, tmp_path, "ARGUMENT_IN_CODE")] == ["ARGUMENT_IN_CODE"]
+
+
 def test_keys_read_off_the_lines_or_declared_in_a_model_are_read(tmp_path: Path) -> None:
     """Re-sample 2: cop-pilot matches `^updated:` on the frontmatter's text; symphony-code declares `args` as a
     field of its pydantic frontmatter model. Both are the package's format; `owner` still is reported."""
@@ -603,3 +617,44 @@ def test_trigger_list_in_a_sidecar_the_package_reads(tmp_path: Path, catalog: st
     (skill / "SKILL.md").write_text("---\nname: perf\ndescription: Profiles hot paths and removes waste.\n---\n\n# Perf\n")
     got = _codes(skill / "SKILL.md", tmp_path, "MISSING_TRIGGER")
     assert [c for c, _ in got] == (["MISSING_TRIGGER"] if fires else [])
+
+
+@pytest.mark.parametrize(("loader", "reported"), [
+    # leaper (set 42p): the name from the `# ` title, the description from the `> ` line
+    ('def parse(path):  # SKILL.md\n    for line in open(path):\n        if line.startswith("# "):\n'
+     '            name = line[2:]\n        elif line.startswith("> "):\n            desc = line[2:]\n', False),
+    # legal_draft_agent (set 42p): a fenced ```yaml block opens its SKILL.md files
+    ('def meta(path):  # skills/<type>/SKILL.md\n    text = open(path).read()\n    if text.startswith("```yaml"):\n'
+     '        return yaml.safe_load(text.split("```")[1][4:])\n', False),
+    # the same title reader in a package that also installs its skills into `.claude/skills`
+    ('TARGET = "~/.claude/skills"\ndef parse(path):  # SKILL.md\n    for line in open(path):\n'
+     '        if line.startswith("# "):\n            name = line[2:]\n', True),
+    # a loader that reads SKILL.md but no format of its own
+    ('def parse(path):  # SKILL.md\n    return open(path).read()\n', True),
+])
+def test_a_package_that_reads_skills_in_its_own_format_needs_no_frontmatter(tmp_path: Path, loader: str,
+                                                                          reported: bool) -> None:
+    skill = _package(tmp_path, "leaper", "leaper/loader.py", loader, "leaper/skills/file-read")
+    path = skill / "SKILL.md"
+    path.write_text("# file-read\n> Reads a local file and returns its text.\n\n## Triggers\n- read file\n")
+    assert bool(_codes(path, tmp_path, "FRONTMATTER_MISSING")) is reported
+    if not reported:  # a title with no `> ` description line under it (leaper pro's coach skill) is still reported
+        path.write_text("# coach — evening review\n\n## Triggers\n- every night at 21:00\n")
+        assert _codes(path, tmp_path, "FRONTMATTER_MISSING")
+
+
+@pytest.mark.parametrize(("loader", "reported"), [
+    # ecode (set 42p): "simple YAML parsing, no PyYAML dependency"
+    ('def parse_frontmatter(text):  # SKILL.md\n    meta = {}\n    for line in text.splitlines():\n'
+     '        key, _, value = line.partition(":")\n        meta[key.strip()] = value.strip()\n    return meta\n', False),
+    # a loader that parses the frontmatter with YAML: `[file]` is a list there
+    ('import yaml\ndef parse(text):  # SKILL.md\n    head, _, body = text[4:].partition("---")\n'
+     '    return yaml.safe_load(head)\n', True),
+])
+def test_a_package_that_reads_frontmatter_lines_keeps_a_bracketed_hint_as_text(tmp_path: Path, loader: str,
+                                                                              reported: bool) -> None:
+    skill = _package(tmp_path, "ecode", "ecode/skills/loader.py", loader, "ecode/skills/builtin/review")
+    path = skill / "SKILL.md"
+    path.write_text("---\nname: review\ndescription: Reviews a file. Use when the user asks for a review.\n"
+                    "argument-hint: [file_or_code]\n---\n\n# Review\n\nRead $ARGUMENTS.\n")
+    assert bool(_codes(path, tmp_path, "FIELD_TYPE")) is reported

@@ -15,7 +15,8 @@ from ..lazy_re import lazy_compile
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # `name: "{skill-name}"`, `<skill-name>`, `[Skill Name]`: a template's placeholder, filled in by whoever
 # copies it (a skill-format template shipped as templates/skill.md)
-_PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\])\s*")
+# `{skill-name}`, `{{name}}`, `<name>`, `[name]`, `__PKG__` (a scaffold's token its generator replaces)
+_PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\]|__[A-Z][A-Z0-9_]{0,60}__)\s*")
 
 
 # a runtime's skill id: `momentum-trading`, `data_fetcher`, `builtin/code-review`
@@ -125,7 +126,9 @@ _EXPLICIT = re.compile(
     r"|" + _START + r"trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
     # "Trigger with requests like "audit my crons"": the requests that load it
     r"|trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:with|on)\s+(?:requests?|prompts?|phrases?|queries|messages?|asks)\b"
-    r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on)\b"
+    # ("Invoked by the stackgen generator over every package it vets")
+    r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on"
+    r"|(?:for|over)\s+(?:every|each))\b"
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
@@ -162,11 +165,13 @@ _EXPLICIT = re.compile(
     r"|from\s+the\s+(?:first|start|beginning|outset)\b)\b"  # "Use it from the first message of a build"
     # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
     r"|" + _START + r"always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
+    # "OWASP Proactive Controls. Always load to turn findings into controls." (as "Always use to …")
+    r"|" + _START + r"always\s+(?:load|invoke|apply)\s+(?:this(?:\s+skill)?\s+|it\s+)?to\s+\w"
     # "Used by /mb-site as the concept step": the slash command that loads it
-    r"|used\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before)\b"
+    r"|(?:used|loaded|invoked|called)\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before|to)\b"  # "loaded by /bakeoff:run to …"
     r"|" + _START + r"(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
-    r"|(?:^|(?<=[.;!?:]\s))(?:mandatory|required)\s+(?:for|when|whenever|before)\b"
+    r"|(?:^|(?<=[.;!?:]\s))(?:(?:mandatory|required)\s+(?:for|when|whenever|before)|essential\s+(?:when|whenever|before))\b"
     # "The DB checklist — mandatory before writing any database code": after a dash, the moment it is required
     r"|(?<=[—–]\s)(?:mandatory|required)\s+(?:when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted|followed|applied)\b[^.;!?\n]{0,80}?"

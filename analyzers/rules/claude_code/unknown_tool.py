@@ -14,8 +14,9 @@ from ...targets import CLAUDE_CODE
 from ._fields import tool_entries
 
 MCP = re.compile(r"^mcp__[A-Za-z0-9_.*-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
-_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # `read_file`: no Claude Code tool is written so
-_LOWER = re.compile(r"[a-z][a-z0-9_]*")  # `bash` beside `read_file`: the same agent's one-word tool
+# `read_file`, `fs.read`, `skill.read_file` (monoid's, loro's tool ids): no Claude Code tool is written so
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+")
+_LOWER = re.compile(r"[a-z][a-z0-9_.]*")  # `bash` beside `read_file`: the same agent's one-word tool
 
 
 @rule("UNKNOWN_TOOL", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES,
@@ -29,8 +30,8 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `Agent`, `Skill`, … and the older names it still accepts, such as `Task` and `LS`). MCP tools
     (`mcp__server`, `mcp__server__tool`) are accepted as written. The list lives in
     `analyzers/data/claude_code.json`, with the page and date it comes from. A list whose entries are
-    all in lower case, at least one snake_case or no Claude Code tool in any case (`read_file, bash,
-    make_directory`, `read grep glob exec`, a lone `canon_runtime_control`), names another agent's own tools (Claude Code
+    all in lower case, at least one snake_case or dotted or no Claude Code tool in any case (`read_file, bash,
+    make_directory`, `fs.read text.search`, `read grep glob exec`, a lone `canon_runtime_control`), names another agent's own tools (Claude Code
     writes none so; an installer may translate them): the skill is written for that agent, and nothing is
     reported; so is a lower-case list beside a `permissions:` mapping (`deny: [edit]`), a key Claude Code's
     skills do not have (it keeps permissions in its settings): an installer's template that translates the

@@ -55,6 +55,7 @@ _NOT_ROUTED = re.compile(
     r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load|read)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
     r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
     r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded|activated|selected|run)\s+directly\b"
+    r"|\bnot\s+(?:invoked|called|triggered|loaded)\s+directly\b"  # "Not invoked directly — the command file fires it"
     # "the type-specific plug-in of the global `grade` skill", "sub-skill of `grade`": another skill routes to it
     r"|\bplug-?in\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?`?[\w-]{1,40}`?\s+skill\b"
     r"|\bsub-?skill\s+of\s+(?:the\s+)?`?[\w-]{1,40}`?"

@@ -216,7 +216,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
        hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
-       for …", "proactively", "when(ever) the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when Claude / the agent / the model needs / wants to …",
+       for …" or "Essential when …", "proactively", "when(ever) the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when Claude / the agent / the model needs / wants to …",
        "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
@@ -229,9 +229,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        if …" (not "apply for"), "Apply (this style) to <contexts>" at a sentence's start ("Apply to chat,
        tickets and PR bodies"), "Invoke it / this skill to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
        data to …"), "Loaded / invoked / injected
-       (automatically) by <a plugin> when / before / after / on …", "when <up to three words> is / are
-       requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used by /<command>
-       as / for …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Use / Load it the moment / as soon as <the situation>", "— mandatory before …", "Required / Mandatory reading when / before …",
+       (automatically) by <a plugin> when / before / after / on / for every / over every …", "when <up to three words> is / are
+       requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used / Loaded / Invoked by /<command>
+       as / for / to …", a sentence opening "Always load / invoke / apply (this skill / it) to …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Use / Load it the moment / as soon as <the situation>", "— mandatory before …", "Required / Mandatory reading when / before …",
        "Read and follow this skill before …", "when they / you ask / request …" (also "when they request or previously authorize …"), "Use right / just after /
        before …", "Use monthly / weekly / regularly or after …", "when the user explicitly
        asks …", a description opening with its situation ("When the user …", "When there is …"),
@@ -283,7 +283,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
-    invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "the plug-in of the global
+    invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "the plug-in of the global
     `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
     other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...fields import FIELDS, agent_namespaces, metadata_namespace, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
-from ...package_code import package_reads
+from ...package_code import package_reads, package_reads_lines
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
 from .._helpers import yaml_quote
@@ -68,6 +68,9 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `echo_agent/…`, `metadata.dcc-mcp` in `dcc_mcp_gaea/…`): the shipping package's own block; nor a nested key that the shipping package's own code
     reads (`meta.get("routing.kind")`, `fm["intake"]` in a source that names SKILL.md or frontmatter, as
     UNKNOWN_FIELD asks it). Other nested `metadata` keys (`metadata.requires: {bins: …}`) are still reported.
+    A one-line `[…]` value (`argument-hint: [file]`) in a skill whose shipping package parses the frontmatter line
+    by line (`line.partition(":")` in a source naming SKILL.md that imports no YAML library) and never names `.claude` is the text
+    its own loader reads: not reported.
 
     ## Why is this bad?
     Tools read these fields as text; a list `description` crashes the reference evaluator and is
@@ -116,6 +119,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         v = fld.value
         plain = fld.is_plain_scalar
         if spec.kind == "string":
+            if isinstance(v, list) and package_reads_lines(doc) and _quote_flow_list(doc, fld) is not None:
+                continue  # `argument-hint: [file]` read by the package's own line parser: the text written
             if isinstance(v, dict | list):
                 yield ctx.finding(fld.value_range, f"`{key}` must be text, not {_type_name(v)}",
                                   _quote_flow_list(doc, fld))

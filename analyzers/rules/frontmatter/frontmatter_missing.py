@@ -11,6 +11,7 @@ from ...lazy_re import lazy_compile
 from ...package_code import (
     SIDECAR_FILES,
     package_names_file,
+    package_reads_own_format,
     package_serves_resource,
     package_writes_frontmatter,
 )
@@ -59,10 +60,15 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     when no source names `.claude`: the package's MCP clients read it as a guide; no agent loads it as a skill. Nor is a
     SKILL.md of a package whose code writes SKILL.md files with a frontmatter block it builds from a name
     (`f"---\\nname: {skill_name}\\ndescription: …"`, prompticorn's `ensure_frontmatter`): the package emits its skills
-    from sources that carry none.
+    from sources that carry none. Nor on that of a package whose loader reads SKILL.md in a format of its own (the
+    name from the `# ` title, the description from a `> ` line, metadata from a fenced ```` ```yaml ```` block:
+    `line.startswith("# ")` in a source naming SKILL.md) and never names `.claude`, when the file has that shape (a
+    `# ` title with a `> ` line under it, or a ```` ```yaml ```` block first): its own runtime reads it. A title alone
+    gives no description, and is still reported.
 
-    When a frontmatter block comes a little later, after blank lines or HTML comments only (`<!-- mirrored
-    from … -->` above `---`), the finding says where it starts instead; when the whole file is wrapped in a
+    When a frontmatter block comes a little later, after blank lines, HTML comments or license lines only
+    (`<!-- mirrored from … -->` or `# SPDX-License-Identifier: CC-BY-4.0` above `---`), the finding says where it
+    starts instead; when the whole file is wrapped in a
     code fence (```` ````skill ```` on line 1, the frontmatter on line 2, the closing fence last), it says so.
 
     ## Fix
@@ -103,7 +109,8 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
                        after),
         )
         return
-    if _materialized(doc) or _catalog_sidecar(doc) or package_serves_resource(doc) or package_writes_frontmatter(doc):
+    if _materialized(doc) or _catalog_sidecar(doc) or package_serves_resource(doc) or package_writes_frontmatter(doc) \
+            or (_own_format(doc.lines) and package_reads_own_format(doc)):
         return
     name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"
@@ -133,9 +140,28 @@ LATE_LINES = 20  # lines above a frontmatter block that starts late
 MAX_BLOCK = 200  # lines a late block may span
 
 
+def _own_format(lines: list[str]) -> bool:
+    """The file has the shape a runtime's own format gives it: a fenced ```` ```yaml ```` metadata block first, or a
+    `# ` title with a `> ` description line under it (a title alone gives the agent no description)."""
+    body = [ln.strip() for ln in lines[:8] if ln.strip()]
+    if not body:
+        return False
+    if body[0].startswith(("```yaml", "```yml")):
+        return True
+    return body[0].startswith("# ") and any(ln.startswith("> ") for ln in body[1:3])
+
+
+def _license_line(s: str) -> bool:
+    """A license or copyright comment (`# SPDX-License-Identifier: MIT`, `# Copyright 2025 …`)."""
+    if not s.startswith("#"):
+        return False
+    rest = s.lstrip("#").lstrip().lower()
+    return rest.startswith(("spdx-license-identifier:", "spdx-filecopyrighttext:", "copyright "))
+
+
 def _late_block(lines: list[str]) -> tuple[int, int] | None:
-    """(opening, closing) line of a `---` block that follows only blank lines and HTML comments, holding a
-    `name:` or `description:` key, or None."""
+    """(opening, closing) line of a `---` block that follows only blank lines, HTML comments and license lines,
+    holding a `name:` or `description:` key, or None."""
     in_comment = False
     for i, line in enumerate(lines[:LATE_LINES]):
         s = line.strip()
@@ -147,6 +173,8 @@ def _late_block(lines: list[str]) -> tuple[int, int] | None:
         if s.startswith("<!--"):
             in_comment = "-->" not in s[4:]
             continue
+        if _license_line(s):
+            continue  # `# SPDX-License-Identifier: CC-BY-4.0` above the block (agent-style's skills)
         if s != "---" or i == 0:
             return None
         for j in range(i + 1, min(len(lines), i + MAX_BLOCK)):

@@ -69,7 +69,7 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     that is its folder's name when the shipping package serves its skills over MCP by folder (its code uses
     fastmcp's `SkillsDirectoryProvider`: `skill://develop_extension/SKILL.md`; the runtime reads no `name`,
     and the skills' documented addresses would break on a rename).
-    A template's placeholder (`name: "{skill-name}"`, `<skill-name>`) is not reported: whoever copies
+    A template's placeholder (`name: "{skill-name}"`, `<skill-name>`, `__PKG__`) is not reported: whoever copies
     the template fills it in.
 
     ## Why is this bad?
