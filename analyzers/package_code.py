@@ -24,6 +24,7 @@ import functools
 import os
 import posixpath
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 try:  # the builtin module: hashlib would also load OpenSSL (~6 ms of every start), as batch.py says
@@ -371,7 +372,10 @@ def keys_digest(keys: frozenset[str]) -> str:
 
 def cache_still_valid(mark: str, digest: object) -> bool:
     """A cached result that asked the package at `mark` (KEYS_MARK + root) holds while that package's
-    loaders still read the same keys."""
+    loaders still read the same keys (QUOTES_MARK + root NUL literal: while a source still quotes it, or not)."""
+    if mark.startswith(QUOTES_MARK):
+        root, _, literal = mark[len(QUOTES_MARK):].partition("\0")
+        return _quotes.__wrapped__(root, literal) == digest
     return keys_digest(loader_keys(mark[len(KEYS_MARK):])) == digest
 
 
@@ -496,14 +500,10 @@ def _looped_keys(text: str) -> set[str]:
     return out
 
 
-@functools.lru_cache(maxsize=64)
-def loader_keys(root: str) -> frozenset[str]:
-    """The names the package's SKILL.md loaders (sources naming `SKILL.md` or `frontmatter`) read: quoted
-    keys (`meta.get("priority")`, `fm["triggers"]`), keys matched on the frontmatter's lines
-    (`r"^updated:"`, `startswith("updated:")`), the typed fields of a Python frontmatter model class, and
-    JavaScript / TypeScript properties read off it (`fm.tags`, `metadata?.layer`); and, in any JavaScript / TypeScript
-    source, the top-level keys of a frontmatter schema object (`SkillFrontmatterSchema = z.object({ domain: … })`)."""
-    keys: set[str] = {PROVIDES + m for m in _skill_providers(root)}
+def _sources(root: str) -> Iterator[tuple[str, str | None, bool]]:
+    """(file name, text, is a shell script) of the package's sources under `root`, in a stable order, within the
+    MAX_SOURCES / MAX_TOTAL_BYTES bounds (the file past them comes with no text); dot-folders and dependency folders
+    skipped."""
     seen = total = 0
     stack = [root]
     while stack and seen < MAX_SOURCES and total < MAX_TOTAL_BYTES:
@@ -530,49 +530,86 @@ def loader_keys(root: str) -> frozenset[str]:
                 continue
             seen += 1
             total += size
-            if not shell:
-                keys.add(SOURCE + e.name)
             if seen > MAX_SOURCES or total > MAX_TOTAL_BYTES:
+                yield e.name, None, shell  # named (a source file of that name exists), not read
                 break
             try:
                 with open(e.path, encoding="utf-8", errors="replace") as f:
                     text = f.read()
             except OSError:
                 continue
-            if shell:  # `awk '/^[ \t]+requires:/'` in a script that parses SKILL.md files
-                if any(m in text for m in LOADER_MARKS):
-                    keys.update(_shell_line_reads(text))
-                continue
+            yield e.name, text, shell
+
+
+def package_quotes(doc: SkillDocument, literal: str) -> bool:
+    """A source of the skill's shipping package holds `literal` in quotes (`"agent_creator"`,
+    `BUILTIN_SKILL_NAMES = ("code_review", …)`), and none names `.claude`: the package's own runtime looks the skill up
+    by that string. (Asked for a name off the format only: it reads the sources again.)"""
+    keys = _package_keys(doc)
+    if keys is None or INSTALLS_FOR_CLAUDE in keys:
+        return False
+    root = str(package_root(doc))
+    found = _quotes(root, literal)
+    doc.external[QUOTES_MARK + root + "\0" + literal] = found  # (the result cache asks again: cache_still_valid)
+    return found
+
+
+QUOTES_MARK = "\0package-quotes:"  # a key of SkillDocument.external: root NUL literal -> whether a source quotes it
+
+
+@functools.lru_cache(maxsize=256)
+def _quotes(root: str, literal: str) -> bool:
+    quoted = (f'"{literal}"', f"'{literal}'")
+    return any(text is not None and not shell and any(q in text for q in quoted) for _n, text, shell in _sources(root))
+
+
+@functools.lru_cache(maxsize=64)
+def loader_keys(root: str) -> frozenset[str]:
+    """The names the package's SKILL.md loaders (sources naming `SKILL.md` or `frontmatter`) read: quoted
+    keys (`meta.get("priority")`, `fm["triggers"]`), keys matched on the frontmatter's lines
+    (`r"^updated:"`, `startswith("updated:")`), the typed fields of a Python frontmatter model class, and
+    JavaScript / TypeScript properties read off it (`fm.tags`, `metadata?.layer`); and, in any JavaScript / TypeScript
+    source, the top-level keys of a frontmatter schema object (`SkillFrontmatterSchema = z.object({ domain: … })`)."""
+    keys: set[str] = {PROVIDES + m for m in _skill_providers(root)}
+    for name, text, shell in _sources(root):
+        if not shell:
+            keys.add(SOURCE + name)
+        if text is None:
+            continue
+        if shell:  # `awk '/^[ \t]+requires:/'` in a script that parses SKILL.md files
             if any(m in text for m in LOADER_MARKS):
-                keys.update(_READ.findall(text))
-                keys.update(_LINE_READ.findall(text))
-                keys.update(_looped_keys(text))
-                keys.update(_helper_reads(text))
-                keys.update(_constant_reads(text))
-                if e.name.endswith(".py"):
-                    keys.update(_model_fields(text))
-                else:
-                    keys.update(_JS_PROP_READ.findall(text))
-            if not e.name.endswith(".py") and "bject(" in text:
-                keys.update(_schema_fields(text))  # `SkillFrontmatterSchema = z.object({ domain: … })`
-            if "/" in text and ("from_" in text or "load" in text):
-                keys.update(BINDS + n for n in _BIND.findall(text))
-            if CLAUDE_DIR in text and _names_claude_dir(text):
-                keys.add(INSTALLS_FOR_CLAUDE)
-            if SERVES_BY_FOLDER_MARK in text:
-                keys.add(SERVES_BY_FOLDER)
-            if "SKILL.md" in text and ".resource(" in text:
-                keys.add(SERVES_RESOURCE)
-            if "SKILL.md" in text and _WRITES_FRONTMATTER.search(text) is not None:
-                keys.add(WRITES_FRONTMATTER)
-            if "SKILL.md" in text and "startswith(" in text and _READS_OWN_FORMAT.search(text) is not None:
-                keys.add(READS_OWN_FORMAT)
-            if "SKILL.md" in text and any(m in text for m in _LINE_SPLITS) and not any(m in text for m in _YAML_LIBS):
-                keys.add(READS_LINES)
-            if "SKILL.md" in text and "/" in text:  # an installer's file map: `".tact/AGENTS.md": …`
-                keys.update(PATH_LITERAL + p for p in _PATH_LITERAL.findall(text))
-            if "triggers." in text:
-                keys.update(NAMES_FILE + f for f in TRIGGER_FILES if f in text)
-            if ".json" in text or ".y" in text:
-                keys.update(NAMES_FILE + f for f in SIDECAR_FILES if f in text)
+                keys.update(_shell_line_reads(text))
+            continue
+        if any(m in text for m in LOADER_MARKS):
+            keys.update(_READ.findall(text))
+            keys.update(_LINE_READ.findall(text))
+            keys.update(_looped_keys(text))
+            keys.update(_helper_reads(text))
+            keys.update(_constant_reads(text))
+            if name.endswith(".py"):
+                keys.update(_model_fields(text))
+            else:
+                keys.update(_JS_PROP_READ.findall(text))
+        if not name.endswith(".py") and "bject(" in text:
+            keys.update(_schema_fields(text))  # `SkillFrontmatterSchema = z.object({ domain: … })`
+        if "/" in text and ("from_" in text or "load" in text):
+            keys.update(BINDS + n for n in _BIND.findall(text))
+        if CLAUDE_DIR in text and _names_claude_dir(text):
+            keys.add(INSTALLS_FOR_CLAUDE)
+        if SERVES_BY_FOLDER_MARK in text:
+            keys.add(SERVES_BY_FOLDER)
+        if "SKILL.md" in text and ".resource(" in text:
+            keys.add(SERVES_RESOURCE)
+        if "SKILL.md" in text and _WRITES_FRONTMATTER.search(text) is not None:
+            keys.add(WRITES_FRONTMATTER)
+        if "SKILL.md" in text and "startswith(" in text and _READS_OWN_FORMAT.search(text) is not None:
+            keys.add(READS_OWN_FORMAT)
+        if "SKILL.md" in text and any(m in text for m in _LINE_SPLITS) and not any(m in text for m in _YAML_LIBS):
+            keys.add(READS_LINES)
+        if "SKILL.md" in text and "/" in text:  # an installer's file map: `".tact/AGENTS.md": …`
+            keys.update(PATH_LITERAL + p for p in _PATH_LITERAL.findall(text))
+        if "triggers." in text:
+            keys.update(NAMES_FILE + f for f in TRIGGER_FILES if f in text)
+        if ".json" in text or ".y" in text:
+            keys.update(NAMES_FILE + f for f in SIDECAR_FILES if f in text)
     return frozenset(keys)

@@ -11,6 +11,7 @@ import pytest
 from skillgrade.analyzers.config import Config
 from skillgrade.analyzers.package_code import loader_keys
 from skillgrade.analyzers.report import analyze
+from skillgrade.analyzers.rules.description.missing_trigger import unread_trigger_key
 
 LOADER = '''import yaml
 
@@ -426,6 +427,23 @@ def test_trigger_keywords_the_package_reads(tmp_path: Path, triggers: str, fires
     assert bool(got) is fires, got
 
 
+@pytest.mark.parametrize(("key", "value", "fires"), [
+    ("when", "places, restaurant, cafe, hotel nearby", False),  # agentkai (set 42p) matches queries against it
+    ("search_hint", "playwright browser chromium headless form", False),  # mantis (set 42p): space-separated
+    ("search_hint", "browser", True),  # one word: no keyword list
+])
+def test_keyword_keys_the_package_matches(tmp_path: Path, key: str, value: str, fires: bool) -> None:
+    _python_package(tmp_path, f'def hint(fm):  # SKILL.md frontmatter\n    return fm.get("{key}", "").split()\n')
+    path = _skill(tmp_path, f"description: Renders a canvas for the dashboard.\n{key}: {value}\n")
+    got = [c for c, _ in _codes(path, tmp_path, "MISSING_TRIGGER", "WEAK_TRIGGER")]
+    assert bool(got) is fires, got
+    if not fires:  # the same list with no code reading it: reported, and the key named
+        (tmp_path / "advisor" / "registry.py").write_text("def hint(fm):  # SKILL.md frontmatter\n    return None\n")
+        loader_keys.cache_clear()
+        assert _codes(path, tmp_path, "MISSING_TRIGGER", "WEAK_TRIGGER")
+        assert unread_trigger_key({key: value}) == key  # named in the finding's message
+
+
 SCHEMA = '''import { z } from "zod";
 export const ActivationSchema = z.object({
   "claude-code": z.enum(["model", "user-only"]).optional(),
@@ -658,3 +676,43 @@ def test_a_package_that_reads_frontmatter_lines_keeps_a_bracketed_hint_as_text(t
     path.write_text("---\nname: review\ndescription: Reviews a file. Use when the user asks for a review.\n"
                     "argument-hint: [file_or_code]\n---\n\n# Review\n\nRead $ARGUMENTS.\n")
     assert bool(_codes(path, tmp_path, "FIELD_TYPE")) is reported
+
+
+@pytest.mark.parametrize(("source", "reported"), [
+    ('BUILTIN_SKILL_NAMES = ("code_review", "test_writing")\n', False),  # aihi (set 42p): its runtime loads by name
+    ('BUILTIN_SKILL_NAMES = ("code_review",)\nSKILLS_DIR = "~/.claude/skills"\n', True),  # installed for Claude Code
+    ('BUILTIN_SKILL_NAMES = ("test_writing",)\n', True),  # another skill's name quoted, not this one's
+])
+def test_a_snake_case_name_the_package_quotes_is_its_runtime_key(tmp_path: Path, source: str, reported: bool) -> None:
+    skill = _package(tmp_path, "aihi", "aihi/skills/__init__.py", source, "aihi/skills/builtin/code_review")
+    path = skill / "SKILL.md"
+    path.write_text("---\nname: code_review\ndescription: Reviews code. Use when the user asks for a review.\n---\n\n"
+                    "# Review\n\nRead the diff.\n")
+    assert bool(_codes(path, tmp_path, "NAME_FORMAT")) is reported
+
+
+def test_the_result_cache_sees_the_quoted_name_go(tmp_path: Path) -> None:
+    """A cached result that leaned on a source quoting the skill's name (no NAME_FORMAT) is not served once no
+    source quotes it (a new process each run, as a user's)."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / ".git").mkdir()
+    names = tmp_path / "aihi" / "skills" / "__init__.py"
+    skill = _package(tmp_path, "aihi", "aihi/skills/__init__.py", 'BUILTIN = ("code_review",)\n',
+                     "aihi/skills/builtin/code_review")
+    (skill / "SKILL.md").write_text("---\nname: code_review\ndescription: Reviews code. Use when the user asks for a "
+                                    "review.\n---\n\n# Review\n\nRead the diff.\n")
+
+    def codes() -> list[str]:
+        p = subprocess.run([sys.executable, "-m", "skillgrade.server.cli", "score", str(tmp_path / "aihi"),
+                            "--format", "json", "--select", "NAME_FORMAT"],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert p.returncode in (0, 1), p.stderr
+        return [f["code"] for f in json.loads(p.stdout)["findings"]]
+
+    assert codes() == []
+    assert codes() == []  # served from the cache
+    names.write_text('BUILTIN = ("test_writing",)\n')
+    assert codes() == ["NAME_FORMAT"]

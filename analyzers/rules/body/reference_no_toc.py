@@ -779,6 +779,21 @@ def read_whole(lines: list[str]) -> bool:
     return any(_READ_WHOLE.search(line[:OVERVIEW_CHARS]) for line in lines[:TOP_LINES])
 
 
+# SKILL.md's own line sending the agent to read the file whole: "Read `references/transport-envelope.md` whole before
+# starting", "read references/api.md in full" (not "Read `references/x.md` before starting")
+_READS_FILE_WHOLE = lazy_compile(r"\bread\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely|in\s+its\s+entirety"
+                                 r"|end\s+to\s+end|cover\s+to\s+cover)\b", re.I)
+
+
+def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
+    """A line of SKILL.md names the file and tells the agent to read it whole: it is read, not previewed."""
+    lines = doc.index.lines
+    return any(_READS_FILE_WHOLE.search(lines[ln], 0, WHOLE_LINE_CHARS) is not None for ln in doc.index.lines_with((rel,)))
+
+
+WHOLE_LINE_CHARS = 1_000  # of a line naming the file, searched (each `read` looks 120 characters on: bounded work)
+
+
 FENCED_SHARE = 0.5  # share of a template file's lines inside its largest fenced block: more than half ("mostly")
 
 
@@ -927,7 +942,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
     checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
-    them in order. Do not move to the next group until …"), nor files with fewer than three headings after the first (a table
+    them in order. Do not move to the next group until …") or that a line of SKILL.md naming them asks to be read whole
+    ("Read `references/transport-envelope.md` whole before starting"; not "Read `references/x.md` before
+    starting"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags, whose headings inside a
     tag opened and closed on lines of their own, such as an output template's `<format id="spec">` … `</format>`, are
     the template's (not inside HTML's own `<details>` or `<div>`, nor an MDX component's `<Update label="…">`); the
@@ -1032,7 +1049,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
         if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) or index_file(lines, bf.rel) \
                 or read_whole(lines) or _output_template(bf.rel, doc.text) or fenced_template(bf.rel, lines) \
-                or _few_sections(bf):
+                or _few_sections(bf) or _skill_reads_whole(doc, bf.rel):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

@@ -96,22 +96,34 @@ def _without_comment(line: str) -> str:
 
 def _header_excerpt(code: str, err: SyntaxError) -> bool:
     """The block is statement headers without their body (`if "x" in p["name"]:` alone, the line to change in
-    a file shown elsewhere): the only error is the missing body, and a stub body makes it parse. (Statements
-    and then a header without its body are a snippet cut short: still reported.)"""
-    if not (err.msg or "").startswith("expected an indented block"):
+    a file shown elsewhere; also a continuing clause, `elif mode == "fast":` or `except KeyError:`, shown without
+    the statement it continues): the only error is the missing body (and opener), and a stub body makes it parse.
+    (Statements and then a header without its body are a snippet cut short: still reported.)"""
+    msg = err.msg or ""
+    if not (msg.startswith("expected an indented block") or msg == "invalid syntax"):
         return False
     lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines or len(lines) > HEADER_LINES or not all(_without_comment(ln).rstrip().endswith(":") for ln in lines):
         return False
-    last = lines[-1]
+    first, last = lines[0], lines[-1]
+    lead = first[: len(first) - len(first.lstrip())]
+    word = first.lstrip().split(None, 1)[0].rstrip(":")
+    opener = _OPENERS.get(word, "")
+    if msg == "invalid syntax" and not opener:
+        return False
     indent = last[: len(last) - len(last.lstrip())]
+    stub = (lead + opener + "\n" + lead + "    pass\n") if opener else ""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ast.parse(code.rstrip() + "\n" + indent + "    pass\n")
+            ast.parse(stub + code.rstrip() + "\n" + indent + "    pass\n")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+# the statement a continuing clause shown alone continues
+_OPENERS = {"elif": "if True:", "else": "if True:", "except": "try:", "finally": "try:"}
 
 
 def _check(lang: str, code: str) -> tuple[int, int, str] | None:
@@ -322,7 +334,7 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema) or as its shape in bare names (`[timestamp, event_type, data]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }`), a Python decorator
-    shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`)
+    shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
     followed by a header without its body are a snippet cut short, and are reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`
     (`ov.single.CellVote(adata: AnnData) -> None`, a parameter list closed by `) → AnnData`, a call whose first

@@ -92,13 +92,24 @@ def _has_text(v: object) -> bool:
 
 def _trigger_lists(data: dict) -> list[str]:
     """The frontmatter's keyword-trigger keys that hold a non-empty list (`triggers: [react, useState]`), or a
-    comma-separated string of them (`triggers: canvas, ui, dashboard`, which a package's parser splits)."""
+    string of them, comma- or space-separated (`triggers: canvas, ui, dashboard`, `search_hint: playwright browser
+    chromium`, which a package's matcher splits; not `trigger: user_request`, a mode)."""
     return [k for k in TRIGGER_KEYS if isinstance(data.get(k), list) and data[k]
-            or isinstance(data.get(k), str) and data[k].count(",") >= 1 and "_" not in data[k].split(",", 1)[0]]
+            or isinstance(data.get(k), str) and _keyword_text(data[k])]
 
 
-# a routing list of the skill's own runtime: `triggers: [react, useState]`, loaded when a keyword appears
-TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "activation")
+def _keyword_text(v: str) -> bool:
+    if v.count(",") >= 1:
+        return "_" not in v.split(",", 1)[0]
+    return len(v.split(None, KEYWORD_WORDS)) >= KEYWORD_WORDS
+
+
+KEYWORD_WORDS = 3  # space-separated keywords in a trigger key's string
+
+
+# a routing list of the skill's own runtime: `triggers: [react, useState]`, loaded when a keyword appears (agentkai
+# matches queries against `when: places, restaurant, cafe`; mantis against `search_hint: chart, charts, plot`)
+TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "activation", "when", "search_hint")
 # a trigger kept in a field of its own that no agent lists (in a skill with `name`, or one whose runtime's code
 # does not read it): `usage_trigger: "Use when …"`, `use_when:`
 # (not `trigger: user_request`, a mode)
@@ -288,8 +299,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
-    skill whose `triggers` / `trigger` / `keywords` list (a list of phrases, or a string of them separated by
-    commas, `triggers: canvas, ui`; not a mode such as
+    skill whose `triggers` / `trigger` / `keywords` / `trigger_keywords` / `activation` / `when` / `search_hint` list
+    (a list of phrases, or a string of them separated by commas, `triggers: canvas, ui`, or of three or more words
+    separated by spaces, `search_hint: playwright browser chromium`; not a mode such as
     `trigger: user_request`) the code of its shipping package reads (that
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), or that
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that

@@ -65,7 +65,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     web_search]`; no agent's tools are spelt so); nor a skill its
     shipping package loads with its own runtime (its code reads a frontmatter key no agent defines, as
     `UNKNOWN_FIELD` asks it) when that code also asks for the name itself (`skills.get("spec_kit")`): the
-    name is the runtime's key, and a rename would break the lookup. Nor is a lower-case name with underscores
+    name is the runtime's key, and a rename would break the lookup; likewise a snake_case name that a source of the
+    shipping package quotes (`s.name == "agent_creator"`, `BUILTIN_SKILL_NAMES = ("code_review", …)`) when no source
+    of it names `.claude`. Nor is a lower-case name with underscores
     that is its folder's name when the shipping package serves its skills over MCP by folder (its code uses
     fastmcp's `SkillsDirectoryProvider`: `skill://develop_extension/SKILL.md`; the runtime reads no `name`,
     and the skills' documented addresses would break on a rename).
@@ -147,12 +149,20 @@ def _camel_slug(name: str) -> str:
 
 def _runtime_key(doc: SkillDocument, name: str) -> bool:
     """The package shipping the skill loads it with its own runtime (a frontmatter key no agent defines that its
-    code reads: hosts.package_runtime), and that code names the skill by its `name` in quotes: the name is the
-    runtime's key, which a rename would break."""
+    code reads: hosts.package_runtime), and that code names the skill by its `name` in quotes; or the name is
+    snake_case and a source of the package (which never names `.claude`) quotes it: the name is the runtime's key,
+    which a rename would break."""
     from ...hosts import package_runtime  # (only for names off the format: most skills never get here)
-    from ...package_code import package_reads
+    from ...package_code import package_quotes, package_reads
 
-    return package_runtime(doc) and package_reads(doc, name)
+    if package_runtime(doc) and package_reads(doc, name):
+        return True
+    # `agent_creator` quoted in the package's code (`s.name == "agent_creator"`, `BUILTIN_SKILL_NAMES = ("code_review",
+    # …)`), which never names `.claude`: its runtime looks the skill up by that name
+    return _SNAKE_NAME.fullmatch(name) is not None and package_quotes(doc, name)
+
+
+_SNAKE_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
 def _served_by_folder(doc: SkillDocument) -> bool:
