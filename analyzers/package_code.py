@@ -150,15 +150,28 @@ INSTALLS_FOR_CLAUDE = "\0.claude"  # in loader_keys' set: some source of the pac
 
 def _names_claude_dir(text: str) -> bool:
     """`.claude` as a folder (`~/.claude/skills`, `".claude"`, `.claude-plugin`), not inside a dotted name
-    (`devops_agent.claude_runner`, a module of the package's own runtime)."""
+    (`devops_agent.claude_runner`, a module of the package's own runtime), nor as one entry of a list of folders to
+    skip or keep secret (`"dist", "build", ".next", ".claude"`; `".aws", ".gnupg", ".claude"`): that code keeps out
+    of Claude Code's folder."""
     i = text.find(CLAUDE_DIR)
     while i >= 0:
         before = text[i - 1] if i > 0 else " "
         after = text[i + len(CLAUDE_DIR)] if i + len(CLAUDE_DIR) < len(text) else " "
-        if not (before.isalnum() or before == "_" or after.isalnum() or after == "_"):
+        if not (before.isalnum() or before == "_" or after.isalnum() or after == "_") and not _in_skip_list(text, i):
             return True
         i = text.find(CLAUDE_DIR, i + 1)
     return False
+
+
+# other folders a list to skip or to keep secret names beside `.claude` (two or more of them near it)
+_SKIP_LIST_NAMES = ('"dist"', '"build"', '.next"', '.nuxt"', "node_modules", "__pycache__", '.venv"', '.git"', ".aws",
+                    ".ssh", ".gnupg", ".docker", ".kube", '.env"', ".azure")
+SKIP_LIST_WINDOW = 300  # characters each side of `.claude` looked at
+
+
+def _in_skip_list(text: str, i: int) -> bool:
+    window = text[max(0, i - SKIP_LIST_WINDOW):i + SKIP_LIST_WINDOW].replace("'", '"')
+    return sum(1 for name in _SKIP_LIST_NAMES if name in window) >= 2
 
 
 def package_runtime_only(doc: SkillDocument, foreign: list[str]) -> bool:
@@ -376,6 +389,9 @@ def cache_still_valid(mark: str, digest: object) -> bool:
     if mark.startswith(QUOTES_MARK):
         root, _, literal = mark[len(QUOTES_MARK):].partition("\0")
         return _quotes.__wrapped__(root, literal) == digest
+    if mark.startswith(IMPORTS_MARK):
+        root, dotted, skill_dir = mark[len(IMPORTS_MARK):].split("\0", 2)
+        return _imports.__wrapped__(root, dotted, skill_dir) == digest
     return keys_digest(loader_keys(mark[len(KEYS_MARK):])) == digest
 
 
@@ -501,7 +517,7 @@ def _looped_keys(text: str) -> set[str]:
 
 
 def _sources(root: str) -> Iterator[tuple[str, str | None, bool]]:
-    """(file name, text, is a shell script) of the package's sources under `root`, in a stable order, within the
+    """(file path, text, is a shell script) of the package's sources under `root`, in a stable order, within the
     MAX_SOURCES / MAX_TOTAL_BYTES bounds (the file past them comes with no text); dot-folders and dependency folders
     skipped."""
     seen = total = 0
@@ -531,14 +547,14 @@ def _sources(root: str) -> Iterator[tuple[str, str | None, bool]]:
             seen += 1
             total += size
             if seen > MAX_SOURCES or total > MAX_TOTAL_BYTES:
-                yield e.name, None, shell  # named (a source file of that name exists), not read
+                yield e.path, None, shell  # named (a source file of that name exists), not read
                 break
             try:
                 with open(e.path, encoding="utf-8", errors="replace") as f:
                     text = f.read()
             except OSError:
                 continue
-            yield e.name, text, shell
+            yield e.path, text, shell
 
 
 def package_quotes(doc: SkillDocument, literal: str) -> bool:
@@ -554,13 +570,50 @@ def package_quotes(doc: SkillDocument, literal: str) -> bool:
     return found
 
 
+def package_imports(doc: SkillDocument, folder: str) -> bool:
+    """A source of the skill's shipping package outside the skill imports the skill's `folder` as a module
+    (`from devex.commands.pr.scripts import lint` for `devex/commands/pr/scripts/`): the package's own command runs
+    that code, which the skill's commands reach through it."""
+    root = package_root(doc)
+    if root is None or doc.skill_dir is None or _package_keys(doc) is None:
+        return False
+    try:
+        rel = doc.skill_dir.relative_to(root).parts
+    except ValueError:
+        return False
+    parts = [*rel, *folder.strip("/").split("/")]
+    if not parts or not all(p.isidentifier() for p in parts):
+        return False  # (a module path is dotted identifiers)
+    dotted = ".".join(parts)
+    found = _imports(str(root), dotted, str(doc.skill_dir))
+    doc.external[IMPORTS_MARK + str(root) + "\0" + dotted + "\0" + str(doc.skill_dir)] = found
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _imports(root: str, dotted: str, skill_dir: str) -> bool:
+    needles = (f"from {dotted} import", f"import {dotted}", f"from {dotted}.")
+    inside = skill_dir + os.sep
+    return any(text is not None and not shell and not path.startswith(inside) and any(n in text for n in needles)
+               for path, text, shell in _sources(root))
+
+
+IMPORTS_MARK = "\0package-imports:"  # a key of SkillDocument.external: root NUL module NUL skill dir -> imported
 QUOTES_MARK = "\0package-quotes:"  # a key of SkillDocument.external: root NUL literal -> whether a source quotes it
 
 
 @functools.lru_cache(maxsize=256)
 def _quotes(root: str, literal: str) -> bool:
     quoted = (f'"{literal}"', f"'{literal}'")
-    return any(text is not None and not shell and any(q in text for q in quoted) for _n, text, shell in _sources(root))
+    return any(text is not None and not shell and not _test_source(os.path.basename(path)) and any(q in text for q in quoted)
+               for path, text, shell in _sources(root))
+
+
+def _test_source(name: str) -> bool:
+    """A test module (`test_prompt.py`, `prompt_test.py`, `prompt.test.ts`, `conftest.py`): it quotes names to check
+    them, not to load them."""
+    stem = name.rsplit(".", 1)[0]
+    return stem.startswith("test_") or stem.endswith(("_test", ".test", ".spec")) or stem == "conftest"
 
 
 @functools.lru_cache(maxsize=64)
@@ -571,7 +624,8 @@ def loader_keys(root: str) -> frozenset[str]:
     JavaScript / TypeScript properties read off it (`fm.tags`, `metadata?.layer`); and, in any JavaScript / TypeScript
     source, the top-level keys of a frontmatter schema object (`SkillFrontmatterSchema = z.object({ domain: … })`)."""
     keys: set[str] = {PROVIDES + m for m in _skill_providers(root)}
-    for name, text, shell in _sources(root):
+    for path, text, shell in _sources(root):
+        name = os.path.basename(path)
         if not shell:
             keys.add(SOURCE + name)
         if text is None:

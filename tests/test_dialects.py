@@ -255,6 +255,9 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     fixture = "Demo fixture skill. Copies one file into the target folder."
     assert codes("fixtures/fx-01/native-root/skills/demo-skill", fixture) == []
     assert codes("src/fx-01/native-root/skills/demo-skill", fixture) == ["MISSING_TRIGGER"]
+    # set 42q: dataagent's `builtin_suites/example_suite/skill/demo_skill_extra`, a folder named `example_…`
+    assert codes("pkg/builtin_suites/example_suite/skill/demo-extra", fixture) == []
+    assert codes("pkg/builtin_suites/exemplary/skill/demo-extra", fixture) == ["MISSING_TRIGGER"]
     # set 40p: mcp-scan's `tests/mcp_servers/.test-client/skills/test-skill` ("This is a test that everythings is
     # correct"), an input of the package's own tests; a testing skill under `shared/` is a skill
     test_input = "This is a test that everythings is correct"

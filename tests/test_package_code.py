@@ -431,6 +431,7 @@ def test_trigger_keywords_the_package_reads(tmp_path: Path, triggers: str, fires
     ("when", "places, restaurant, cafe, hotel nearby", False),  # agentkai (set 42p) matches queries against it
     ("search_hint", "playwright browser chromium headless form", False),  # mantis (set 42p): space-separated
     ("search_hint", "browser", True),  # one word: no keyword list
+    ("trigger-keywords", "[chart, plot, graph]", False),  # mag_agent (set 42q) reads the hyphenated key
 ])
 def test_keyword_keys_the_package_matches(tmp_path: Path, key: str, value: str, fires: bool) -> None:
     _python_package(tmp_path, f'def hint(fm):  # SKILL.md frontmatter\n    return fm.get("{key}", "").split()\n')
@@ -682,6 +683,8 @@ def test_a_package_that_reads_frontmatter_lines_keeps_a_bracketed_hint_as_text(t
     ('BUILTIN_SKILL_NAMES = ("code_review", "test_writing")\n', False),  # aihi (set 42p): its runtime loads by name
     ('BUILTIN_SKILL_NAMES = ("code_review",)\nSKILLS_DIR = "~/.claude/skills"\n', True),  # installed for Claude Code
     ('BUILTIN_SKILL_NAMES = ("test_writing",)\n', True),  # another skill's name quoted, not this one's
+    # agentclaw (set 42p): `.claude` only in a list of folders to skip does not install for Claude Code
+    ('SKIP = ("dist", "build", ".next", ".nuxt", "backup", ".claude")\nIMPORTANT = ["code_review"]\n', False),
 ])
 def test_a_snake_case_name_the_package_quotes_is_its_runtime_key(tmp_path: Path, source: str, reported: bool) -> None:
     skill = _package(tmp_path, "aihi", "aihi/skills/__init__.py", source, "aihi/skills/builtin/code_review")
@@ -716,3 +719,29 @@ def test_the_result_cache_sees_the_quoted_name_go(tmp_path: Path) -> None:
     assert codes() == []  # served from the cache
     names.write_text('BUILTIN = ("test_writing",)\n')
     assert codes() == ["NAME_FORMAT"]
+
+
+def test_a_name_quoted_only_by_the_package_tests_is_no_runtime_key(tmp_path: Path) -> None:
+    """agentclaw's `skill_creator` (set 42p, judged right): only a test module quotes it; nothing loads it by it."""
+    skill = _package(tmp_path, "agentclaw", "agentclaw/test/test_prompt.py", 'assert names == ["code_review"]\n',
+                     "agentclaw/skills/builtin/code_review")
+    (skill / "SKILL.md").write_text("---\nname: code_review\ndescription: Reviews code. Use when the user asks for a "
+                                    "review.\n---\n\n# Review\n\nRead the diff.\n")
+    assert _codes(skill / "SKILL.md", tmp_path, "NAME_FORMAT")
+
+
+@pytest.mark.parametrize(("cli", "reported"), [
+    ("from devex.commands.pr.scripts import lint as lint_script\n", False),  # agent_devex (set 42q): its CLI runs them
+    ("from devex.commands.other.scripts import lint as lint_script\n", True),  # another command's scripts
+])
+def test_scripts_the_package_imports_are_in_use(tmp_path: Path, cli: str, reported: bool) -> None:
+    skill = _package(tmp_path, "devex", "devex/cli.py", cli, "devex/commands/pr")
+    for init in ("devex", "devex/commands", "devex/commands/pr"):
+        (tmp_path / init / "__init__.py").write_text("")
+    (skill / "scripts").mkdir()
+    (skill / "scripts" / "__init__.py").write_text("")
+    (skill / "scripts" / "lint.py").write_text("from devex.commands.pr.scripts import _footer\n")
+    (skill / "scripts" / "_footer.py").write_text("FOOTER = 'checked'\n")
+    (skill / "SKILL.md").write_text("---\nname: pr\ndescription: Opens pull requests. Use when the user asks to open a "
+                                    "PR.\n---\n\n# PR\n\nRun `devex pr open`.\n")
+    assert bool(_codes(skill / "SKILL.md", tmp_path, "UNREFERENCED_FILE")) is reported

@@ -132,7 +132,7 @@ _EXPLICIT = re.compile(
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
-    r"|(?:load|read|consult)\s+(?:this(?:\s+(?:skill|index|guide|catalog))?|it)\s+(?:first,?\s+)?"  # (a catalog skill;
+    r"|(?:load|read|consult|recall)\s+(?:this(?:\s+(?:skill|index|guide|catalog))?|it)\s+(?:first,?\s+)?"  # (a catalog skill;
     # "READ THIS FIRST, before doing any forge work")
     r"(?:when|whenever|before|after|during|at|if|(?:for|on)(?!\s+(?:example|instance|more|details?|reference)\b))\b"
     # "Use as the first half of /deep-audit when you want …" (a short role between use and when)
@@ -204,7 +204,7 @@ _EXPLICIT = re.compile(
     # situation too: at worst a missed WEAK_TRIGGER)
     r"|when(?:ever)?\s+(?:the\s+)?user\s+[a-z]{2,}s\b"
     # "When Claude needs to work with presentations (.pptx files) for: …": the agent's own need, as "when you need to"
-    r"|when(?:ever)?\s+(?:claude|the\s+(?:agent|model|assistant)|codex|the\s+ai)\s+(?:needs?|wants?|has)\s+to\b"
+    r"|when(?:ever)?\s+(?:claude|(?:the|an?|your)\s+(?:agent|model|assistant)|codex|the\s+ai)\s+(?:needs?|wants?|has)\s+to\b"
     # "Always loaded first", "Loaded first in every session": an entry skill its installer loads before any other
     # (not "The config must be loaded first": what is loaded must be the skill)
     r"|\balways\s+loaded\b|(?:^|(?<=[.;!?—–]\s)|(?<=[。！？；]))loaded\s+first\b"

@@ -109,7 +109,7 @@ KEYWORD_WORDS = 3  # space-separated keywords in a trigger key's string
 
 # a routing list of the skill's own runtime: `triggers: [react, useState]`, loaded when a keyword appears (agentkai
 # matches queries against `when: places, restaurant, cafe`; mantis against `search_hint: chart, charts, plot`)
-TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "activation", "when", "search_hint")
+TRIGGER_KEYS = ("triggers", "trigger", "keywords", "trigger_keywords", "trigger-keywords", "activation", "when", "search_hint")
 # a trigger kept in a field of its own that no agent lists (in a skill with `name`, or one whose runtime's code
 # does not read it): `usage_trigger: "Use when …"`, `use_when:`
 # (not `trigger: user_request`, a mode)
@@ -169,7 +169,7 @@ _SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skil
 
 
 def _sample_skill(doc: SkillDocument, text: str) -> bool:
-    """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`, `tests/`) whose description calls it an
+    """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`, `tests/`, `example_suite/`) whose description calls it an
     example, sample, fixture, demo or test skill (or opens "This is a test"): an input for the package's own checker,
     tests or tutorial, which no agent routes to."""
     if doc.skill_dir is None or not _SAMPLE_WORDS.search(text):
@@ -177,7 +177,11 @@ def _sample_skill(doc: SkillDocument, text: str) -> bool:
     parts = doc.skill_dir.parts[-SAMPLE_DEPTH - 1:-1]  # the folders above the skill, up to the workspace root
     if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
         parts = doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]  # (`fixtures/fx-01/native-root/skills/x`)
-    return any(part.lower() in _SAMPLE_DIRS for part in parts)
+    return any(part.lower() in _SAMPLE_DIRS or part.lower().startswith(_SAMPLE_PREFIXES) for part in parts)
+
+
+_SAMPLE_PREFIXES = ("example_", "example-", "examples_", "examples-", "sample_", "sample-", "fixture_", "fixtures_",
+                    "fixtures-")  # `example_suite/`, `samples-basic/` (dataagent's demo suite)
 
 
 SAMPLE_DEPTH = 6  # folders above a skill looked at for `examples/` when there is no workspace root
@@ -227,11 +231,11 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
        hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
-       for …" or "Essential when …", "proactively", "when(ever) the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when Claude / the agent / the model needs / wants to …",
+       for …" or "Essential when …", "proactively", "when(ever) the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when Claude / the agent / an agent / the model needs / wants to …",
        "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
-       text), "Load / Read / Consult this (skill / index / guide / catalog) (first,) when / before / for / on …", a sentence opening "Reference / Consult these whenever …", "Read / Consult / Load before …",
+       text), "Load / Read / Consult / Recall this (skill / index / guide / catalog) (first,) when / before / for / on …", a sentence opening "Reference / Consult these whenever …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
        every / always / from the first / start …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
        than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
@@ -299,7 +303,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
-    skill whose `triggers` / `trigger` / `keywords` / `trigger_keywords` / `activation` / `when` / `search_hint` list
+    skill whose `triggers` / `trigger` / `keywords` / `trigger_keywords` (`trigger-keywords`) / `activation` / `when` /
+    `search_hint` list
     (a list of phrases, or a string of them separated by commas, `triggers: canvas, ui`, or of three or more words
     separated by spaces, `search_hint: playwright browser chromium`; not a mode such as
     `trigger: user_request`) the code of its shipping package reads (that
@@ -307,7 +312,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
     package names (crucible's trigger router), or a trigger list in a JSON sidecar beside SKILL.md (`skill.json`:
     `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), and a
-    sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` at any depth below the workspace
+    sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/`, or a folder named `example_…` / `sample_…` / `fixture_…`, at any depth below the workspace
     root, its description calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
     an input for its package's checker, tests or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one

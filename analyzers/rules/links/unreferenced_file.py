@@ -91,6 +91,24 @@ def _trigger_evals_md(doc: SkillDocument, rel: str) -> bool:
     return kinds == {True, False}
 
 
+def _without_package_imports(doc: SkillDocument, out: list[str]) -> list[str]:
+    """Without the Python files of a folder the shipping package's own code imports as a module (devex's CLI:
+    `from devex.commands.pr.scripts import lint`; SKILL.md runs `devex pr …`): its commands run them."""
+    from ...package_code import package_imports  # (asked only for files left unreached)
+
+    asked: dict[str, bool] = {}
+    kept = []
+    for f in out:
+        top = f.split("/", 1)[0]
+        if f.endswith(".py") and "/" in f:
+            if top not in asked:
+                asked[top] = package_imports(doc, top)
+            if asked[top]:
+                continue
+        kept.append(f)
+    return kept
+
+
 def unreferenced(doc: SkillDocument) -> list[str]:
     """Bundled files under references/ and scripts/ that SKILL.md does not reach (sorted)."""
     if doc.files.root is None or doc.files.truncated or doc.binary or doc.too_large:
@@ -120,6 +138,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         out = _without_self_checks(doc, out)
     if out:
         out = _without_dev_commands(doc, out)
+    if out:
+        out = _without_package_imports(doc, out)
     if out:  # (after the walk: only the few unreached files are read)
         out = [f for f in out if not _deprecated_script(doc, f) and not (f.endswith(".md") and _trigger_evals_md(doc, f))]
     if out and doc.skill_dir is not None:
@@ -372,7 +392,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     wrapper, shim, alias, entry point, launcher or stub ("Compatibility wrapper for `fengchao.py capture`",
     "Compatibility entrypoint for the interactive HTML exporter"), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
-    (`--runner "python mock_runner.py"`: its test double). A reference or a script such a check lists
+    (`--runner "python mock_runner.py"`: its test double); nor the Python files of a folder that the shipping
+    package's own code, outside the skill, imports as a module (`from devex.commands.pr.scripts import lint` for
+    `devex/commands/pr/scripts/`: the package's command runs them). A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md. A folder of three or
     more files that are all reported (none reached, none a README or test the rule passes over) is one finding on
     the outermost such folder
