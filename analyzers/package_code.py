@@ -391,7 +391,7 @@ def cache_still_valid(mark: str, digest: object) -> bool:
         return _quotes.__wrapped__(root, literal) == digest
     if mark.startswith(IMPORTS_MARK):
         root, dotted, skill_dir = mark[len(IMPORTS_MARK):].split("\0", 2)
-        return _imports.__wrapped__(root, dotted, skill_dir) == digest
+        return " ".join(sorted(_imports.__wrapped__(root, dotted, skill_dir))) == digest
     return keys_digest(loader_keys(mark[len(KEYS_MARK):])) == digest
 
 
@@ -570,35 +570,68 @@ def package_quotes(doc: SkillDocument, literal: str) -> bool:
     return found
 
 
-def package_imports(doc: SkillDocument, folder: str) -> bool:
-    """A source of the skill's shipping package outside the skill imports the skill's `folder` as a module
-    (`from devex.commands.pr.scripts import lint` for `devex/commands/pr/scripts/`): the package's own command runs
-    that code, which the skill's commands reach through it."""
+def package_imports(doc: SkillDocument, folder: str) -> frozenset[str]:
+    """The modules of the skill's `folder` that a source of the shipping package outside the skill imports
+    (`from devex.commands.pr.scripts import lint as lint_script` for `devex/commands/pr/scripts/`: `lint`): the
+    package's own command runs them, and the skill's commands reach them through it."""
     root = package_root(doc)
     if root is None or doc.skill_dir is None or _package_keys(doc) is None:
-        return False
+        return frozenset()
     try:
         rel = doc.skill_dir.relative_to(root).parts
     except ValueError:
-        return False
+        return frozenset()
     parts = [*rel, *folder.strip("/").split("/")]
     if not parts or not all(p.isidentifier() for p in parts):
-        return False  # (a module path is dotted identifiers)
+        return frozenset()  # (a module path is dotted identifiers)
     dotted = ".".join(parts)
     found = _imports(str(root), dotted, str(doc.skill_dir))
-    doc.external[IMPORTS_MARK + str(root) + "\0" + dotted + "\0" + str(doc.skill_dir)] = found
+    doc.external[IMPORTS_MARK + str(root) + "\0" + dotted + "\0" + str(doc.skill_dir)] = " ".join(sorted(found))
     return found
 
 
 @functools.lru_cache(maxsize=256)
-def _imports(root: str, dotted: str, skill_dir: str) -> bool:
-    needles = (f"from {dotted} import", f"import {dotted}", f"from {dotted}.")
+def _imports(root: str, dotted: str, skill_dir: str) -> frozenset[str]:
     inside = skill_dir + os.sep
-    return any(text is not None and not shell and not path.startswith(inside) and any(n in text for n in needles)
-               for path, text, shell in _sources(root))
+    found: set[str] = set()
+    for path, text, shell in _sources(root):
+        if text is not None and not shell and dotted in text and not path.startswith(inside):
+            found.update(imported_modules(text, dotted))
+    return frozenset(found)
 
 
-IMPORTS_MARK = "\0package-imports:"  # a key of SkillDocument.external: root NUL module NUL skill dir -> imported
+def imported_modules(text: str, dotted: str) -> set[str]:
+    """The modules of package `dotted` that `text` imports: `from D import a, b as c` (`a`, `b`), `from D.a import x`,
+    `import D.a` (`a`); a parenthesised list may span lines."""
+    out: set[str] = set()
+    i = text.find(dotted)
+    while i >= 0:
+        j = i + len(dotted)
+        line_start = text.rfind("\n", 0, i) + 1
+        head = text[line_start:i].strip()
+        if head in ("from", "import") and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "._")):
+            if text.startswith(".", j):
+                k = j + 1
+                while k < len(text) and (text[k].isalnum() or text[k] == "_"):
+                    k += 1
+                if k > j + 1:
+                    out.add(text[j + 1:k])
+            elif head == "from" and text.startswith(" import ", j):
+                k = j + len(" import ")
+                end = text.find(")", k) if text.startswith("(", k) else text.find("\n", k)
+                names = text[k:end if end >= 0 else len(text)].strip("() \n")
+                for item in names[:IMPORT_LIST_CHARS].split(","):
+                    word = item.strip().split(" ", 1)[0].strip("()\n\\ ")
+                    if word.isidentifier():
+                        out.add(word)
+        i = text.find(dotted, j)
+    return out
+
+
+IMPORT_LIST_CHARS = 4_000  # of a `from D import (…)` list read
+
+
+IMPORTS_MARK = "\0package-imports:"  # SkillDocument.external: root NUL module NUL skill dir -> the modules imported
 QUOTES_MARK = "\0package-quotes:"  # a key of SkillDocument.external: root NUL literal -> whether a source quotes it
 
 

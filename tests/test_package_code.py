@@ -731,17 +731,26 @@ def test_a_name_quoted_only_by_the_package_tests_is_no_runtime_key(tmp_path: Pat
 
 
 @pytest.mark.parametrize(("cli", "reported"), [
-    ("from devex.commands.pr.scripts import lint as lint_script\n", False),  # agent_devex (set 42q): its CLI runs them
-    ("from devex.commands.other.scripts import lint as lint_script\n", True),  # another command's scripts
+    # agent_devex (set 42q): its CLI imports `lint`, which imports `_footer` and runs `_worker` by its dotted name;
+    # `orphan` nothing imports (astro's unused modules, set 38p, judged right) is still reported
+    ("from devex.commands.pr.scripts import lint as lint_script\n", ["orphan.py"]),
+    ("from devex.commands.other.scripts import lint as lint_script\n", ["_footer.py", "_worker.py", "lint.py",
+                                                                        "orphan.py"]),  # another command's scripts
 ])
-def test_scripts_the_package_imports_are_in_use(tmp_path: Path, cli: str, reported: bool) -> None:
+def test_scripts_the_package_imports_are_in_use(tmp_path: Path, cli: str, reported: list[str]) -> None:
     skill = _package(tmp_path, "devex", "devex/cli.py", cli, "devex/commands/pr")
     for init in ("devex", "devex/commands", "devex/commands/pr"):
         (tmp_path / init / "__init__.py").write_text("")
     (skill / "scripts").mkdir()
     (skill / "scripts" / "__init__.py").write_text("")
-    (skill / "scripts" / "lint.py").write_text("from devex.commands.pr.scripts import _footer\n")
+    (skill / "scripts" / "lint.py").write_text("from devex.commands.pr.scripts import _footer\n"
+                                                'WORKER = "devex.commands.pr.scripts._worker"\n')
     (skill / "scripts" / "_footer.py").write_text("FOOTER = 'checked'\n")
+    (skill / "scripts" / "_worker.py").write_text("def main():\n    pass\n")
+    (skill / "scripts" / "orphan.py").write_text("def unused():\n    pass\n")
     (skill / "SKILL.md").write_text("---\nname: pr\ndescription: Opens pull requests. Use when the user asks to open a "
                                     "PR.\n---\n\n# PR\n\nRun `devex pr open`.\n")
-    assert bool(_codes(skill / "SKILL.md", tmp_path, "UNREFERENCED_FILE")) is reported
+    rep = analyze((skill / "SKILL.md").read_text(), skill / "SKILL.md", config=Config(select=("UNREFERENCED_FILE",)),
+                  workspace_root=tmp_path)
+    got = sorted(f.message.split("`")[1].rsplit("/", 1)[-1] for f in rep.findings)
+    assert got == reported, got

@@ -92,21 +92,75 @@ def _trigger_evals_md(doc: SkillDocument, rel: str) -> bool:
 
 
 def _without_package_imports(doc: SkillDocument, out: list[str]) -> list[str]:
-    """Without the Python files of a folder the shipping package's own code imports as a module (devex's CLI:
-    `from devex.commands.pr.scripts import lint`; SKILL.md runs `devex pr …`): its commands run them."""
+    """Without the Python modules of a folder that the shipping package's own code imports (devex's CLI:
+    `from devex.commands.pr.scripts import lint`; SKILL.md runs `devex pr …`), and the modules of that folder they
+    import in turn: its commands run them. A module nothing imports is still reported."""
     from ...package_code import package_imports  # (asked only for files left unreached)
 
-    asked: dict[str, bool] = {}
+    used: dict[str, set[str]] = {}
     kept = []
     for f in out:
-        top = f.split("/", 1)[0]
-        if f.endswith(".py") and "/" in f:
-            if top not in asked:
-                asked[top] = package_imports(doc, top)
-            if asked[top]:
+        top, _, rest = f.partition("/")
+        if f.endswith(".py") and rest and "/" not in rest:
+            if top not in used:
+                used[top] = _closure(doc, top, set(package_imports(doc, top)))
+            if rest[:-3] in used[top]:
                 continue
         kept.append(f)
     return kept
+
+
+def _closure(doc: SkillDocument, top: str, used: set[str]) -> set[str]:
+    """`used` and the modules of `top/` they import (`from .x import`, `from <package>.scripts import x`)."""
+    if not used or doc.skill_dir is None:
+        return used
+    from ...bundle import read_bundled
+
+    todo = list(used)
+    while todo and len(used) < CLOSURE_MODULES:
+        bf = read_bundled(doc, f"{top}/{todo.pop()}.py")
+        if bf is None:
+            continue
+        new: set[str] = set()
+        for line in bf.text.split("\n"):
+            s = line.strip()
+            if s.startswith("from .") and " import " in s:  # `from ._deploy import run`, `from . import _journal`
+                mod = s[len("from ."):s.find(" import ")].strip()
+                new |= {mod} if mod else _names(s)
+            elif s.startswith(("from ", "import ")) and f".{top}" in s:  # `from devex.commands.pr.scripts import x`
+                pkg = s.split()[1]
+                if pkg.endswith(f".{top}") and " import " in s:
+                    new |= _names(s)
+                elif f".{top}." in pkg:
+                    new.add(pkg.split(f".{top}.", 1)[1].split(".", 1)[0])
+            elif f".{top}." in s:  # a module run by its dotted name: `"devex.commands.pr.scripts._await_worker"`
+                new |= _quoted_modules(s, top)
+        for m in new - used:
+            if m.isidentifier():
+                used.add(m)
+                todo.append(m)
+    return used
+
+
+CLOSURE_MODULES = 200  # modules of a folder followed through their imports
+
+
+def _quoted_modules(line: str, top: str) -> set[str]:
+    """The modules of `top` named in a quoted dotted path on `line` (`"pkg.scripts._worker"`, `-m pkg.scripts.x`)."""
+    out = set()
+    for m in _DOTTED_QUOTED.finditer(line):
+        path = m.group(1) or m.group(2)
+        if f".{top}." in f".{path}":
+            out.add(f".{path}".split(f".{top}.", 1)[1].split(".", 1)[0])
+    return out
+
+
+_DOTTED_QUOTED = lazy_compile(r"[\"']([A-Za-z_][\w.]{0,200})[\"']|-m\s+([A-Za-z_][\w.]{0,200})")
+
+
+def _names(line: str) -> set[str]:
+    """The names a one-line `from … import a, b as c` imports (`a`, `b`)."""
+    return {w.strip().split(" ", 1)[0] for w in line.split(" import ", 1)[1].strip("() ").split(",")}
 
 
 def unreferenced(doc: SkillDocument) -> list[str]:
@@ -392,9 +446,11 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     wrapper, shim, alias, entry point, launcher or stub ("Compatibility wrapper for `fengchao.py capture`",
     "Compatibility entrypoint for the interactive HTML exporter"), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
-    (`--runner "python mock_runner.py"`: its test double); nor the Python files of a folder that the shipping
-    package's own code, outside the skill, imports as a module (`from devex.commands.pr.scripts import lint` for
-    `devex/commands/pr/scripts/`: the package's command runs them). A reference or a script such a check lists
+    (`--runner "python mock_runner.py"`: its test double); nor a Python module of a folder that the shipping
+    package's own code, outside the skill, imports (`from devex.commands.pr.scripts import lint` for
+    `devex/commands/pr/scripts/lint.py`: the package's command runs it), nor the modules of that folder it imports
+    in turn or names by its dotted path (`"devex.commands.pr.scripts._await_worker"`, run with `python -m`); a
+    module of that folder nothing imports is still reported. A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md. A folder of three or
     more files that are all reported (none reached, none a README or test the rule passes over) is one finding on
     the outermost such folder
