@@ -158,31 +158,24 @@ def test_nested_metadata_the_package_reads_is_its_format(tmp_path: Path) -> None
     assert len(_codes(path, tmp_path, "FIELD_TYPE")) == 2
 
 
-def test_a_package_runtime_that_reads_its_own_keys_is_not_claude_code(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("runner", "target"), [
+    ("", 'TARGET = "~/.claude/skills"\n'),
+    # devops_agent_adapter (set 42p): a dotted module name holding `.claude` is no folder of Claude Code's
+    ("from advisor.claude_runner import run_claude_agent\n", 'TARGET = Path.home() / ".claude" / "skills"\n'),
+])
+def test_a_package_runtime_that_reads_its_own_keys_is_not_claude_code(tmp_path: Path, runner: str, target: str) -> None:
     """teotl (set 21) loads its skills with its own registry, which reads `triggers` and `auth` and hands the
     body over as it is: Claude Code's `$N` substitution does not apply there. A package whose code also names
-    `.claude` (an adapter that copies the skills where Claude Code looks, vibesop in set 20) is still read as
-    Claude Code's."""
+    `.claude` as a folder (an adapter that copies the skills where Claude Code looks, vibesop in set 20) is still
+    read as Claude Code's."""
     _python_package(tmp_path, REGISTRY)
+    if runner:
+        (tmp_path / "advisor" / "runner.py").write_text(runner)
     fm = "description: Reads files. Use when the user asks about a file.\nauth: none\ntriggers: [file]\n"
     path = _skill(tmp_path, fm)
     path.write_text(path.read_text() + "\n```bash\nawk '{print $1}' data.txt\n```\n")
     assert _codes(path, tmp_path, "ARGUMENT_IN_CODE") == []
-    (tmp_path / "advisor" / "sync.py").write_text('TARGET = "~/.claude/skills"\n')
-    loader_keys.cache_clear()
-    assert [c for c, _ in _codes(path, tmp_path, "ARGUMENT_IN_CODE")] == ["ARGUMENT_IN_CODE"]
-
-
-def test_a_module_named_claude_something_is_not_claude_codes_folder(tmp_path: Path) -> None:
-    """devops_agent_adapter (set 42p) imports `devops_agent.claude_runner`, its own runner that hands the skill to a
-    model as a prompt: a dotted name holding `.claude` is not Claude Code's folder. `".claude"` as a path part is."""
-    _python_package(tmp_path, REGISTRY)
-    (tmp_path / "advisor" / "runner.py").write_text("from advisor.claude_runner import run_claude_agent\n")
-    fm = "description: Reads files. Use when the user asks about a file.\nauth: none\ntriggers: [file]\n"
-    path = _skill(tmp_path, fm)
-    path.write_text(path.read_text() + "\n```bash\nawk '{print $9}' access.log\n```\n")
-    assert _codes(path, tmp_path, "ARGUMENT_IN_CODE") == []
-    (tmp_path / "advisor" / "sync.py").write_text('TARGET = Path.home() / ".claude" / "skills"\n')
+    (tmp_path / "advisor" / "sync.py").write_text(target)
     loader_keys.cache_clear()
     assert [c for c, _ in _codes(path, tmp_path, "ARGUMENT_IN_CODE")] == ["ARGUMENT_IN_CODE"]
 
