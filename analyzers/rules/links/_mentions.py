@@ -163,6 +163,8 @@ def _add(text: str, s: int, e: int, line: int, where: str, out: list[Mention], o
     dot = last.rfind(".")
     if dot <= 0 or dot == len(last) - 1:
         return  # no file extension: a folder, or a name too vague to check
+    if "_" in last[dot + 1:]:
+        return  # `scripts/review.QODO_REVIEW_TRIGGER`, `scripts/run.main_loop`: a module's attribute, no extension
     if _generic_stem(last[:dot].lower().replace("-", "_")):
         return  # `references/filename.md`, `scripts/your_script.py`, `references/xxx_en.md`: how paths are written
     rel = normalize(tok)

@@ -76,7 +76,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     `cat references/a.md`); a path ends at its extension when letters of another script are glued to it
     (`references/cross-validation.md의`: a Korean particle). When a file of the same folder has a close name, the message names it
     (`references/x-template.md.tmpl` does not exist; `references/x-template.md` does). Not checked: links (`DEAD_LINK`, `ORPHAN_REFERENCE`), folders
-    (`scripts/`), names without an extension, paths with placeholders (`references/<topic>.md`,
+    (`scripts/`), names without an extension (nor with a `_` after their last dot: `scripts/review.QODO_TRIGGER`, a
+    module's attribute), paths with placeholders (`references/<topic>.md`,
     `scripts/{name}.py`, `assets/*.png`, `...`, a generic name: `references/filename.md`,
     `scripts/your_script.py`, `references/xxx_en.md` with a language suffix), paths that continue a longer path or URL
     (`{baseDir}/scripts/x.py`, `https://…/scripts/x.py`), output arguments in inline code

@@ -1,0 +1,1 @@
+TRIGGER = "/review"
