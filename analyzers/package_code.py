@@ -607,8 +607,11 @@ def imported_modules(text: str, dotted: str) -> set[str]:
     i = text.find(dotted)
     while i >= 0:
         j = i + len(dotted)
-        line_start = text.rfind("\n", 0, i) + 1
-        head = text[line_start:i].strip()
+        # what precedes it on its line, looked for within IMPORT_HEAD_CHARS (a look-back to the line's start for every
+        # occurrence was quadratic on a long line repeating the name)
+        window = max(0, i - IMPORT_HEAD_CHARS)
+        line_start = text.rfind("\n", window, i) + 1
+        head = text[line_start:i].strip() if line_start or not window else ""
         if head in ("from", "import") and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "._")):
             if text.startswith(".", j):
                 k = j + 1
@@ -629,6 +632,7 @@ def imported_modules(text: str, dotted: str) -> set[str]:
 
 
 IMPORT_LIST_CHARS = 4_000  # of a `from D import (…)` list read
+IMPORT_HEAD_CHARS = 256  # before the module's name: its line's `from` / `import` and indentation, at most
 
 
 IMPORTS_MARK = "\0package-imports:"  # SkillDocument.external: root NUL module NUL skill dir -> the modules imported
