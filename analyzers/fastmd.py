@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from types import SimpleNamespace
 
 from .codespan import blank_code_spans
 
@@ -191,25 +190,13 @@ def _quote_map_end(lines: list[str], i: int, j: int, n: int, paras: list) -> int
     return state
 
 
-class _Tok:
-    """The few fields of a markdown-it inline token that parse._collect_links reads."""
-
-    __slots__ = ("type", "content", "attrs", "markup", "info")
-
-    def __init__(self, type_: str, content: str = "", attrs: dict | None = None) -> None:
-        self.type, self.content, self.attrs, self.markup, self.info = type_, content, attrs or {}, "", ""
-
-    def attrGet(self, name: str):  # noqa: N802 - markdown-it's name
-        return self.attrs.get(name)
-
-
 _SIMPLE_LINK = re.compile(r'(!?)\[([^\[\]\n\0]*)\]\(([^\s()<>\\\0]+)(?: +"[^"\\\n\0]*")?\)')
 
 
 def simple_links(content: str) -> list | None:
-    """The link tokens of inline text whose only brackets are plain `[text](dest)` links and images
-    (code spans allowed outside them; no escapes, HTML, autolinks, nested or reference brackets);
-    None otherwise."""
+    """The links of inline text whose only brackets are plain `[text](dest)` links and images (code
+    spans allowed outside them; no escapes, HTML, autolinks, nested or reference brackets), as
+    `link_items` gives them; None otherwise. One tuple a link: a link-dense text costs no tokens."""
     if "\0" in content:
         return None
     if "`" in content:
@@ -219,17 +206,47 @@ def simple_links(content: str) -> list | None:
     out: list = []
     last = 0
     for m in _SIMPLE_LINK.finditer(content):
-        gap = content[last:m.start()]
-        if "[" in gap or "]" in gap:
-            return None
-        if m.group(1):
-            out.append(_Tok("image", m.group(2), {"src": m.group(3)}))
-        else:
-            out += [_Tok("link_open", "", {"href": m.group(3)}), _Tok("text", m.group(2)), _Tok("link_close")]
+        start = m.start()
+        if start > last:
+            gap = content[last:start]
+            if "[" in gap or "]" in gap:
+                return None
+        bang, label, dest = m.groups()
+        out.append((dest, label, bool(bang)))
         last = m.end()
     tail = content[last:]
     if "[" in tail or "]" in tail:
         return None
+    return out
+
+
+def link_items(children: list) -> list:
+    """(destination, label, is_image) of each link and image among markdown-it inline tokens (and the
+    items among them), in order; autolinks (`<https://…>`, linkify) and empty destinations left out."""
+    out: list = []
+    n = len(children)
+    for j, child in enumerate(children):
+        if child.__class__ is tuple:
+            out.append(child)  # an item already (`inline_links`' plain links)
+            continue
+        ct = child.type
+        if ct != "link_open" and ct != "image":
+            continue
+        target = child.attrGet("src" if ct == "image" else "href")
+        if not isinstance(target, str) or not target:
+            continue
+        if child.markup == "autolink" or child.info == "auto":
+            continue  # <https://...> autolinks are always URLs
+        if ct == "image":
+            label = child.content
+        else:
+            k = j + 1
+            parts = []
+            while k < n and children[k].type != "link_close":
+                parts.append(children[k].content)
+                k += 1
+            label = "".join(parts)
+        out.append((target, label, ct == "image"))
     return out
 
 
@@ -240,15 +257,17 @@ def simple_links(content: str) -> list | None:
 _EXACT_LINK = re.compile(r'\[([^\[\]`<\\\n\0]*)\]\(([^\x00-\x20\x7f()<>\\&]+)(?: +"[^"\\\n\0]*")?\)')
 
 
-def inline_tokens(content: str, parser, env: dict) -> list:
-    """markdown-it's inline tokens for `content` (parser.inline.parse), with each plain link or image
-    at a position the tokenizer reaches read by one regex match instead of markdown-it's rules.
+def inline_links(content: str, parser, env: dict) -> list:
+    """The links of `content` (`link_items`) as markdown-it's inline parser (parser.inline.parse) reads
+    them, with each plain link or image at a position the tokenizer reaches read by one regex match
+    instead of markdown-it's rules, and kept as its item, not as tokens.
 
     Only the top-level loop takes the shortcut, and only where markdown-it's link (or image) rule
     would be the first rule to succeed and would read exactly the matched text: every rule before it
     fails at `[` (and at `!` followed by `[`), and `_EXACT_LINK` admits no character that would make
     the label or destination parsers stop elsewhere. Runs of 10^4 links then cost microseconds each
-    instead of markdown-it's ~100 µs (docs/benchmarks.md, fuzzing)."""
+    instead of markdown-it's ~100 µs (docs/benchmarks.md, fuzzing). (The parser runs no post-processing
+    rules (`ruler2`), the only readers of earlier tokens.)"""
     from markdown_it.rules_inline import StateInline
 
     tokens: list = []
@@ -266,16 +285,9 @@ def inline_tokens(content: str, parser, env: dict) -> list:
             if m is not None:
                 if state.pending:
                     state.pushPending()
-                label, dest = m.group(1), m.group(2)
-                n0 = len(tokens)
-                if ch == "!":
-                    tokens.append(_Tok("image", label, {"src": dest}))
-                else:
-                    tokens.append(_Tok("link_open", "", {"href": dest}))
-                    if label:
-                        tokens.append(_Tok("text", label))
-                    tokens.append(_Tok("link_close"))
-                state.tokens_meta.extend([None] * (len(tokens) - n0))
+                label, dest = m.groups()
+                tokens.append((dest, label, ch == "!"))  # its link item, among markdown-it's tokens
+                state.tokens_meta.append(None)
                 state.pos = m.end()
                 continue
         ok = False
@@ -294,14 +306,14 @@ def inline_tokens(content: str, parser, env: dict) -> list:
         state.pushPending()
     for rule in inline.ruler2.getRules(""):
         rule(state)
-    return tokens
+    return link_items(tokens)
 
 
 def scan(source: str, md, collect_links) -> tuple | None:
     """(headings, blocks, tables, quoted, comments, links, html), or None where markdown-it must decide.
 
     `md` returns the markdown-it parser (called only when an inline needs it, so plain documents never
-    import markdown-it); `collect_links` turns inline tokens into link facts (parse._collect_links).
+    import markdown-it); `collect_links` turns `link_items` into link facts (parse._collect_links).
     """
     if "\t" in source or ("]:" in source and may_define(source.split("\n"))):
         return None
@@ -505,9 +517,9 @@ def scan(source: str, md, collect_links) -> tuple | None:
     env: dict = {}
     for a, b, content in inlines:
         if "](" in content or "][" in content:
-            children = simple_links(content)
-            if children is None:  # anything but plain `[text](dest)` links: markdown-it's inline parser
-                children = inline_tokens(content, md(), env)
-            collect_links(SimpleNamespace(map=[a, b], children=children), lines, links)
+            items = simple_links(content)
+            if items is None:  # anything but plain `[text](dest)` links: markdown-it's inline parser
+                items = inline_links(content, md(), env)
+            collect_links(a, b, items, lines, links)
     return (tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links),
             tuple(html))

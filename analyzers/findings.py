@@ -25,7 +25,7 @@ class Severity(IntEnum):
         return cls[aliases.get(key, key)]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(slots=True, order=True, unsafe_hash=True)
 class Pos:
     """0-based line and character, characters counted in code points."""
 
@@ -33,7 +33,7 @@ class Pos:
     character: int
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(slots=True, order=True, unsafe_hash=True)
 class Range:
     start: Pos
     end: Pos

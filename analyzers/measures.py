@@ -116,6 +116,7 @@ _PLACEHOLDER_MARKS = ("YYYY", "###", "XXX", "NNN")  # a date or a number to fill
 _CAPS_SLOT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `[source](<LINK_URL>)`: a template's slot
 
 
+@lru_cache(maxsize=4096)
 def normalize(rel: str, base: str = "") -> str:
     """Join and normalise a posix path relative to the skill root ('' is the root)."""
     joined = posixpath.normpath(posixpath.join(base, rel)) if base else posixpath.normpath(rel)

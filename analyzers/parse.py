@@ -122,7 +122,8 @@ def _lean_table(state: Any, start: int, end: int, silent: bool) -> bool:
 
 
 def markdown_tokens(source: str) -> list:
-    """Block tokens for the whole source; inline children only where a link or image can be.
+    """Block tokens for the whole source, and the links of each inline where a link or image can be
+    (`tok.meta["links"]`, as `fastmd.link_items` gives them).
 
     Inline parsing is the costlier half of markdown-it and we read inline tokens only for links.
     """
@@ -133,7 +134,7 @@ def markdown_tokens(source: str) -> list:
     for tok in tokens:
         if tok.type == "inline" and tok.map and ("](" in tok.content or "][" in tok.content
                                                  or (refs and "]" in tok.content)):
-            tok.children = fastmd.inline_tokens(tok.content, md, env)
+            tok.meta["links"] = fastmd.inline_links(tok.content, md, env)  # (`fastmd.link_items`)
     return tokens
 
 
@@ -434,8 +435,8 @@ def markdown_facts(source: str) -> _Facts:
             if tok.content.lstrip().startswith("<!--"):
                 comments.append((tok.map[0], tok.map[1]))
             html.append((tok.map[0], tok.map[1], fastmd.html_kind(tok.content.split("\n", 1)[0].lstrip(" \t"))))
-        elif t == "inline" and tok.map and tok.children:
-            _collect_links(tok, lines, links)
+        elif t == "inline" and tok.map and tok.meta.get("links"):
+            _collect_links(tok.map[0], tok.map[1], tok.meta["links"], lines, links)
     return _Facts(tuple(headings), tuple(blocks), tuple(tables), tuple(quoted), tuple(comments), tuple(links),
                   tuple(html))
 
@@ -514,71 +515,64 @@ def _definition_end(line: str, at: int) -> bool:
     return not tail or (len(tail) < len(rest) and tail[0] in "\"'(")
 
 
-def _collect_links(tok: Any, lines: list[str], links: list) -> None:
-    a, b = tok.map
+def _collect_links(a: int, b: int, items: list, lines: list[str], links: list) -> None:
+    """Link facts of the inline text on lines a..b from its `fastmd.link_items`: each destination
+    found in the source lines after the previous one, with its range and the whole construct's."""
     region = lines[a:b]
     text = "\n".join(region)
+    one_line = len(region) == 1
     starts = [0]
-    for ln in region[:-1]:
-        starts.append(starts[-1] + len(ln) + 1)
-
-    one_line = len(starts) == 1
+    if not one_line:
+        for ln in region[:-1]:
+            starts.append(starts[-1] + len(ln) + 1)
 
     def to_pos(off: int) -> tuple[int, int]:
         i = max(0, bisect_right(starts, off) - 1)
         return a + i, off - starts[i]
 
     cursor = 0
-    children = tok.children
-    for j, child in enumerate(children):
-        ct = child.type
-        if ct not in ("link_open", "image"):
-            continue
-        target = child.attrGet("src" if ct == "image" else "href")
-        if not isinstance(target, str) or not target:
-            continue
-        if child.markup == "autolink" or child.info == "auto":
-            continue  # <https://...> autolinks are always URLs
-        if ct == "image":
-            label = child.content
+    find, rfind = text.find, text.rfind
+    for target, label, img in items:
+        found = find("(" + target, cursor)
+        if found >= 0:
+            found += 1
         else:
-            k = j + 1
-            parts = []
-            while k < len(children) and children[k].type != "link_close":
-                parts.append(children[k].content)
-                k += 1
-            label = "".join(parts)
-        found = -1
-        for probe in ("(" + target, "(<" + target, "( " + target):
-            found = text.find(probe, cursor)
-            if found >= 0:
-                found += len(probe) - len(target)
-                break
+            for probe in ("(<" + target, "( " + target):
+                found = find(probe, cursor)
+                if found >= 0:
+                    found += len(probe) - len(target)
+                    break
         if found < 0:
             if label.startswith("^"):
                 continue  # a footnote reference ([^1]) that markdown-it reads as a reference link
-            found = text.find(target, cursor)
+            found = find(target, cursor)
         if found < 0:
             # a reference-style link ([t][ref]): its destination is on the definition line, which is
             # collected (and checked) as a "definition" link; the usage adds nothing to check
             continue
-        open_at = text.rfind("[", 0, found)
+        open_at = rfind("[", 0, found)
         if open_at > 0 and text[open_at - 1] == "!":
             open_at -= 1
         end = found + len(target)
-        close_at = text.find(")", end)
+        close_at = find(")", end)
         first = open_at if open_at >= 0 else found
         last = close_at + 1 if close_at >= 0 else end
         if one_line:  # most links: no line arithmetic
-            l1 = l2 = fl1 = fl2 = a
-            c1, c2, fc1, fc2 = found, end, first, last
+            links.append((target, label, a, found, a, end, a, first, a, last, img))
         else:
+            i = bisect_right(starts, found) - 1
+            s0 = starts[i]
+            if s0 <= first and (i + 1 == len(starts) or last < starts[i + 1]):  # the whole link on one line
+                ln = a + i
+                links.append((target, label, ln, found - s0, ln, end - s0, ln, first - s0, ln, last - s0, img))
+                cursor = end
+                continue
             l1, c1 = to_pos(found)
             l2, c2 = to_pos(end)
             fl1, fc1 = to_pos(first)
             fl2, fc2 = to_pos(last)
-        cursor = found + len(target)
-        links.append((target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, ct == "image"))
+            links.append((target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, img))
+        cursor = end
 
 
 def _prose(doc_lines: list[str], body_start: int, skip: set[int], quoted: set[int]) -> list[ProseLine]:

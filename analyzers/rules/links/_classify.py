@@ -89,7 +89,7 @@ def prose_cross_spans(text: str) -> Iterator[tuple[int, int]]:
             yield s, s + k
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: built for every link, and frozen __init__ costs 3x
 class Target:
     text: str  # as written
     path: str  # relative path
