@@ -269,3 +269,31 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     assert codes("aet/fixtures/skills/wf-guide", "Fixture for workflow guidance.") == []
     assert codes("aet/fixtures/skills/wf-held", "Held-out fixture with a mismatched directory name.") == []
     assert codes("aet/skills/fixture-maker", "Writes pytest fixture files and factories.") == ["MISSING_TRIGGER"]
+
+
+def test_a_fixture_skill_said_so_in_its_body_gets_no_trigger_or_unreferenced_finding(tmp_path) -> None:
+    """set 43: agent-skills-sync-unity's `Tests/Editor/Fixtures~/SkillFolderHash/nested` ("Nested folders and mixed-case
+    names.", body "Fixture skill for computedHash tests.") is hashed test data: Unity skips `Fixtures~/` folders. Its
+    unreached `scripts/run.sh` is data too. The same skill outside a test folder, and a real skill under `Tests/`
+    whose body says nothing of fixtures, are still reported."""
+    from skillgrade.analyzers.parse import scan_skill_files
+    from skillgrade.analyzers.report import analyze
+
+    def codes(folder: str, body: str) -> list[str]:
+        skill = tmp_path / folder
+        (skill / "scripts").mkdir(parents=True)
+        (skill / "scripts" / "run.sh").write_text("echo hi\n", encoding="utf-8")
+        text = f"---\nname: {skill.name}\ndescription: Nested folders and mixed-case names.\n---\n\n# {skill.name}\n\n{body}\n"
+        (skill / "SKILL.md").write_text(text, encoding="utf-8")
+        rep = analyze(text, skill / "SKILL.md", config=Config(select=("MISSING_TRIGGER", "UNREFERENCED_FILE")),
+                      files=scan_skill_files(skill, tmp_path), workspace_root=tmp_path)
+        return sorted(f.code for f in rep.findings)
+
+    fixture = "Fixture skill for computedHash tests."
+    assert codes("pkg/Tests/Editor/Fixtures~/SkillFolderHash/nested", fixture) == []
+    assert codes("pkg/Editor/SkillFolderHash/nested", fixture) == ["MISSING_TRIGGER", "UNREFERENCED_FILE"]
+    assert codes("pkg/Tests/Editor/hash/nested", "Hashes the folders of a skill.") == ["MISSING_TRIGGER",
+                                                                                      "UNREFERENCED_FILE"]
+    # MetalbolicX/opencode-agent-skills-md's `tests/fixtures/…/scripted-skill`: "This fixture skill is referenced by …"
+    assert codes("tests/fixtures/skills/project/.opencode/skills/scripted", "This fixture skill is referenced by the "
+                 "discovery tests.") == []

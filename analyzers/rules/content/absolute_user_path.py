@@ -90,6 +90,8 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
             out.update(m.group("name") for m in _HOME.finditer(line, at, end if end >= 0 else len(line)))
     if "User=" in doc.text or "useradd" in doc.text or "adduser" in doc.text:
         out.update(m.group(1) or m.group(2) for m in _SERVICE_USER.finditer(doc.text))
+    if "@" in doc.text:  # `ssh hch@10.145.119.19`: that account's home is on the remote host the skill works on
+        out.update(_remote_logins(doc.text))
     if "'s " in doc.text or "’s " in doc.text:  # "… on Frank's machine": a skill for that one machine
         out.update(m.group(1).lower() for m in _OWN_MACHINE.finditer(doc.text))
     # "… on this WSL1 machine" in the description: the whole skill is for that one machine; "this is Claude Code on
@@ -155,6 +157,26 @@ _OUTPUT_INTROS = ("looks like", "sample output", "example output", "output examp
                   "returns json", "outputs json", "is printed", "prints something like", "returns something like")
 
 
+# a login on a remote host: `user@` an IPv4 address, or after `ssh` / `scp` / `rsync` / `sftp` on the same line
+# (`ssh -p 22 hch@gpu-box`, `ssh://hch@host`); an e-mail address (`alice@example.com`) is neither
+_LOGIN = lazy_compile(r"(?<![\w.+-])([a-z_][\w.-]{0,31})@(\d{1,3}(?:\.\d{1,3}){3}(?![\w.]))?")
+_REMOTE_COMMAND = lazy_compile(r"\b(?:ssh|scp|rsync|sftp|mosh)\b")
+SSH_LOOKBACK = 80  # characters before the login searched for the command
+
+
+def _remote_logins(text: str) -> set[str]:
+    commands = [m.end() for m in _REMOTE_COMMAND.finditer(text)]  # where each command word ends, in order
+    out = set()
+    for m in _LOGIN.finditer(text):
+        if m.group(2) is None:  # a host name: only after a command on the same line, within SSH_LOOKBACK
+            at = m.start()
+            i = bisect.bisect_right(commands, at) - 1
+            if i < 0 or at - commands[i] > SSH_LOOKBACK or "\n" in text[commands[i]:at]:
+                continue
+        out.add(m.group(1))
+    return out
+
+
 # a service account the document sets up: the same home folder on every machine set up this way
 _SERVICE_USER = lazy_compile(r"^[ \t]*User=([\w.-]{1,32})[ \t]*$|\b(?:useradd|adduser)\b[^\n]{0,80}?[ \t]([a-z_][\w.-]{0,31})[ \t]*$",
                            re.M)
@@ -190,7 +212,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     inside the container (`-v ~/.marm:/home/marm/.marm`, `dst=/home/marm`, `-e HOME=/home/marm`, the
     command run in it), where only the host side of a mount (`-v /home/alice/x:/x`, `src=/home/alice/x`)
     is reported; nor a name the document declares is not the author's: a service account it sets up
-    (`User=xa` in a systemd unit, `useradd xa`: `/home/xa` is the same on every server set up this way),
+    (`User=xa` in a systemd unit, `useradd xa`: `/home/xa` is the same on every server set up this way), or the
+    account of a remote host it logs in to (`ssh hch@gpu-box`, `hch@10.145.119.19`: `/home/hch` is that host's),
     or a path on a line that says to replace it ("Replace all occurrences of `/Users/alice/work` with the
     real path"), wherever that name appears; nor the home of the one machine the skill says it is for ("Use
     when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs; likewise

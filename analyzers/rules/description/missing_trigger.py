@@ -13,6 +13,7 @@ from ...lazy_re import lazy_compile
 from ...package_code import SIDECAR_FILES, TRIGGER_FILES, package_binds, package_names_file, package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, explicit_trigger, placeholder_name, usage_context
+from .._sample import sample_skill
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
 from .empty_description import MIN_CHARS, weighted_length
 
@@ -160,33 +161,6 @@ _COPY_ME = re.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.
 _NOT_ASIDE = lazy_compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
 
 
-_SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data", "tests",
-                          "test", "__tests__"})
-# "an example skill", "a test skill"; a description that opens "This is a test …" (mcp-scan's test client's skill)
-# ("Fixture for workflow guidance.", "Held-out fixture with …": the word fixture alone, under a sample folder)
-_SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|\bfixture\b|^\W{0,3}this\s+is\s+a\s+"
-                           r"(?:test|dummy|sample)\b", re.I)
-
-
-def _sample_skill(doc: SkillDocument, text: str) -> bool:
-    """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`, `tests/`, `example_suite/`) whose description calls it an
-    example, sample, fixture, demo or test skill (or opens "This is a test"): an input for the package's own checker,
-    tests or tutorial, which no agent routes to."""
-    if doc.skill_dir is None or not _SAMPLE_WORDS.search(text):
-        return False
-    parts = doc.skill_dir.parts[-SAMPLE_DEPTH - 1:-1]  # the folders above the skill, up to the workspace root
-    if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
-        parts = doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]  # (`fixtures/fx-01/native-root/skills/x`)
-    return any(part.lower() in _SAMPLE_DIRS or part.lower().startswith(_SAMPLE_PREFIXES) for part in parts)
-
-
-_SAMPLE_PREFIXES = ("example_", "example-", "examples_", "examples-", "sample_", "sample-", "fixture_", "fixtures_",
-                    "fixtures-")  # `example_suite/`, `samples-basic/` (dataagent's demo suite)
-
-
-SAMPLE_DEPTH = 6  # folders above a skill looked at for `examples/` when there is no workspace root
-
-
 def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fm = doc.frontmatter
     if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
@@ -203,7 +177,7 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     if ", not " in text:
         text = _NOT_ASIDE.sub(",", text)  # "Use first, not memory, for …" reads "Use first, for …"
     text = own_name_as_this_skill(text, doc)
-    if not explicit_trigger(text) and (_sample_skill(doc, text) or package_binds(doc)):
+    if not explicit_trigger(text) and (sample_skill(doc, text) or package_binds(doc)):
         return None  # a sample skill, or a pipeline step its package builds by folder name (asked only when a finding
         # could follow)
     return fld, text
@@ -312,8 +286,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
     package names (crucible's trigger router), or a trigger list in a JSON sidecar beside SKILL.md (`skill.json`:
     `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), and a
-    sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/`, or a folder named `example_…` / `sample_…` / `fixture_…`, at any depth below the workspace
-    root, its description calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
+    sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` (Unity's `Fixtures~/` too), or a folder named `example_…` / `sample_…` / `fixture_…`, at any depth below the workspace
+    root, its description or the first lines of its body calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
     an input for its package's checker, tests or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
     (`description: "{{customDescription}}"`), or that says to copy it ("Template skill … Copy this folder,

@@ -13,6 +13,7 @@ from ...lazy_re import lazy_compile
 from ...measures import exists_recorded, text_recorded
 from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
+from .._sample import sample_skill
 
 _IGNORED_NAMES = {"__init__.py", "LICENSE", "LICENSE.txt", "README.md", "requirements.txt", ".gitkeep", "conftest.py",
                   # lock files the package manager reads, not the agent, whose names do not end in `.lock`
@@ -182,8 +183,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         if base.endswith(".json") and _trigger_evals(doc, f):
             continue  # `references/eval-prompts.json`: the maintainers' trigger tests (`query`, `should_trigger`)
         targets.append(f)
-    if not targets:
-        return []
+    if not targets or sample_skill(doc):
+        return []  # (a fixture's files are its tests' data)
     r = reach(doc)
     out = r.unreached(targets)
     if not r.complete:
@@ -437,7 +438,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     activate" / "Should not trigger" heading over the prompts), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`, and `test-x.sh` / `x_test.sh` beside a bundled
     `x.sh`: tests import or run the code, nothing
-    imports them, and SKILL.md has no reason to name them) are never reported; nor are the maintainers'
+    imports them, and SKILL.md has no reason to name them) are never reported; nor are the files of a sample skill
+    as `MISSING_TRIGGER` defines one (under `tests/`, `fixtures/`, Unity's `Fixtures~/` …, its description or its
+    body's opening lines calling it a fixture, example or test skill: "Fixture skill for computedHash tests."),
+    which are its tests' data; nor are the maintainers'
     self-checks of the package (an unreached `scripts/validate.sh`, `check-snippets.mjs`, `lint_skill.py`:
     named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data), the
     build and release scripts of a skill that is also a project's root (`pyproject.toml` or `package.json` beside

@@ -1,0 +1,57 @@
+"""Sample skills: a skill kept as an input for its package's own tests, checker or tutorial, not for an agent."""
+
+from __future__ import annotations
+
+import re
+
+from ..document import SkillDocument
+from .description._text import description
+
+_SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data", "tests",
+                          "test", "__tests__"})
+_SAMPLE_PREFIXES = ("example_", "example-", "examples_", "examples-", "sample_", "sample-", "fixture_", "fixtures_",
+                    "fixtures-")  # `example_suite/`, `samples-basic/` (dataagent's demo suite)
+# "an example skill", "a test skill"; a description that opens "This is a test …" (mcp-scan's test client's skill)
+# ("Fixture for workflow guidance.", "Held-out fixture with …": the word fixture alone, under a sample folder)
+_SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|\bfixture\b|^\W{0,3}this\s+is\s+a\s+"
+                           r"(?:test|dummy|sample)\b", re.I)
+SAMPLE_DEPTH = 6  # folders above a skill looked at for `examples/` when there is no workspace root
+OPENING_LINES = 3  # prose lines of the body read for "Fixture skill for …"
+OPENING_CHARS = 400
+
+
+def sample_skill(doc: SkillDocument, text: str | None = None) -> bool:
+    """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`, `tests/`, `example_suite/`, Unity's
+    `Fixtures~/`) whose description (`text`, else the frontmatter's) or the body's opening lines call it an example,
+    sample, fixture, demo or test skill (or open "This is a test"): an input for the package's own checker, tests or
+    tutorial, which no agent routes to."""
+    if doc.skill_dir is None or not _in_sample_folder(doc):
+        return False
+    if text is None:
+        text = description(doc)[1]
+    return bool(text and _SAMPLE_WORDS.search(text)) or _SAMPLE_WORDS.search(_opening(doc)) is not None
+
+
+def _in_sample_folder(doc: SkillDocument) -> bool:
+    assert doc.skill_dir is not None
+    parts = doc.skill_dir.parts[-SAMPLE_DEPTH - 1:-1]  # the folders above the skill, up to the workspace root
+    if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
+        parts = doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]  # (`fixtures/fx-01/native-root/skills/x`)
+    for part in parts:
+        key = part.lower().rstrip("~")  # `Fixtures~/`: a folder Unity's asset import skips
+        if key in _SAMPLE_DIRS or key.startswith(_SAMPLE_PREFIXES):
+            return True
+    return False
+
+
+def _opening(doc: SkillDocument) -> str:
+    """The body's first prose lines after its title ("# minimal" / "Fixture skill for computedHash tests.")."""
+    out: list[str] = []
+    for pl in doc.prose:
+        text = pl.text.strip()
+        if not text or text.startswith("#"):
+            continue
+        out.append(text)
+        if len(out) >= OPENING_LINES:
+            break
+    return " ".join(out)[:OPENING_CHARS]
