@@ -68,7 +68,7 @@ def _shell_line_reads(text: str) -> set[str]:
     out: set[str] = set()
     for line in text.splitlines():
         if "^" in line and _GREP_QUIET.search(line[:SHELL_LINE_CHARS]) is None:
-            out.update(_LINE_READ.findall(line[:SHELL_LINE_CHARS]))
+            out.update(_line_reads(line[:SHELL_LINE_CHARS]))
     return out
 
 
@@ -85,7 +85,7 @@ def _constant_reads(text: str) -> set[str]:
 # (also a JS regex literal or an awk / grep pattern, indented or not: `/^lifecycle:\s*(.+)$/m`, `/^[ \t]+requires:/`,
 # `grep -E '^  tags:'`)
 _LINE_READ = lazy_compile(r"""(?:["'/]\^(?:\[[^\]\n]{1,8}\][*+]?|\\s[*+]|[ ]{1,8})?|startswith\(\s*["'])"""
-                          r"""([A-Za-z_][\w-]{0,60})\s*:""")
+                          r"""([A-Za-z_][\w-]{0,60}(?:\\{0,2}\.[A-Za-z_][\w-]{0,60}){0,3})\s*:""")  # (`^requires\.bins:`)
 # a JavaScript / TypeScript property read off the parsed frontmatter: `fm.tags`, `metadata?.layer`
 _JS_PROP_READ = lazy_compile(r"\b(?:fm|frontmatter|frontMatter|meta|metadata|attributes|attrs)\??\.([A-Za-z_]\w{0,60})\b")
 # a frontmatter model: `class _SkillFrontMatter(BaseModel):` (or `SkillMeta`, `SkillMetadata`), whose typed
@@ -462,36 +462,74 @@ LOOP_BODY = 600  # characters after a loop's head where its variable must index 
 LOOP_LIST = 400  # characters of a looped list
 
 
+def _line_reads(text: str) -> set[str]:
+    """The keys `_LINE_READ` finds, a dotted key's escaped dots read as dots (`^requires\\.bins:` is `requires.bins`)."""
+    return {k.replace("\\", "") for k in _LINE_READ.findall(text)}
+
+
 # a helper that reads the key it is given: `def _read(key: str):` / `function read(key)` whose body then indexes with
-# it (`meta.metadata.get(key)`, `fm[key]`); group 1 or 3 is its name, 2 or 4 its first parameter
-_HELPER = lazy_compile(r"(?:^|\n)[ \t]*(?:async[ \t]+)?def[ \t]+(\w{1,40})\([ \t]*(\w{1,30})"
-                       r"|\bfunction[ \t]+(\w{1,40})[ \t]*\([ \t]*(\w{1,30})")
+# it (`meta.metadata.get(key)`, `fm[key]`), or with each of its keys (`def _fm_get(data, *keys):` / `for key in keys:` /
+# `data[key]`); group 1 or 3 is its name, 2 or 4 its parameters
+_HELPER = lazy_compile(r"(?:^|\n)[ \t]*(?:async[ \t]+)?def[ \t]+(\w{1,40})\(([^)]{0,200})\)"
+                       r"|\bfunction[ \t]+(\w{1,40})[ \t]*\(([^)]{0,200})\)")
 HELPER_BODY = 400  # characters of a helper's body where it must index with its parameter
 MAX_HELPERS = 20  # such helpers looked at per source
+CALL_ARGS = 240  # characters of a call's arguments read for its keys
+
+
+def _key_param(params: str, body: str) -> tuple[int, bool] | None:
+    """(position, variadic) of the parameter a helper's body indexes with (`fm[key]`, `.get(key)`, or each item of
+    `*keys` in a loop), or None. Positions count the arguments a call passes (not `self` / `cls`)."""
+    names = []
+    for raw in params.split(","):
+        name = raw.split(":", 1)[0].split("=", 1)[0].strip()
+        if name in ("self", "cls", "*", "/", "") or name.startswith("**"):
+            continue
+        names.append(name)
+    for i, name in enumerate(names):
+        variadic = name.startswith("*")
+        name = name.lstrip("*")
+        if not name.isidentifier():
+            continue
+        if f".get({name}" in body or f"[{name}]" in body:
+            return i, variadic
+        at = body.find(f" in {name}")
+        if at >= 0 and (loop := _LOOP_VAR.search(body, max(0, at - 40), at + 1)) is not None:
+            var = loop.group(1)
+            if f".get({var}" in body or f"[{var}]" in body:
+                return i, True  # each item of the list it is given
+    return None
+
+
+_LOOP_VAR = lazy_compile(r"\bfor[ \t]+(\w{1,30})[ \t]+in\b")
 
 
 def _helper_reads(text: str) -> set[str]:
     """Keys read through a helper the source defines: `_read("requires_mcp")` where `def _read(key)` does
-    `meta.metadata.get(key)` within HELPER_BODY characters."""
+    `meta.metadata.get(key)` within HELPER_BODY characters; `_fm_get(fm, "when-to-use", "when_to_use")` where
+    `def _fm_get(data, *keys)` indexes `data` with each of its keys."""
     if "def " not in text and "function" not in text:
         return set()
     out: set[str] = set()
     helpers = 0
     for m in _HELPER.finditer(text):
-        name, param = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if param in ("self", "cls"):
-            continue
+        name, params = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         body = text[m.end():m.end() + HELPER_BODY]
-        if f".get({param}" not in body and f"[{param}]" not in body:
+        found = _key_param(params, body)
+        if found is None:
             continue
+        pos, variadic = found
         helpers += 1
         if helpers > MAX_HELPERS:
             break  # (each helper's calls are looked for over the whole source: bounded)
         call = f"{name}("
         at = text.find(call)
         while at >= 0 and len(out) < 500:
-            if not (at and (text[at - 1].isalnum() or text[at - 1] == "_")) and (q := _QUOTED.match(text, at + len(call))):
-                out.add(q.group(1))
+            if not (at and (text[at - 1].isalnum() or text[at - 1] == "_")):
+                args = text[at + len(call):at + len(call) + CALL_ARGS].split(")", 1)[0].split(",")
+                for arg in (args[pos:] if variadic else args[pos:pos + 1]):
+                    if (q := _QUOTED.fullmatch(arg.strip())) is not None:
+                        out.add(q.group(1))
             at = text.find(call, at + 1)
     return out
 
@@ -673,7 +711,7 @@ def loader_keys(root: str) -> frozenset[str]:
             continue
         if any(m in text for m in LOADER_MARKS):
             keys.update(_READ.findall(text))
-            keys.update(_LINE_READ.findall(text))
+            keys.update(_line_reads(text))
             keys.update(_looped_keys(text))
             keys.update(_helper_reads(text))
             keys.update(_constant_reads(text))

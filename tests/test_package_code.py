@@ -285,6 +285,25 @@ def test_a_helper_that_indexes_with_its_argument_reads_that_key(tmp_path: Path) 
     assert "requires_mcp" in loader_keys(str(tmp_path)) and "owner" not in loader_keys(str(tmp_path))
 
 
+def test_a_helper_given_several_keys_and_a_dotted_line_read_are_reads(tmp_path: Path) -> None:
+    """set 43p: clawagents reads `_fm_get(fm, "when-to-use", "when_to_use")` and `_fm_get(fm, "aliases")` through
+    `def _fm_get(data, *keys)` (each key in a loop), and `re.search(r"^requires\\.bins:", yaml_content)`: its own
+    skills' `when-to-use`, `aliases` and `requires.bins` are its keys. A helper that indexes nothing with its
+    parameters reads nothing, and a key its code never passes is still reported."""
+    src = ('import re\n\ndef _fm_get(data, *keys):  # SKILL.md frontmatter\n    for key in keys:\n'
+           '        if key in data:\n            return data[key]\n    return None\n\n'
+           'def _log(msg, *parts):\n    print(msg, parts)\n\n'
+           'def load(fm, yaml_content):\n    _log("x", "owner")\n'
+           '    bins = re.search(r"^requires\\.bins:\\s*(.+)$", yaml_content, re.MULTILINE)\n'
+           '    return _fm_get(fm, "when-to-use", "when_to_use"), _fm_get(fm, "aliases"), bins\n')
+    _python_package(tmp_path, src)
+    keys = loader_keys(str(tmp_path))
+    assert {"when-to-use", "when_to_use", "aliases", "requires.bins"} <= keys and "owner" not in keys
+    path = _skill(tmp_path, "description: Use when three builds compete.\nwhen-to-use: builds compete\n"
+                            "aliases: [bon]\nrequires.bins: git\nowner: web\n")
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+
+
 def test_a_script_the_package_holds_elsewhere_is_supplied(tmp_path: Path) -> None:
     """set 38q: skill_quality_lab's SKILL.md runs `scripts/audit_skill.py`, which its installer writes from the
     package's own `audit_skill.py`; a script of no source's name is still missing, and so is any script of a skill
@@ -372,13 +391,14 @@ def _provided(root: Path, entry_points: str | None) -> list[tuple[str, str]]:
     (root / "arr_mcp" / "__init__.py").write_text("")
     (skill / "SKILL.md").write_text(
         "---\nname: arr-starter\ndescription: Manages media. Use when the user asks about downloads.\n"
-        "tags: [media]\nmodle: sonnet\n---\n\n# X\n", encoding="utf-8")
+        "tags: [media]\ncategories: [media]\nmodle: sonnet\n---\n\n# X\n", encoding="utf-8")
     return _codes(skill / "SKILL.md", root, "UNKNOWN_FIELD")
 
 
 def test_skills_handed_to_another_runtime_keep_its_keys(tmp_path: Path) -> None:
     """set 39r: arr-mcp registers `arr_mcp.skills` under `[agent_utilities.skill_providers]`; agent-utilities reads
-    top-level `tags`. A typo of a known key is still reported."""
+    top-level `tags` (and `categories`, in the same filter: set 43p, wger-agent). A typo of a known key is still
+    reported."""
     eps = "[agent_utilities.skill_providers]\narr-mcp = arr_mcp.skills\n\n[console_scripts]\narr = arr_mcp.cli:main\n"
     assert _provided(tmp_path, eps) == [("UNKNOWN_FIELD", "Unknown frontmatter field `modle`")]
 
@@ -387,7 +407,7 @@ def test_skills_handed_to_another_runtime_keep_its_keys(tmp_path: Path) -> None:
                                  "[agent_utilities.skill_providers]\narr-mcp = other_pkg.skills\n"])
 def test_without_a_skill_provider_entry_point_tags_are_unknown(tmp_path: Path, eps: str | None) -> None:
     assert [m for _, m in _provided(tmp_path, eps)] == [
-        "Unknown frontmatter field `modle`", "Unknown frontmatter field `tags`"]
+        "Unknown frontmatter field `categories`", "Unknown frontmatter field `modle`", "Unknown frontmatter field `tags`"]
 
 
 @pytest.mark.parametrize(("router", "sidecar", "fires"), [

@@ -183,9 +183,15 @@ _EXPLICIT = re.compile(
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
     # "… Symptoms: write this as a prompt I can paste, hand this to the team …": the situations, as a label
     r"|" + _START + r"symptoms?\s*:"
+    # '… authoring prose. Examples: "check my idioms", "is this proverb used correctly?"': requests a user says, quoted
+    # (one in the first person or asking: not 'Examples: "2024-01-01", "Jan 1"', data the skill formats)
+    r"|" + _START + r"(?:examples?|e\.g\.)\s*:?\s*[\"“'][^\"“”'\n]{0,60}?\b(?:my|me|i|help|can\s+you|could\s+you"
+    r"|please)\b[^\"“”'\n]{0,60}[\"”']"
     # "WHAT: Keep edits narrow. WHEN: Any modification to an existing file. DO-NOT: …", "When to use: …": the
     # situations, as a label at a sentence's start
     r"|" + _START + r"when(?:\s+to\s+use(?:\s+(?:this(?:\s+skill)?|it))?)?\s*:\s*\w"
+    # "[WHAT] … [WHEN] Managing agents/fleets, remote launch … [HOW] …": the same label in brackets
+    r"|(?:(?<=^\[)|(?<=[.;!?]\s\[)|(?<=[。！？；]\[))when(?:\s+to\s+use)?\]\s*:?\s*\w"
     # 'Use "addy-idea-refine" or "ideate" to trigger.': the phrases that load it
     r"|use\s+[\"“'`][^\"“”'`\n]{1,40}[\"”'`](?:\s*(?:,|or|and|/)\s*[\"“'`][^\"“”'`\n]{1,40}[\"”'`]){0,8}"
     r"\s+to\s+(?:trigger|invoke|activate|load|call)\b"
@@ -233,7 +239,8 @@ _EXPLICIT = re.compile(
     r"|" + _START + r"(?:runs?|invoked|triggered|loaded)\s+(?:daily|weekly|nightly|hourly|monthly|every\s+"
     r"(?:day|week|night|hour|month|morning|evening|\d{1,3}\s+(?:minutes?|hours?|days?)))\b"
     # "Loaded after a draft is ready, before it is sent.": at a sentence's start, when the skill is loaded
-    r"|" + _START + r"loaded\s+(?:only\s+)?(?:after|before|when|whenever)\b"
+    # ("Pre-loaded when serving via Feishu adapter": the adapter loads it up front in that case)
+    r"|" + _START + r"(?:pre-?)?loaded\s+(?:only\s+)?(?:after|before|when|whenever)\b"
     r")"
     # Chinese / Japanese: "…時使用 / 时使用" (use when …), "當使用者 / 当用户 …" (when the user …),
     # "…時に使用 / 場合に使う" — no \b: CJK text has no word boundary between characters.

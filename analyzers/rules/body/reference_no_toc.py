@@ -62,6 +62,43 @@ _ITEM_START = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 def _anchor_item(line: str) -> bool:
     m = _ITEM_START.match(line)
     return m is not None and "](#" in line[m.end():]
+
+
+def _fragments(text: str) -> Iterator[str]:
+    """The `#fragment` of each link target in `text` that has one (`[JWT](https://x.io/api.html#jwt-tokens)`)."""
+    i = text.find("](")
+    while i >= 0:
+        j = text.find(")", i)
+        if j < 0:
+            return
+        target = text[i + 2:j].split(" ", 1)[0]
+        if "#" in target:
+            yield target.split("#", 1)[1]
+        i = text.find("](", j + 1)  # (a `](` inside this target is no link of its own: linear)
+
+
+def _own_anchors(lines: list[str]) -> set[str]:
+    """The anchors of the file's headings: each heading's slug, and the fragment of a permalink written in it
+    (`## JWT Tokens[](https://x.io/api.html#jwt-tokens "Link to this heading")`, a crawled docs page)."""
+    out: set[str] = set()
+    for line in lines:
+        if not line.startswith("#") or (m := _HEADING_START.match(line) or _TITLE_START.match(line)) is None:
+            continue
+        text = line[m.end():m.end() + HEADING_CHARS]
+        out.update(_fragments(text))
+        out.add(_SLUG_DROP.sub("", text.split("[", 1)[0].strip().lower()).replace(" ", "-"))
+    return out
+
+
+_TITLE_START = re.compile(r"#\s+")
+_SLUG_DROP = re.compile(r"[^\w\- ]")
+
+
+def _url_anchor_item(line: str, own: set[str]) -> bool:
+    """A list item linking to one of the file's own headings by its full address (a crawled docs page's sidebar:
+    `* [JWT Tokens](https://wger.readthedocs.io/en/latest/api/api.html#jwt-tokens)`)."""
+    m = _ITEM_START.match(line)
+    return m is not None and any(f in own for f in _fragments(line[m.end():]))
 _NOT_REFERENCES = ("readme", "changelog", "license", "licence", "contributing", "code_of_conduct", "security")
 _RELEASE_DIRS = frozenset({"release", "releases", "release-notes", "release_notes", "changelog", "changelogs"})
 
@@ -482,6 +519,7 @@ def has_toc(lines: list[str]) -> bool:
     file's own headings, or three plain list items naming them; or one of the first SCOPE_LINES lines says
     what the file covers and lists it."""
     anchors = 0
+    own: set[str] | None = None  # the headings' anchors, found when a list item links to an address with one
     if _description_lists(lines):
         return True
     for i, line in enumerate(lines[:TOP_LINES]):
@@ -491,7 +529,8 @@ def has_toc(lines: list[str]) -> bool:
             said = _scope_text(lines, i)
             if (":" in said or _commas(said) >= 1) and _lists_scope(said):  # (no list, no scope sentence)
                 return True
-        if _anchor_item(line):
+        if _anchor_item(line) or "](http" in line and "#" in line and _url_anchor_item(
+                line, own := own if own is not None else _own_anchors(lines)):
             anchors += 1
             if anchors >= 2:
                 return True
@@ -954,7 +993,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
     `In this guide`, `目录`, `索引` (a heading may go on after `·`, `：`, `—` or `|`: `## 索引 · 各类型读哪几段`); a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
-    link to the file's own headings (`- [Setup](#setup)`), a `Contents:` label followed by such links on
+    link to the file's own headings (`- [Setup](#setup)`; also by the page's full address, as a crawled docs page's
+    sidebar does: `* [JWT Tokens](https://x.io/api.html#jwt-tokens)` beside `## JWT Tokens`, not links to other
+    sites' anchors), a `Contents:` label followed by such links on
     its line, or three plain list items naming the file's own headings; or, in its first 10 lines, a sentence
     saying what the file covers and listing it ("This file covers setup, multi-surface patterns, and
     streaming.": "this / the file / document / doc / guide / reference / page / topic / article / section /

@@ -49,6 +49,17 @@ _SKETCH_FIELD = r"[A-Za-z_][\w-]*(?:\?|\[\])?"
 _TYPE_SKETCH = lazy_compile(rf"[ \t]*[A-Za-z_][\w-]*[ \t]*:[ \t]*\{{[ \t]*{_SKETCH_FIELD}(?:[ \t]*,[ \t]*{_SKETCH_FIELD}){{0,40}}[ \t]*\}}(?:[ \t]*#[^\n]*)?[ \t]*")
 
 
+def _only_shapes_wrong(code: str) -> bool:
+    """The JSON parses once each value written as its shape in bare names (`"bbox": [x1, y1, x2, y2]`) is a value."""
+    if _SHAPE.search(code) is None:
+        return False
+    try:
+        json.loads(_SHAPE.sub("null", code))
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def _type_sketch(code: str) -> bool:
     """Every line (blank lines and `#` comments aside) names a type and its fields in bare names."""
     lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
@@ -151,8 +162,9 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         except json.JSONDecodeError as e:
             if _member_fragment(code):
                 return None  # `"dev": "vite"`: the members to add to an object (package.json's scripts)
-            if _SHAPE.fullmatch(code.strip()):
-                return None  # `[timestamp, event_type, data]`: a value's shape in field names, not a value
+            if _SHAPE.fullmatch(code.strip()) or _only_shapes_wrong(code):
+                return None  # `[timestamp, event_type, data]`: a value's shape in field names, not a value (also
+                # as a member's value: `"bbox": [x1, y1, x2, y2]`)
             if _json_lines(code):
                 return None  # one JSON value per line
             stripped = code.lstrip()
@@ -332,7 +344,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `<one line: why>`), a prose field in square brackets (`[What it does]`, `[your name]`; not `[BETA]`), `{{ template }}`, `${var}`, a bare `{field}`
     as a value (`"iteration": {current_iteration}`), `//` or `/* … */` comments, a JSON or YAML value written
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
-    schema) or as its shape in bare names (`[timestamp, event_type, data]`; in a `yaml` block, types sketched
+    schema) or as its shape in bare names (`[timestamp, event_type, data]`, also as a member's value in an object that
+    parses otherwise: `"bbox": [x1, y1, x2, y2]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }`), a Python decorator
     shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements

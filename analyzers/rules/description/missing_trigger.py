@@ -198,10 +198,12 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        when|on|for …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
        should / always use / invoke / load / run this skill / it at / on / before / when / every …" ("YOU MUST invoke
        this skill at the start of EVERY task"), a sentence
-       opening "Loaded after / before / when …", "TRIGGER: …" /
+       opening "(Pre-)loaded after / before / when …", "TRIGGER: …" /
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", a sentence opening "Symptoms: …" (the
-       situations, listed after a label), a sentence opening "WHEN: …" or "When to use: …" (the `WHAT: … WHEN: …
-       DO-NOT: …` layout), 'Use "idea-refine" or "ideate" to trigger' (the phrases that load it; not 'Use "npm run
+       situations, listed after a label), a sentence opening 'Examples: "check my idioms", …' (requests a user says,
+       quoted, one in the first person or asking: "my", "me", "I", "help", "can you", "please"; not 'Examples: "this
+       year", "last month"', the data the skill handles), a sentence opening "WHEN: …", "[WHEN] …" or "When to use: …"
+       (the `WHAT: … WHEN: … DO-NOT: …` and `[WHAT] … [WHEN] … [HOW] …` layouts), 'Use "idea-refine" or "ideate" to trigger' (the phrases that load it; not 'Use "npm run
        build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
        hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required

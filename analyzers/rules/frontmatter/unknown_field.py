@@ -72,10 +72,11 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `/^lifecycle:\\s*(.+)$/m`, or in a shell script `awk '/^  tags:/'`; or any JavaScript / TypeScript source of it
     declaring the key at the top level of a frontmatter schema object: `SkillFrontmatterSchema = z.object({ domain:
     z.string() })`) is that package's format, declared as `known-fields` would declare it: only a
-    near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there. So it is in a
+    near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there, unless the package
+    reads the known key too (`_fm_get(fm, "when-to-use", "when_to_use")`: it takes both spellings). So it is in a
     skill the package hands to another package's runtime through an entry-point group naming skills (its wheel's
     `entry_points.txt` or its `pyproject.toml`: `[agent_utilities.skill_providers]` `arr-mcp = arr_mcp.skills`
-    for `arr_mcp/skills/arr-starter/`), `tags` is that runtime's key (agent-utilities filters skills on it); its
+    for `arr_mcp/skills/arr-starter/`), `tags` and `categories` are that runtime's keys (agent-utilities filters skills on them); its
     other keys are still reported.
 
     A key that another agent documents for the same purpose as a known one is reported without a
@@ -170,7 +171,9 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             close = ["argument-hint"]  # `argument: "<package_name>"`: a hint shown while typing, not argument names
         if close and close[0] in FIELDS and not _fits(fld.value, FIELDS[close[0]].kind, close[0]):
             close = []  # `agents: [planner, developer]` is no misspelt `agent` (text); `mode: manual` no `model`
-        if close and close[0] not in fields:
+        if close and (close[0] in fields or package_reads(doc, key) and package_reads(doc, close[0])):
+            close = []  # (the package reads both spellings: `_fm_get(fm, "when-to-use", "when_to_use")`)
+        if close:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
         elif registry or package_reads(doc, key) or key in _PROVIDED_KEYS and package_provides(doc):
@@ -180,7 +183,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
 
 # keys the runtimes that take skills through an entry point read (agent-utilities' skill cards filter on `tags`)
-_PROVIDED_KEYS = frozenset({"tags"})
+_PROVIDED_KEYS = frozenset({"tags", "categories"})  # (set 43p: its skill filter reads `categories` beside `tags`)
 MAX_EDITS = 3  # a misspelling is at most this many letters inserted, dropped or changed (`modle`: 2)
 
 
