@@ -239,7 +239,8 @@ def skill_dialect(data: object, text: str) -> str | None:
     Agent's `platforms: [macos, linux]` (its operating-system filter, which no other agent defines at the top
     level) whose text names Hermes more than in passing (a fork's skill that keeps the keys, "source: hermes
     agent", is read by a loader that ignores them), or with the top-level `tags`, `category` or `related_skills`
-    Hermes reads and text that names Hermes as often (a skill merely about Hermes has neither key)."""
+    Hermes reads and text that names Hermes as often (a skill merely about Hermes has neither key), or a list of the
+    agents it is written for that names Hermes (`compatible_with: [claude-code, openclaw, hermes]`)."""
     found = frontmatter_dialect(data)
     if found is not None or not isinstance(data, dict):
         return found
@@ -247,9 +248,25 @@ def skill_dialect(data: object, text: str) -> str | None:
     if isinstance(value, list) and value and all(isinstance(v, str) and v.strip().lower() in _OS_NAMES
                                                  for v in value):
         return HERMES if _hermes_mentions(text) >= HERMES_MENTIONS else None
-    if any(k in data for k in _HERMES_TOP_KEYS) and _hermes_mentions(text) >= HERMES_MENTIONS:
+    if any(k in data for k in _HERMES_TOP_KEYS) and (_hermes_mentions(text) >= HERMES_MENTIONS or _lists_hermes(data)):
         return HERMES  # `category: reasonix`, `tags: […]` and a "Hermes 适配说明" section: Hermes reads both keys
     return None
+
+
+# agents a skill may list itself as written for, beside Hermes (`compatible_with: [claude-code, openclaw, hermes]`)
+_AGENT_NAMES = frozenset({"claude-code", "claude", "cursor", "openclaw", "codex", "gemini", "gemini-cli", "copilot",
+                          "windsurf", "opencode", "cline", "kiro", "amp"})
+
+
+def _lists_hermes(data: dict) -> bool:
+    """A top-level list of the agents the skill is written for names Hermes among other agents
+    (`compatible_with: [claude-code, openclaw, cursor, hermes]`)."""
+    for value in data.values():
+        if isinstance(value, list) and 2 <= len(value) <= 20 and all(isinstance(v, str) for v in value):
+            names = {v.strip().lower() for v in value}
+            if names & {"hermes", "hermes-agent"} and names & _AGENT_NAMES:
+                return True
+    return False
 
 
 def _hermes_mentions(text: str) -> int:

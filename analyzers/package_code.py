@@ -4,12 +4,13 @@ A package that ships skills often loads them itself (an advisor that reads `prio
 runtime that routes on `triggers`, a registry that requires `profile`): those keys are that package's
 documented format, as a project's `known-fields` setting would declare them. The package is the nearest
 folder above the skill, within the workspace, that holds a package manifest (`pyproject.toml`, `setup.py`,
-`setup.cfg`, `package.json`) or an installed wheel's `*.dist-info`, else the outermost import package
-(`__init__.py`) holding the skill; its loader is any of its Python or
+`setup.cfg`, `package.json`, `go.mod`) or an installed wheel's `*.dist-info`, else the outermost import package
+(`__init__.py`) holding the skill; its loader is any of its Python, Go or
 JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter` (and its shell scripts for the frontmatter lines
 they match: `awk '/^[ \\t]+requires:/'`), and a key it reads is one it reads by
 a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`, a helper's argument when the helper
-indexes with it (`_read("requires_mcp")` with `def _read(key): … meta.get(key)`), a named constant it indexes with
+indexes with it (`_read("requires_mcp")` with `def _read(key): … meta.get(key)`), a Go struct field's YAML tag
+(a field `Tags []string` tagged `yaml:"tags"`), a named constant it indexes with
 (`_STAMP_KEY = "x-prompt-linker"` then `fm.get(_STAMP_KEY)`), or a literal list a loop walks
 while indexing with its variable: `for (const key of ['name', 'triggers']) { … frontmatter[key] … }`, or a top-level
 key of a frontmatter schema object in any JavaScript / TypeScript source (`SkillFrontmatterSchema = z.object({ domain: … })`);
@@ -37,9 +38,9 @@ from .lazy_re import lazy_compile
 from .measures import exists_recorded, within
 from .workspace import BUNDLE_SKIP_DIRS
 
-PACKAGE_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
+PACKAGE_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "go.mod")
 PY_PACKAGE = "__init__.py"  # with no manifest above: the outermost import package holding the skill is its package
-SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts")
+SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".go")
 SHELL_SUFFIXES = (".sh", ".bash")  # shell sources: only the frontmatter lines they match (`awk '/^  tags:/'`) are read
 LOADER_MARKS = ("SKILL.md", "frontmatter")
 MAX_SOURCES = 3000  # source files looked at per package
@@ -88,6 +89,8 @@ _LINE_READ = lazy_compile(r"""(?:["'/]\^(?:\[[^\]\n]{1,8}\][*+]?|\\s[*+]|[ ]{1,8
                           r"""([A-Za-z_][\w-]{0,60}(?:\\{0,2}\.[A-Za-z_][\w-]{0,60}){0,3})\s*:""")  # (`^requires\.bins:`)
 # a JavaScript / TypeScript property read off the parsed frontmatter: `fm.tags`, `metadata?.layer`
 _JS_PROP_READ = lazy_compile(r"\b(?:fm|frontmatter|frontMatter|meta|metadata|attributes|attrs)\??\.([A-Za-z_]\w{0,60})\b")
+# a Go struct field's YAML tag: `Tags []string `yaml:"tags,omitempty"`` (a Go loader unmarshals the frontmatter into it)
+_GO_YAML_TAG = lazy_compile(r"""\byaml:"([A-Za-z_][\w.-]{0,60})[,"]""")
 # a frontmatter model: `class _SkillFrontMatter(BaseModel):` (or `SkillMeta`, `SkillMetadata`), whose typed
 # fields (`    args: ExtensionArgs = ()`) are the keys it reads
 _MODEL_CLASS = lazy_compile(r"^class\s+\w*(?:front_?matter|skill_?meta)\w*\s*[(:]", re.I | re.M)
@@ -717,6 +720,8 @@ def loader_keys(root: str) -> frozenset[str]:
             keys.update(_constant_reads(text))
             if name.endswith(".py"):
                 keys.update(_model_fields(text))
+            elif name.endswith(".go"):
+                keys.update(_GO_YAML_TAG.findall(text))  # `Tags []string `yaml:"tags"``: a field its parser fills
             else:
                 keys.update(_JS_PROP_READ.findall(text))
         if not name.endswith(".py") and "bject(" in text:

@@ -297,3 +297,16 @@ def test_a_fixture_skill_said_so_in_its_body_gets_no_trigger_or_unreferenced_fin
     # MetalbolicX/opencode-agent-skills-md's `tests/fixtures/…/scripted-skill`: "This fixture skill is referenced by …"
     assert codes("tests/fixtures/skills/project/.opencode/skills/scripted", "This fixture skill is referenced by the "
                  "discovery tests.") == []
+
+
+@pytest.mark.parametrize(("keys", "unknown"), [
+    ("category: market-data\ncompatible_with: [claude-code, openclaw, cursor, hermes]", ["compatible_with"]),
+    ("category: market-data\ncompatible_with: [claude-code, cursor]", ["category", "compatible_with"]),  # no Hermes
+    ("category: market-data\nnames: [hermes, apollo]", ["category", "names"]),  # no agent beside it: a list of names
+])
+def test_a_list_of_target_agents_naming_hermes_keeps_its_keys(keys: str, unknown: list[str]) -> None:
+    """set 43c: Basem7719's skills list `compatible_with: [claude-code, openclaw, cursor, hermes]` and keep Hermes's
+    top-level `category`, naming Hermes nowhere else; the list key itself is no agent's and is still reported."""
+    text = f"---\nname: x\ndescription: Use when x.\n{keys}\n---\n\nScan the market.\n"
+    got = sorted(f.message.split("`")[1] for f in _findings(text) if f.code == "UNKNOWN_FIELD")
+    assert got == unknown

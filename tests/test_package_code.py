@@ -304,6 +304,24 @@ def test_a_helper_given_several_keys_and_a_dotted_line_read_are_reads(tmp_path: 
     assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
 
 
+def test_a_go_parsers_yaml_tags_are_its_keys(tmp_path: Path) -> None:
+    """set 43c: kai98k/agent-skills-registry parses SKILL.md in Go into a struct whose fields carry `yaml:"tags"`;
+    its test fixture's `tags` is that registry's key. A key no field names, and the same key without the Go
+    parser, are still reported."""
+    parser = ('package skill\n\n// Frontmatter of a SKILL.md file.\ntype Frontmatter struct {\n'
+              '\tName string `yaml:"name"`\n\tTags []string `yaml:"tags,omitempty"`\n}\n')
+    skill = _package(tmp_path, "registry", "internal/skill/parse.go", parser, "tests/testdata/valid-skill")
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "go.mod").write_text("module example.com/registry\n\ngo 1.22\n")
+    text = "---\nname: valid-skill\ndescription: Use when testing.\ntags: [a]\nowner: me\n---\n\n# X\n"
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    assert _codes(skill / "SKILL.md", tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+    (tmp_path / "internal" / "skill" / "parse.go").write_text("package skill\n")
+    loader_keys.cache_clear()
+    assert [m for _, m in _codes(skill / "SKILL.md", tmp_path, "UNKNOWN_FIELD")] == [
+        "Unknown frontmatter field `owner`", "Unknown frontmatter field `tags`"]
+
+
 def test_a_script_the_package_holds_elsewhere_is_supplied(tmp_path: Path) -> None:
     """set 38q: skill_quality_lab's SKILL.md runs `scripts/audit_skill.py`, which its installer writes from the
     package's own `audit_skill.py`; a script of no source's name is still missing, and so is any script of a skill

@@ -112,9 +112,9 @@ _EXPLICIT = re.compile(
     r"|(?:at|upon|during)\s+(?:the|a|an|each|every|any)\s+\w"
     # "Invoke this skill in any project where …" (the skill named: not "Invokes ffmpeg in a sandbox")
     r"|(?<=this\sskill\s)in\s+(?:any|every|each|a|an)\s+\w)"
-    r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
+    r"|apply\s+(?:this\s+skill\s+|it\s+)?(?:only\s+|by\s+default\s+)?(?:when|whenever|if)\b"  # "Apply when writing code" (not "apply for")
     # "Apply to chat, Linear tickets, PR bodies …" at a sentence's start: where the skill is used
-    r"|" + _START + r"apply\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"
+    r"|" + _START + r"appl(?:y|ies)\s+(?:this\s+(?:skill\s+|style\s+)?|it\s+)?(?:only\s+)?to\s+\w"  # ("Applies to tasks …")
     # "Governs every user-facing reply.": always on, for each turn of that kind (not "Handles every CSV dialect")
     r"|" + _START + r"(?:governs|applies\s+to|covers)\s+(?:every|each|all)\s+(?:[\w-]+\s+){0,2}?(?:repl(?:y|ies)|messages?"
     r"|responses?|answers?|turns?|conversations?|sessions?|requests?|prompts?)\b"

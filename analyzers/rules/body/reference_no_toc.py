@@ -508,20 +508,29 @@ def _description_lists(lines: list[str]) -> bool:
             if not more.startswith((" ", "\t")):
                 break
             text += more
-        if _commas(text) >= 2 or text.count(" / ") >= 2:  # (`_gate1 / _orcid / _publish`: a list by slashes)
+        if _commas(text) >= 2 or text.count(" / ") >= 2 or text.count(" + ") >= 2:  # (`_gate1 / _orcid / _publish`:
+            # a list by slashes; `basics + patterns + pitfalls`, by pluses)
             return True
     return False
 
 
 def has_toc(lines: list[str]) -> bool:
-    """A table of contents starts in the first TOP_LINES lines: a `Contents`-like heading or label (alone,
+    """A table of contents starts in the first TOP_LINES lines (of the file, or of its body after a frontmatter
+    block): a `Contents`-like heading or label (alone,
     or followed by its links on the same line), a `[TOC]`-style marker, two list items linking to the
     file's own headings, or three plain list items naming them; or one of the first SCOPE_LINES lines says
     what the file covers and lists it."""
-    anchors = 0
-    own: set[str] | None = None  # the headings' anchors, found when a list item links to an address with one
     if _description_lists(lines):
         return True
+    fm = _frontmatter_end(lines)
+    # the top with the frontmatter (its `index:` list may be the contents), and the body's own top: an agent reads past
+    # the frontmatter to the text it opens with
+    return _toc_at_top(lines) or (fm > 1 and lines[fm - 1].strip() == "---" and _toc_at_top(lines[fm:]))
+
+
+def _toc_at_top(lines: list[str]) -> bool:
+    anchors = 0
+    own: set[str] | None = None  # the headings' anchors, found when a list item links to an address with one
     for i, line in enumerate(lines[:TOP_LINES]):
         if _toc_heading(line, lines[i + 1:i + 4]) or _toc_label(line) or _TOC_MARKER.search(line) or _toc_label_links(line):
             return True
@@ -990,7 +999,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     headings of a
     markdown template that a nested fence cut open, such as a ```` ```mermaid ```` block inside
     ```` ```markdown ````, are the template's, not the file's). A file of more
-    than 100 lines is reported, on its first line, when none of its first 30 lines starts a table
+    than 100 lines is reported, on its first line, when none of its first 30 lines (nor of the 30 after its frontmatter,
+    if it opens with one) starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
     `In this guide`, `目录`, `索引` (a heading may go on after `·`, `：`, `—` or `|`: `## 索引 · 各类型读哪几段`); a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
     link to the file's own headings (`- [Setup](#setup)`; also by the page's full address, as a crawled docs page's
@@ -1014,7 +1024,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     search"), or a
     frontmatter `description:` (or `summary:`, `scope:`, `covers:`, `topics:`, a leaf file's `load_when:`; on its
     line or a block scalar's lines) that lists three or more things (also separated by ` / `: `Submission / Gate1 /
-    Review`)
+    Review`, or by ` + `)
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` (or `Layer 5 …`) lines, or numbered lines there: `1. BACKLOG → task recorded` for
     `### 1. BACKLOG`), a numbered list of the steps, an overview table or

@@ -60,6 +60,27 @@ def _only_shapes_wrong(code: str) -> bool:
     return True
 
 
+# a value that is a bare glob (`globs: **/*.ts`, `- *.md`): YAML reads its `*` as an alias and fails
+_BARE_GLOB = lazy_compile(r"^([ \t]*(?:-[ \t]+|[\w.-]{1,60}:[ \t]+))(\*[^\s#'\"]{0,200})[ \t]*$", re.M)
+
+
+def _only_bare_globs_wrong(code: str) -> bool:
+    """The YAML parses once each bare glob value (`globs: **/*.ts`, Cursor's own form) is quoted."""
+    if "*" not in code:
+        return False
+    quoted, n = _BARE_GLOB.subn(lambda m: m.group(1) + '"' + m.group(2) + '"'
+                                if "/" in m.group(2) or "." in m.group(2) or m.group(2).startswith("**")
+                                else m.group(0), code)
+    if not n or quoted == code:
+        return False
+    try:
+        for _ in yaml.safe_load_all(quoted):
+            pass
+    except (yaml.YAMLError, RecursionError):
+        return False
+    return True
+
+
 def _type_sketch(code: str) -> bool:
     """Every line (blank lines and `#` comments aside) names a type and its fields in bare names."""
     lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
@@ -200,6 +221,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 return None  # quoted values one per line, as JSON Lines are JSON
             if _type_sketch(code):
                 return None  # `Person: { name, email?, tags[] }`: types sketched in bare names, not YAML data
+            if _only_bare_globs_wrong(code):
+                return None  # `globs: **/*.ts`: a Cursor rule's frontmatter, which Cursor itself writes unquoted
             if isinstance(e, yaml.MarkedYAMLError):
                 m = e.problem_mark
                 return (m.line if m else 0, m.column if m else 0, (e.problem or "invalid YAML").strip())
@@ -346,7 +369,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema) or as its shape in bare names (`[timestamp, event_type, data]`, also as a member's value in an object that
     parses otherwise: `"bbox": [x1, y1, x2, y2]`; in a `yaml` block, types sketched
-    one per line: `Person: { name, email?, tags[] }`), a Python decorator
+    one per line: `Person: { name, email?, tags[] }`, and a bare glob value, `globs: **/*.ts`, as Cursor writes its
+    rules' frontmatter, in a block that parses once it is quoted), a Python decorator
     shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
     followed by a header without its body are a snippet cut short, and are reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`

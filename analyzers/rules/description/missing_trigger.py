@@ -216,8 +216,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        every / always / from the first / start …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
        than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
        "Fires / Surfaces / Kicks in / Engages (only) on / for / when / if …"
-       (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) when / whenever /
-       if …" (not "apply for"), "Apply (this style) to <contexts>" at a sentence's start ("Apply to chat,
+       (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) (by default) when /
+       whenever / if …" (not "apply for"), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
+       sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
        tickets and PR bodies"), "Invoke it / this skill to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
        data to …"), "Loaded / invoked / injected
        (automatically) by <a plugin> when / before / after / on / for every / over every …", "when <up to three words> is / are

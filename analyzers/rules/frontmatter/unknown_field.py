@@ -56,7 +56,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `command-arg-mode`. A skill written for NousResearch Hermes Agent, recognised by `metadata.hermes`, by
     Hermes's own keys (`required_environment_variables`), or by `platforms: [macos, linux]` (Hermes's
     operating-system filter) or a top-level `tags`, `category` or `related_skills` in a skill whose text names
-    Hermes at least twice, may use the top-level keys Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
+    Hermes at least twice or lists it among the agents it is written for (`compatible_with: [claude-code, openclaw,
+    hermes]`), may use the top-level keys Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
     Hermes's own keys are never reported, also in a skill marked for another agent as well (`metadata.openclaw`).
 
     A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
@@ -67,7 +68,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     A key that the code of the package shipping the skill reads from its SKILL.md files (a source of
     the package, the nearest folder above the skill with `pyproject.toml`, `setup.py`, `package.json` or a
     wheel's `*.dist-info`, else the outermost import package (`__init__.py`) holding the skill, that names
-    `SKILL.md` or `frontmatter` and writes the key as a quoted name: `meta.get("priority")`; or reads it through
+    `SKILL.md` or `frontmatter` and writes the key as a quoted name: `meta.get("priority")`, or as a Go struct
+    field's YAML tag: a field `Tags []string` tagged `yaml:"tags"` (a `go.mod` marks a Go package); or reads it through
     a constant it indexes with: `_KEY = "x-stamp"` and `fm.get(_KEY)`; or matches the key's line: `r"^updated:"`,
     `/^lifecycle:\\s*(.+)$/m`, or in a shell script `awk '/^  tags:/'`; or any JavaScript / TypeScript source of it
     declaring the key at the top level of a frontmatter schema object: `SkillFrontmatterSchema = z.object({ domain:

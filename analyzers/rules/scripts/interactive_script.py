@@ -223,6 +223,57 @@ def _shell(code: str) -> Iterator[tuple[int, int, str]]:
         yield a, b, "read"
 
 
+# options that answer a shell script's prompts when its own code tests them: the flag, then the variable it sets
+# (`--force) force=true`, `elif [[ "$arg" == "--force" ]]; then force=true`) within FLAG_ASSIGN_CHARS
+_SKIP_FLAGS = ("--force", "--yes", "--assume-yes", "--no-confirm", "--no-prompt", "--non-interactive",
+               "--noninteractive")
+_FLAG_ASSIGN = lazy_compile(r"\b([A-Za-z_]\w{0,30})=[\"']?(?:true|1|yes)\b")
+FLAG_ASSIGN_CHARS = 80
+GUARD_LINES = 30  # lines above a `read` looked through for the `if` that holds it
+MAX_FLAG_USES = 50  # occurrences of each flag looked at
+
+
+def _flag_vars(text: str, skill_text: str) -> set[str]:
+    """The variables a skip flag sets (`--force) force=true`), of the flags SKILL.md names (the agent knows to pass
+    them)."""
+    out: set[str] = set()
+    for flag in _SKIP_FLAGS:
+        if flag not in skill_text:
+            continue
+        i, n = text.find(flag), 0
+        while i >= 0 and n < MAX_FLAG_USES:
+            m = _FLAG_ASSIGN.search(text, i + len(flag), i + len(flag) + FLAG_ASSIGN_CHARS)
+            if m is not None:
+                out.add(m.group(1))
+            i, n = text.find(flag, i + len(flag)), n + 1
+    return out
+
+
+def _guarded(text: str, at: int, flags: set[str]) -> bool:
+    """The `read` at `at` runs only when a skip flag is off: its line tests the flag's variable (`$force || read`),
+    or the nearest enclosing `if` (within GUARD_LINES lines) does (`if [[ "$force" != true ]]; then`)."""
+    def tests(line: str) -> bool:
+        return any(f"${v}" in line or f"${{{v}}}" in line for v in flags)
+
+    start = text.rfind("\n", 0, at) + 1
+    if tests(text[start:at]):
+        return True
+    depth, end = 0, start - 1
+    for _ in range(GUARD_LINES):
+        if end <= 0:
+            break
+        begin = text.rfind("\n", 0, end) + 1
+        line = text[begin:end].strip()
+        end = begin - 1
+        if line == "fi" or line.startswith(("fi;", "fi ")):
+            depth += 1
+        elif line.startswith("if "):
+            if depth == 0:
+                return tests(line)
+            depth -= 1
+    return False
+
+
 _PARSERS = ("jq ", "jq\t", "json.load", "JSON.parse", "yq ")  # what reads a JSON (YAML) document, not an answer
 
 
@@ -451,7 +502,10 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     prompting", "non-interactive" or "skip prompts" (`--auto` whose help is "Apply all changes without
     confirmation"), or a PowerShell switch parameter `[switch]$Force`, `$Yes`, `$Confirm`, `$NoPrompt`,
     `$NonInteractive`, `$Unattended`, `$SkipConfirmation`: "Are you sure?" with the skip flag this page
-    recommends), nor a Python helper module with no entry point (no `__main__` test) whose importers among the
+    recommends), nor a shell `read` that runs only when such a flag is off, a flag SKILL.md names (`--force`,
+    `--yes`, …) that sets a variable (`--force) force=true`) which the `read`'s line or its nearest enclosing `if`
+    tests (`if [[ "$force" != true ]]; then … read -p "Proceed?"`; another `read` of the script is still
+    reported), nor a Python helper module with no entry point (no `__main__` test) whose importers among the
     bundled scripts all offer such an option (`bulk_utils.confirm()` called by scripts that each take `--yes`), nor
     a prompt that only
     fills in a value the arguments left out
@@ -503,6 +557,9 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
         if lang == SH and hits:
             hits = [h for h in hits if not _parsed_payload(bf.text, h[1])]  # a hook reading its event: no prompt
+            flags = _flag_vars(bf.text, doc.text) if hits else {}
+            if flags:  # `if [[ "$force" != true ]]; then … read -p "Proceed?"`, `--force` in SKILL.md
+                hits = [h for h in hits if not _guarded(bf.text, h[0], flags)]
         if not hits:
             continue
         if lang == "python" and _importers_skip(doc, bf):
