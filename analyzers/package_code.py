@@ -497,7 +497,8 @@ def _key_param(params: str, body: str) -> tuple[int, bool] | None:
         if f".get({name}" in body or f"[{name}]" in body:
             return i, variadic
         at = body.find(f" in {name}")
-        if at >= 0 and (loop := _LOOP_VAR.search(body, max(0, at - 40), at + 1)) is not None:
+        loop = _LOOP_VAR.search(body, max(0, at - 40), at + 4) if at >= 0 else None
+        if loop is not None and loop.end() == at + 3:  # `for key in keys`: the loop walks this parameter
             var = loop.group(1)
             if f".get({var}" in body or f"[{var}]" in body:
                 return i, True  # each item of the list it is given
