@@ -484,7 +484,7 @@ def _key_param(params: str, body: str) -> tuple[int, bool] | None:
     """(position, variadic) of the parameter a helper's body indexes with (`fm[key]`, `.get(key)`, or each item of
     `*keys` in a loop), or None. Positions count the arguments a call passes (not `self` / `cls`)."""
     names = []
-    for raw in params.split(","):
+    for raw in _top_level_split(params):
         name = raw.split(":", 1)[0].split("=", 1)[0].strip()
         if name in ("self", "cls", "*", "/", "") or name.startswith("**"):
             continue
@@ -503,6 +503,21 @@ def _key_param(params: str, body: str) -> tuple[int, bool] | None:
             if f".get({var}" in body or f"[{var}]" in body:
                 return i, True  # each item of the list it is given
     return None
+
+
+def _top_level_split(params: str) -> list[str]:
+    """A parameter list split at its top-level commas (`data: Dict[str, Any], *keys: str`: two parameters)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(params):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth <= 0:
+            out.append(params[start:i])
+            start = i + 1
+    out.append(params[start:])
+    return out
 
 
 _LOOP_VAR = lazy_compile(r"\bfor[ \t]+(\w{1,30})[ \t]+in\b")

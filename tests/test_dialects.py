@@ -269,6 +269,10 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     assert codes("aet/fixtures/skills/wf-guide", "Fixture for workflow guidance.") == []
     assert codes("aet/fixtures/skills/wf-held", "Held-out fixture with a mismatched directory name.") == []
     assert codes("aet/skills/fixture-maker", "Writes pytest fixture files and factories.") == ["MISSING_TRIGGER"]
+    # set 43e: a plugin scaffold's placeholder, `plugins/_template/skills/example-skill` ("Example skill …")
+    assert codes("cp/plugins/_template/skills/example-skill", "Example skill showing the layout of a skill.") == []
+    assert codes("cp/plugins/linear/skills/example-skill", "Example skill showing the layout of a skill.") == [
+        "MISSING_TRIGGER"]
 
 
 def test_a_fixture_skill_said_so_in_its_body_gets_no_trigger_or_unreferenced_finding(tmp_path) -> None:

@@ -290,7 +290,7 @@ def test_a_helper_given_several_keys_and_a_dotted_line_read_are_reads(tmp_path: 
     `def _fm_get(data, *keys)` (each key in a loop), and `re.search(r"^requires\\.bins:", yaml_content)`: its own
     skills' `when-to-use`, `aliases` and `requires.bins` are its keys. A helper that indexes nothing with its
     parameters reads nothing, and a key its code never passes is still reported."""
-    src = ('import re\n\ndef _fm_get(data, *keys):  # SKILL.md frontmatter\n    for key in keys:\n'
+    src = ('import re\n\ndef _fm_get(data: Dict[str, Any], *keys: str):  # SKILL.md frontmatter\n    for key in keys:\n'
            '        if key in data:\n            return data[key]\n    return None\n\n'
            'def _log(msg, *parts):\n    print(msg, parts)\n\n'
            'def load(fm, yaml_content):\n    _log("x", "owner")\n'

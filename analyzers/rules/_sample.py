@@ -8,7 +8,7 @@ from ..document import SkillDocument
 from .description._text import description
 
 _SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data", "tests",
-                          "test", "__tests__"})
+                          "test", "__tests__", "_template", "_templates"})  # (`plugins/_template/skills/example-skill`)
 _SAMPLE_PREFIXES = ("example_", "example-", "examples_", "examples-", "sample_", "sample-", "fixture_", "fixtures_",
                     "fixtures-")  # `example_suite/`, `samples-basic/` (dataagent's demo suite)
 # "an example skill", "a test skill"; a description that opens "This is a test …" (mcp-scan's test client's skill)
@@ -22,7 +22,7 @@ OPENING_CHARS = 400
 
 def sample_skill(doc: SkillDocument, text: str | None = None) -> bool:
     """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`, `tests/`, `example_suite/`, Unity's
-    `Fixtures~/`) whose description (`text`, else the frontmatter's) or the body's opening lines call it an example,
+    `Fixtures~/`, a plugin scaffold's `_template/`) whose description (`text`, else the frontmatter's) or the body's opening lines call it an example,
     sample, fixture, demo or test skill (or open "This is a test"): an input for the package's own checker, tests or
     tutorial, which no agent routes to."""
     if doc.skill_dir is None or not _in_sample_folder(doc):
