@@ -829,14 +829,20 @@ def read_whole(lines: list[str]) -> bool:
 
 # SKILL.md's own line sending the agent to read the file whole: "Read `references/transport-envelope.md` whole before
 # starting", "read references/api.md in full" (not "Read `references/x.md` before starting")
-_READS_FILE_WHOLE = lazy_compile(r"\bread\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely|in\s+its\s+entirety"
-                                 r"|end\s+to\s+end|cover\s+to\s+cover)\b", re.I)
+_READS_FILE_WHOLE = lazy_compile(r"\b(read|follow)\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely"
+                                 r"|in\s+its\s+entirety|end[\s-]+to[\s-]+end|cover[\s-]+to[\s-]+cover)\b", re.I)
 
 
 def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
-    """A line of SKILL.md names the file and tells the agent to read it whole: it is read, not previewed."""
+    """A line of SKILL.md names the file and tells the agent to read it whole ("Read `x.md` in full"), or to follow the
+    file itself end to end ("Follow `references/git-workflow.md` end-to-end"; not "Follow the end-to-end flow in
+    `x.md`"): it is read, not previewed."""
     lines = doc.index.lines
-    return any(_READS_FILE_WHOLE.search(lines[ln], 0, WHOLE_LINE_CHARS) is not None for ln in doc.index.lines_with((rel,)))
+    for ln in doc.index.lines_with((rel,)):
+        for m in _READS_FILE_WHOLE.finditer(lines[ln], 0, WHOLE_LINE_CHARS):
+            if m.group(1).lower() == "read" or rel in m.group(0):
+                return True
+    return False
 
 
 WHOLE_LINE_CHARS = 1_000  # of a line naming the file, searched (each `read` looks 120 characters on: bounded work)
@@ -991,8 +997,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
     checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
     them in order. Do not move to the next group until …") or that a line of SKILL.md naming them asks to be read whole
-    ("Read `references/transport-envelope.md` whole before starting"; not "Read `references/x.md` before
-    starting"), nor files with fewer than three headings after the first (a table
+    ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
+    end-to-end"; not "Read `references/x.md` before starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags, whose headings inside a
     tag opened and closed on lines of their own, such as an output template's `<format id="spec">` … `</format>`, are
     the template's (not inside HTML's own `<details>` or `<div>`, nor an MDX component's `<Update label="…">`); the
