@@ -221,3 +221,35 @@ def test_remote_logins_are_linear_on_a_megabyte(text: str) -> None:
     assert time.perf_counter() - t < 1.0
     assert rule._remote_logins("run `ssh -p 22 hch@gpu-box` and `scp x deploy@10.0.0.5:/srv`;\nmail ann@ex.com") == {
         "hch", "deploy"}
+
+
+@pytest.mark.parametrize("word", ["a", "Use the tool."])
+def test_a_megabyte_description_is_read_for_triggers_fast(word: str, tmp_path) -> None:
+    """A 1 MB description (fuzzing's kind of input) took 3.3 s: the trigger patterns cost ~2 µs a character. Only
+    its first TRIGGER_TEXT_CHARS are read for a trigger clause (the spec allows 1,024; DESCRIPTION_TOO_LONG reports
+    the rest); a fresh text each run, so no cache answers."""
+    from skillgrade.analyzers.report import analyze
+
+    body = f"{word} " * (1_000_000 // (len(word) + 1)) + str(time.perf_counter_ns())
+    text = f'---\nname: s\ndescription: "{body}"\n---\n# T\n\nBody.\n'
+    (tmp_path / "s").mkdir()
+    t = time.perf_counter()
+    rep = analyze(text, tmp_path / "s" / "SKILL.md", workspace_root=tmp_path)
+    assert time.perf_counter() - t < 1.0
+    assert {"DESCRIPTION_TOO_LONG", "MISSING_TRIGGER"} <= {f.code for f in rep.findings}
+
+
+def test_a_huge_yaml_block_of_bare_globs_is_not_parsed_twice(tmp_path) -> None:
+    """CODE_BLOCK_INVALID repairs bare globs (`globs: **/*.ts`, Cursor's form) and parses the block again only for a
+    block of at most REPAIR_CHARS: 50,000 such lines took 2.2 s more. The block is still reported."""
+    from skillgrade.analyzers.config import Config
+    from skillgrade.analyzers.report import analyze
+
+    block = "```yaml\n" + "globs: **/*.ts\n" * 50_000 + "```\n"
+    text = f"---\nname: s\ndescription: Use when testing.\n---\n# T\n\n{block}"
+    (tmp_path / "s").mkdir()
+    t = time.perf_counter()
+    rep = analyze(text, tmp_path / "s" / "SKILL.md", config=Config(select=("CODE_BLOCK_INVALID",)),
+                  workspace_root=tmp_path)
+    assert time.perf_counter() - t < 1.0
+    assert [f.code for f in rep.findings] == ["CODE_BLOCK_INVALID"]

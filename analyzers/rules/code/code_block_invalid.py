@@ -64,9 +64,13 @@ def _only_shapes_wrong(code: str) -> bool:
 _BARE_GLOB = lazy_compile(r"^([ \t]*(?:-[ \t]+|[\w.-]{1,60}:[ \t]+))(\*[^\s#'\"]{0,200})[ \t]*$", re.M)
 
 
+REPAIR_CHARS = 20_000  # a block re-parsed after a repair, at most (a rule's frontmatter is a few lines; PyYAML reads
+# ~0.3 MB a second, and a second parse of a huge block would double its cost)
+
+
 def _only_bare_globs_wrong(code: str) -> bool:
     """The YAML parses once each bare glob value (`globs: **/*.ts`, Cursor's own form) is quoted."""
-    if "*" not in code:
+    if "*" not in code or len(code) > REPAIR_CHARS:
         return False
     quoted, n = _BARE_GLOB.subn(lambda m: m.group(1) + '"' + m.group(2) + '"'
                                 if "/" in m.group(2) or "." in m.group(2) or m.group(2).startswith("**")
@@ -370,7 +374,7 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     schema) or as its shape in bare names (`[timestamp, event_type, data]`, also as a member's value in an object that
     parses otherwise: `"bbox": [x1, y1, x2, y2]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }`, and a bare glob value, `globs: **/*.ts`, as Cursor writes its
-    rules' frontmatter, in a block that parses once it is quoted), a Python decorator
+    rules' frontmatter, in a block of at most 20,000 characters that parses once it is quoted), a Python decorator
     shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
     followed by a header without its body are a snippet cut short, and are reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`

@@ -189,7 +189,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """The description has no trigger clause saying when the skill should be used (anti-pattern).
 
     ## What it does
-    Decides, from the shape of `description`, which of three cases it is (the same decision
+    Decides, from the shape of `description` (its first 8,192 characters: the spec allows 1,024, and
+    `DESCRIPTION_TOO_LONG` reports a longer one), which of three cases it is (the same decision
     `WEAK_TRIGGER` uses; the spelling of a word, e.g. an "-ing" ending, never matters):
 
     1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / in / for / before /
