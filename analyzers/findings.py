@@ -25,6 +25,8 @@ class Severity(IntEnum):
         return cls[aliases.get(key, key)]
 
 
+# not frozen: a frozen dataclass sets each field through object.__setattr__, ~3x the cost of construction here, and a
+# link-dense document builds hundreds of thousands; unsafe_hash keeps them hashable (nothing assigns to them)
 @dataclass(slots=True, order=True, unsafe_hash=True)
 class Pos:
     """0-based line and character, characters counted in code points."""

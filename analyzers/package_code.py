@@ -679,12 +679,19 @@ def imported_modules(text: str, dotted: str) -> set[str]:
             elif head == "from" and text.startswith(" import ", j):
                 k = j + len(" import ")
                 end = text.find(")", k) if text.startswith("(", k) else text.find("\n", k)
-                names = text[k:end if end >= 0 else len(text)].strip("() \n")
-                for item in names[:IMPORT_LIST_CHARS].split(","):
-                    word = item.strip().split(" ", 1)[0].strip("()\n\\ ")
-                    if word.isidentifier():
-                        out.add(word)
+                out |= import_names(text[k:end if end >= 0 else len(text)])
         i = text.find(dotted, j)
+    return out
+
+
+def import_names(listed: str) -> set[str]:
+    """The names an import list brings in: `a, b as c` and `(a,\n b)` give `a`, `b` (identifiers only; the first
+    IMPORT_LIST_CHARS characters)."""
+    out: set[str] = set()
+    for item in listed.strip("() \n")[:IMPORT_LIST_CHARS].split(","):
+        word = item.strip().split(" ", 1)[0].strip("()\n\\ ")
+        if word.isidentifier():
+            out.add(word)
     return out
 
 

@@ -116,6 +116,7 @@ def _closure(doc: SkillDocument, top: str, used: set[str]) -> set[str]:
     if not used or doc.skill_dir is None:
         return used
     from ...bundle import read_bundled
+    from ...package_code import import_names
 
     todo = list(used)
     while todo and len(used) < CLOSURE_MODULES:
@@ -127,11 +128,11 @@ def _closure(doc: SkillDocument, top: str, used: set[str]) -> set[str]:
             s = line.strip()
             if s.startswith("from .") and " import " in s:  # `from ._deploy import run`, `from . import _journal`
                 mod = s[len("from ."):s.find(" import ")].strip()
-                new |= {mod} if mod else _names(s)
+                new |= {mod} if mod else import_names(s.split(" import ", 1)[1])
             elif s.startswith(("from ", "import ")) and f".{top}" in s:  # `from devex.commands.pr.scripts import x`
                 pkg = s.split()[1]
                 if pkg.endswith(f".{top}") and " import " in s:
-                    new |= _names(s)
+                    new |= import_names(s.split(" import ", 1)[1])
                 elif f".{top}." in pkg:
                     new.add(pkg.split(f".{top}.", 1)[1].split(".", 1)[0])
             elif f".{top}." in s:  # a module run by its dotted name: `"devex.commands.pr.scripts._await_worker"`
@@ -157,11 +158,6 @@ def _quoted_modules(line: str, top: str) -> set[str]:
 
 
 _DOTTED_QUOTED = lazy_compile(r"[\"']([A-Za-z_][\w.]{0,200})[\"']|-m\s+([A-Za-z_][\w.]{0,200})")
-
-
-def _names(line: str) -> set[str]:
-    """The names a one-line `from … import a, b as c` imports (`a`, `b`)."""
-    return {w.strip().split(" ", 1)[0] for w in line.split(" import ", 1)[1].strip("() ").split(",")}
 
 
 def unreferenced(doc: SkillDocument) -> list[str]:

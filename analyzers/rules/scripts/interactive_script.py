@@ -557,7 +557,7 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         hits = list(islice(_SCAN[lang](code), MAX_PER_FILE))
         if lang == SH and hits:
             hits = [h for h in hits if not _parsed_payload(bf.text, h[1])]  # a hook reading its event: no prompt
-            flags = _flag_vars(bf.text, doc.text) if hits else {}
+            flags = _flag_vars(bf.text, doc.text) if hits else set()
             if flags:  # `if [[ "$force" != true ]]; then … read -p "Proceed?"`, `--force` in SKILL.md
                 hits = [h for h in hits if not _guarded(bf.text, h[0], flags)]
         if not hits:
