@@ -423,6 +423,8 @@ class Reach:
             tok = tok[:-1].rstrip(".")  # a YAML flow mapping's closing brace: `{…, tools: tools.yaml}`
         if len(tok) > 2 and tok[0] == "_" == tok[-1] and "/" in tok:
             tok = tok[1:-1]  # _emphasis_
+        if len(tok) > 2 and tok[0] == "<" and tok[-1] == ">" and tok.count("<") == 1 == tok.count(">"):
+            tok = tok[1:-1]  # `<references/billing.md>`: a path in angle brackets (not `references/<topic>.md`)
         if not tok:
             return
         slash = "/" in tok

@@ -58,6 +58,11 @@ def unreached(tmp_path: Path, body: str, files: dict[str, str]) -> list[str]:
     # a link with a percent-encoded space and one in angle brackets
     ("[a](references/my%20notes.md) and [b](<references/more notes.md>)\n",
      {"references/my notes.md": "", "references/more notes.md": "", "references/c.md": ""}, ["references/c.md"]),
+    # a path in angle brackets, as a table cell says it (`<references/billing.md>`); a placeholder inside a
+    # path still cuts it (`references/<topic>.md` names the folder only)
+    ("| Billing | <references/billing.md> |\n\nSee `scripts/<tool>.py`.\n",
+     {"references/billing.md": "", "references/tax.md": "", "scripts/a.py": "", "assets/b.txt": ""}, ["assets/b.txt",
+                                                                                                      "references/tax.md"]),
     # `./` and `.//x` in a script are not a mention of its own folder
     ("Run `scripts/a.py`.\n", {"scripts/a.py": "x = root.findall('.//item')\nopen('./')\n", "scripts/b.py": ""},
      ["scripts/b.py"]),

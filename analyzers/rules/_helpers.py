@@ -169,7 +169,8 @@ _EXPLICIT = re.compile(
     r"|" + _START + r"always\s+(?:load|invoke|apply)\s+(?:this(?:\s+skill)?\s+|it\s+)?to\s+\w"
     # "Used by /mb-site as the concept step": the slash command that loads it
     r"|(?:used|loaded|invoked|called)\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before|to)\b"  # "loaded by /bakeoff:run to …"
-    r"|" + _START + r"(?:fires|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
+    # (also the imperative "Fire on: \"research X\", …")
+    r"|" + _START + r"(?:fires?|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:(?:mandatory|required)\s+(?:for|when|whenever|before)|essential\s+(?:when|whenever|before))\b"
     # "The DB checklist — mandatory before writing any database code": after a dash, the moment it is required
@@ -206,6 +207,9 @@ _EXPLICIT = re.compile(
     r"|when(?:ever)?\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+|or\s+)\w"
     r"|when(?:ever)?\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
     r"|provides?|shares?|pastes?|gives?)\b"
+    # "… when the owner says \"daily\"": another requester, with a verb of speech only (not "when the owner pushes")
+    r"|when(?:ever)?\s+(?:the\s+)?(?:owner|operator|maintainer|developer|human|person)s?\s+(?:says?|asks?|types?"
+    r"|requests?|mentions?)\b"
     # "… when user discusses applying to positions": any verb the user does ("when user sessions expire" is a
     # situation too: at worst a missed WEAK_TRIGGER)
     r"|when(?:ever)?\s+(?:the\s+)?user\s+[a-z]{2,}s\b"
@@ -233,7 +237,8 @@ _EXPLICIT = re.compile(
     r"|u[żz]y(?:waj|j)(?:cie)?,?\s+(?:gdy|kiedy|je[śs]li|przy)\b"
     r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
     # "Run after all readers, before the interview …" at the start of a sentence (not "Runs tests after …")
-    r"|" + _START + r"run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
+    # ("…; also run when the owner says …": "also" before it)
+    r"|" + _START + r"(?:also\s+)?run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
     # "Runs weekly as a scheduled check via reflect-scheduled-checks": a schedule is when it is loaded (not "Runs
     # every linter", "Runs tests after …")
     r"|" + _START + r"(?:runs?|invoked|triggered|loaded)\s+(?:daily|weekly|nightly|hourly|monthly|every\s+"
@@ -262,7 +267,8 @@ _EXPLICIT = re.compile(
 #              required / possible / appropriate / applicable / quiet / idle / allowed / permitted"); the same in
 #              Japanese, Chinese, Korean;
 #   purpose:   "for" + a word (not the fillers "for example/instance/more/details/reference/now", nor "except for", nor a
-#              beneficiary: "for the user / all users / you / me / them / us / everyone" names who, not what for);
+#              beneficiary: "for the user / all users / you / me / them / us / everyone" names who, not what for,
+#              nor a reflexive: "the code speaks for itself", "see for yourself");
 #              "in order to"; "(used|designed|built|meant|helps|lets|allows|enables, or -ing: helping …)
 #              [you|users|claude|agents] to" + a word;
 #              a tool noun + "to" + a word ("Toolkit to test web apps" = "Toolkit for testing web apps").
@@ -282,7 +288,8 @@ _CONTEXT = re.compile(
     r"(?<!\bscan\s)(?<!\bscans\s)(?<!\bcheck\s)(?<!\bchecks\s)(?<!\bhunt\s)(?<!\bhunts\s)"  # ("scan for …")
     r"(?<!\bwaiting\s)(?<!\bwaited\s)(?<!\basking\s)(?<!\blooking\s)(?<!\blooked\s)(?<!\bsearching\s)"
     r"(?<!\bsearched\s)(?<!\bscanning\s)(?<!\bscanned\s)(?<!\bchecking\s)(?<!\bhunting\s)"  # ("waiting for")
-    r"for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone)\b(?!['’]))\w"
+    r"for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone"
+    r"|itself|themselves|yourself|yourselves|himself|herself|ourselves|myself|oneself)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
     r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"

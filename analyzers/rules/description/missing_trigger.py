@@ -206,9 +206,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        year", "last month"', the data the skill handles), a sentence opening "WHEN: …", "[WHEN] …" or "When to use: …"
        (the `WHAT: … WHEN: … DO-NOT: …` and `[WHAT] … [WHEN] … [HOW] …` layouts), 'Use "idea-refine" or "ideate" to trigger' (the phrases that load it; not 'Use "npm run
        build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
-       hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "Run after / before /
+       hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "(Also) run after / before /
        when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
-       for …" or "Essential when …", "proactively", "when(ever) the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when Claude / the agent / an agent / the model needs / wants to …",
+       for …" or "Essential when …", "proactively", "when(ever) the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when the owner / operator / maintainer / developer says / asks / types / requests / mentions …" (a verb of speech only: "when the owner pushes a branch" is a situation), "when Claude / the agent / an agent / the model needs / wants to …",
        "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
        the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
@@ -216,7 +216,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
        every / always / from the first / start …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
        than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
-       "Fires / Surfaces / Kicks in / Engages (only) on / for / when / if …"
+       "Fires / Fire / Surfaces / Kicks in / Engages (only) on / for / when / if …" ("Fire on: \"research X\", …")
        (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) (by default) when /
        whenever / if …" (not "apply for"), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
@@ -240,7 +240,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
-       everyone' says for whom, not for what; and not the "for" of "ask / look / search / wait for", which
+       everyone' says for whom, not for what, and a reflexive ('speaks for itself', 'see for yourself') is an idiom; and not the "for" of "ask / look / search / wait for", which
        says what is asked for: "tells you what you will ask for next" is no purpose, nor "scan / check / hunt for" (also "waiting / asking / looking / searching / scanning / checking for"), what
        is looked for, nor "except for", an exception>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /

@@ -112,6 +112,24 @@ def _name_used(doc: SkillDocument, fld: Field) -> str | None:
     return None
 
 
+def _installed_as(lines: list[str], name: str) -> bool:
+    """SKILL.md runs or reads its own files under an agent's skills folder, `.<agent>/skills/<name>/`
+    (`bash ~/.claude/skills/overview/scripts/x.sh` in `org-overview/`): the skill is installed under its name,
+    and the folder is the repository's source layout (an installer that strips a prefix). Not the folder named
+    alone, nor a path relative to the repository (`skills/<name>/checklist.md`, which the folder's name breaks)."""
+    mark = "skills/" + name + "/"
+    for line in lines:
+        i = line.find(mark)
+        while i >= 0:
+            j = i + len(mark)
+            if i >= 3 and line[i - 1] == "/" and j < len(line) and line[j] not in " \t`'\")":
+                k = max(line.rfind(c, 0, i - 1) for c in " /`'\"(")
+                if line[k + 1] == "." and i - 1 - k > 2:
+                    return True  # `~/.claude/skills/overview/scripts/…`: a path inside the installed folder
+            i = line.find(mark, j)
+    return False
+
+
 _SOURCE_SUFFIXES = (".ts", ".tsx", ".js", ".mjs", ".go", ".rs", ".java", ".kt", ".swift", ".rb", ".cs")
 SOURCE_FILES = 3  # source files beside SKILL.md that make its folder a code module
 
@@ -181,7 +199,11 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     is reported. Nor a copy named `<owner>_<name>` or `<owner>__<name>` where what follows the owner is
     the whole name (`skills/Dubibubii_usage-limit-reducer/` for `name: usage-limit-reducer`), nor a
     retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/` folder
-    (`.archive/adjutant-add-phase-v2/`: no agent loads it). Nor is a template's placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
+    (`.archive/adjutant-add-phase-v2/`: no agent loads it), nor a skill whose SKILL.md uses a path inside
+    an agent's skills folder, `.<agent>/skills/<name>/` (`bash ~/.claude/skills/overview/scripts/project-detect.sh`
+    in `org-overview/`): it is installed under its name, and the folder is its repository's source layout (an
+    installer stripping the `org-` prefix); the folder named alone (`~/.claude/skills/overview/`) is not such a
+    use, nor a path relative to the repository (`skills/<name>/checklist.md`, which the folder's name breaks). Nor is a template's placeholder name (`name: "{skill-name}"`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
     a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`).
 
@@ -244,6 +266,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return  # `vendor/Dilaz__security-review-skill/`: a copy of another repository, kept under that repository's
         # name (also `skills/Dubibubii_usage-limit-reducer/`: an owner's prefix, then the name);
         # `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
+    if _installed_as(doc.lines, fld.value):
+        return  # `bash ~/.claude/skills/overview/scripts/project-detect.sh` in `org-overview/`: installed as `name`
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     if doc.files.exists("__init__.py") and "-" in fld.value and "-" not in dirname:
