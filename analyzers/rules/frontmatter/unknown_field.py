@@ -38,7 +38,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (`modle: sonnet` is a misspelt `model`; `mode: manual` is not: `manual` names no model); `arguments` takes
     argument names (`argument: "<package_name>"` is a misspelt `argument-hint`, the hint shown while typing).
     A key that means a known field under another name says so: `use_when` / `when-to-use` / `whenToUse` (Claude
-    Code reads that text from `when_to_use`; an unsafe fix renames it), `model-invocable` (the switch is
+    Code reads that text from `when_to_use`; an unsafe fix renames it; a list, `use_when: [a, b]`, is another
+    runtime's schema and gets the plain message), `model-invocable` (the switch is
     `disable-model-invocation`; no fix, the meaning is inverted), `tools` holding Claude Code's tool names
     (`tools: Read, Grep`: a subagent's key; a skill's is `allowed-tools`, with no fix, since that grants the tools
     without asking; `tools: [search_web]` is another runtime's and gets the plain message); not in a skill without
@@ -146,6 +147,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         meant = _MEANT.get(key)
         if key == "tools" and not _claude_tools(fld.value):
             meant = None  # `tools: [search_web, read_url]`: another runtime's tool names, not Claude Code's
+        if meant is _WHEN and not isinstance(fld.value, str):
+            meant = None  # `use_when: [a, b]`: a list, another runtime's schema; no text to move to `when_to_use`
         if meant is not None and meant[0] in known and meant[0] not in fields and not registry \
                 and "name" in fields and not package_reads(doc, key):  # (no `name`: a runtime's own layout)
             target, why = meant
