@@ -25,7 +25,9 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     A value holding a template placeholder (`name: {{tool}}`, `name: {{REPO}}-refactor`), or a line that
     is a placeholder alone (`{{EXTRA_FIELDS}}`, `__ALLOWED_RULES__`), filled in by an installer before the
-    skill is used, is not reported.
+    skill is used, is not reported; nor is an error a placeholder in a nested value causes (`guide:` /
+    `  runtime:` / `    default_mode: {{DEFAULT_MODE}}`, which PyYAML reports at `guide:`): a frontmatter that
+    parses once every `{{…}}` is replaced by a plain word is an unfilled template.
 
     When the error is a `: ` inside an unquoted one-line value of a top-level key (`description: Use when:
     filling PDF forms`), the message names the key, and a safe fix quotes the value (`description: "Use when:
@@ -59,8 +61,13 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Quote values that contain `: ` or start with special characters, indent with spaces, close
     brackets and quotes.
     """
+    filled: bool | None = None
     for p in doc.frontmatter.problems:
         if p.kind == "syntax" and not _template_value(doc, p.range.start.line):
+            if filled is None:
+                filled = _parses_filled(doc)
+            if filled:
+                continue  # `    default_mode: {{DEFAULT_MODE}}` in a nested block: the template parses once filled in
             quoted = _quote_fix(doc, p.range.start.line) if "mapping values are not allowed" in p.message else None
             if quoted is None:
                 yield ctx.finding(p.range, p.message)
@@ -101,6 +108,31 @@ def _quote_fix(doc: SkillDocument, line: int) -> tuple[str, Fix] | None:
 
 _PLACEHOLDER_SLOT = lazy_compile(r"\{\{\s?[A-Za-z_][\w.-]{0,60}\s?\}\}")
 _SLOT_LINE = re.compile(r"__[A-Z][A-Z0-9_]{1,60}__")  # a line an installer replaces whole: `__ALLOWED_RULES__`
+
+
+FILL_CHARS = 20_000  # frontmatter re-read with its placeholders filled in, at most (a template's is short)
+
+
+def _parses_filled(doc: SkillDocument) -> bool:
+    """The frontmatter holds `{{placeholder}}` slots and parses once each is replaced by a plain word: the
+    syntax error is the unfilled template's (`guide:` / `  runtime:` / `    default_mode: {{DEFAULT_MODE}}`,
+    reported at `guide:`), not the author's."""
+    fm = doc.frontmatter
+    if fm.close_line is None:
+        return False
+    text = "\n".join(doc.lines[fm.open_line + 1:fm.close_line])
+    if len(text) > FILL_CHARS or "{{" not in text:
+        return False
+    filled, n = _PLACEHOLDER_SLOT.subn("x", text)
+    if not n:
+        return False
+    import yaml  # (already loaded: the frontmatter was parsed with it)
+
+    try:
+        yaml.safe_load(filled)
+    except yaml.YAMLError:
+        return False
+    return True
 
 
 def _template_value(doc: SkillDocument, line: int) -> bool:

@@ -137,17 +137,27 @@ def swallowed_headings(md: SkillDocument) -> dict[str, tuple[int, int, str]]:
         for i in range(b.content_start_line, min(b.end_line, len(md.lines))):
             text = atx_heading_text(md.lines[i])  # (the scan's own reading of a heading line)
             if text:
-                out.setdefault(_squash(github_slug(text)), (i, b.start_line, md.lines[i].strip()))
+                hit = (i, b.start_line, md.lines[i].strip())
+                out.setdefault(_squash(github_slug(text)), hit)
+                if text.endswith("}") and (m := _HEADING_ID.search(text)) is not None:
+                    out.setdefault(_squash(m.group(1)), hit)  # `### Some Title {#some-title}`: its explicit id
+                    out.setdefault(_squash(github_slug(text[:m.start()].rstrip())), hit)
     return out
+
+
+def swallowed_anchor(md: SkillDocument, target: str, memo: dict) -> tuple[int, int, str] | None:
+    """The heading inside a code block that `#target` names (see swallowed_headings), or None; `memo` keeps each
+    document's headings in code blocks, looked for on a first dead anchor."""
+    swallowed = memo.get(id(md))
+    if swallowed is None:
+        swallowed = memo[id(md)] = swallowed_headings(md)
+    return swallowed.get(_squash(unquote(target[1:]) if "%" in target else target[1:])) if swallowed else None
 
 
 def anchor_message(md: SkillDocument, target: str, memo: dict) -> str:
     """DEAD_LINK's message for an `#anchor` that matches no heading: when a heading inside a code block has its
     slug, say so and where the block opens (the fences are what to fix)."""
-    swallowed = memo.get(id(md))
-    if swallowed is None:
-        swallowed = memo[id(md)] = swallowed_headings(md)
-    hit = swallowed.get(_squash(unquote(target[1:]) if "%" in target else target[1:])) if swallowed else None
+    hit = swallowed_anchor(md, target, memo)
     if hit is None:
         return f"No heading matches the anchor `{target}`"
     line, opened, text = hit

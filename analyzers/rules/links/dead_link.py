@@ -21,10 +21,26 @@ from ._bundled import (
     bundled_link_targets,
     from_skill_root,
     resolve_bundled,
+    swallowed_anchor,
     underscore_twin,
 )
 from ._classify import is_cross_ref, link_targets
 from ._mentions import case_variant, shared_above
+
+
+def _quoted_example(doc: SkillDocument, link: Link, target: str, memo: dict) -> bool:
+    """`(e.g., "see [Some Title](#some-title)")` below an example block holding `### Some Title {#some-title}`:
+    a link quoted in prose whose heading is in a code block shows how to cross-reference; it links nothing."""
+    line = link.range.start.line
+    if not 0 <= line < len(doc.lines):
+        return False
+    text = doc.lines[line]
+    a, b = link.range.start.character, link.range.end.character if link.range.end.line == line else len(text)
+    before, after = text[:a], text[b:]
+    quoted = (before.count('"') % 2 == 1 and '"' in after) or before.rfind("“") > before.rfind("”") and "”" in after
+    if not quoted:
+        return False
+    return swallowed_anchor(doc, target, memo) is not None
 
 
 def _native_word(path: str) -> bool:
@@ -61,7 +77,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (`## Setup {#setup}`, `{: #setup}`: Pandoc, kramdown, MkDocs, Hugo); a heading written as a link is named by its
     visible text (`### [isNull](./expressions/isnull.md)` is `#isnull`). When the anchor's heading is written
     inside a fenced code block (a fence above it closed early or was left open, and the heading became code),
-    the message names that line and where the block opens: the fences are what to fix. Links into `references/` are
+    the message names that line and where the block opens: the fences are what to fix. A link in quotes in prose whose
+    heading is in a code block is an example of cross-referencing (`(e.g., "see [Some Title](#some-title)")` under a
+    block showing `### Some Title {#some-title}`): not reported. Links into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked, nor
@@ -127,7 +145,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if t.startswith("#") and len(t) > 1 and link.range.start.line not in example:
             if slugs is None:
                 slugs = anchor_slugs(doc.headings, doc.text)
-            if anchor_missing(t, slugs):
+            if anchor_missing(t, slugs) and not _quoted_example(doc, link, t, swallowed):
                 yield ctx.finding(link.range, anchor_message(doc, t, swallowed))
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     base: int | None = -1  # (-1: not looked for yet)

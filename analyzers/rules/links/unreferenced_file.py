@@ -92,6 +92,28 @@ def _trigger_evals_md(doc: SkillDocument, rel: str) -> bool:
     return kinds == {True, False}
 
 
+# "Expected behavior:" under each prompt of a markdown file of behaviour tests
+_EXPECTED = lazy_compile(r"^[ \t]*(?:[-*][ \t]+)?(?:\*\*)?expected[ \t]+(?:behaviou?r|results?|outcomes?|output)"
+                         r"(?:\*\*)?[ \t]*:", re.I | re.M)
+# its opening says so: "Use these prompts to manually exercise routing and behavior after changing this Skill"
+_TESTS_SKILL = lazy_compile(r"\b(?:test|exercise|evaluate|regression)\w*\b[^\n]{0,120}\bth(?:is|e)[ \t]+skill\b", re.I)
+BEHAVIOR_LEDE_LINES = 8  # lines of the file's top that may say it tests the skill
+
+
+def _behavior_tests_md(doc: SkillDocument, rel: str) -> bool:
+    """A markdown file of behaviour tests: its top says it tests or exercises the skill, and two or more prompts
+    carry an "Expected behavior:" label (`references/behavior-prompts.md`): the maintainers' regression check
+    after a change, not the agent's reading."""
+    bf = read_bundled(doc, rel)
+    if bf is None:
+        return False
+    top = "\n".join(bf.text[:TRIGGER_EVAL_CHARS].splitlines()[:BEHAVIOR_LEDE_LINES])
+    if _TESTS_SKILL.search(top) is None:
+        return False
+    hits = _EXPECTED.finditer(bf.text, 0, 4 * TRIGGER_EVAL_CHARS)
+    return next(hits, None) is not None and next(hits, None) is not None  # two labels or more
+
+
 def _without_package_imports(doc: SkillDocument, out: list[str]) -> list[str]:
     """Without the Python modules of a folder that the shipping package's own code imports (devex's CLI:
     `from devex.commands.pr.scripts import lint`; SKILL.md runs `devex pr …`), and the modules of that folder they
@@ -192,7 +214,8 @@ def unreferenced(doc: SkillDocument) -> list[str]:
     if out:
         out = _without_package_imports(doc, out)
     if out:  # (after the walk: only the few unreached files are read)
-        out = [f for f in out if not _deprecated_script(doc, f) and not (f.endswith(".md") and _trigger_evals_md(doc, f))]
+        out = [f for f in out if not _deprecated_script(doc, f) and not (f.endswith(".md") and (
+            _trigger_evals_md(doc, f) or _behavior_tests_md(doc, f)))]
     if out and doc.skill_dir is not None:
         siblings: list[str] | None = None
         kept = []
@@ -431,7 +454,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`) or how it was made
     (`CREATION-LOG.md`), a JSON file of trigger tests (skill-creator's `{"query": …, "should_trigger": true}` records, the
     maintainers' test of the description; also a markdown file with a "Should activate" and a "Should NOT
-    activate" / "Should not trigger" heading over the prompts), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
+    activate" / "Should not trigger" heading over the prompts, or a markdown file of behaviour tests whose top says
+    it tests or exercises the skill and whose prompts carry "Expected behavior:" labels), dot-files and unit tests (`diff.test.ts`, `api.spec.js`, `test_x.py`,
     `x_test.py`, `x_test.go`, files under `tests/` or `__tests__/`, and `test-x.sh` / `x_test.sh` beside a bundled
     `x.sh`: tests import or run the code, nothing
     imports them, and SKILL.md has no reason to name them) are never reported; nor are the files of a sample skill
