@@ -106,7 +106,7 @@ _EXPLICIT = re.compile(
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load|spawn(?:s|ed)?"
     r"|called|dispatched)\s+"
-    r"(?:this\s+skill\s+|this\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately)\s+)?"
+    r"(?:this\s+skill\s+|this\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately|explicitly|manually)\s+)?"
     r"(?:(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …", "Invoke automatically before writing …"
     # "Invoked at the classification step by the pipeline commands" (not "Invoked at scale")
     r"|(?:at|upon|during)\s+(?:the|a|an|each|every|any)\s+\w"
@@ -118,6 +118,8 @@ _EXPLICIT = re.compile(
     # "Governs every user-facing reply.": always on, for each turn of that kind (not "Handles every CSV dialect")
     r"|" + _START + r"(?:governs|applies\s+to|covers)\s+(?:every|each|all)\s+(?:[\w-]+\s+){0,2}?(?:repl(?:y|ies)|messages?"
     r"|responses?|answers?|turns?|conversations?|sessions?|requests?|prompts?)\b"
+    # "explicit invocation is useful for route inspection": what invoking it is for (as "Invoke it for …")
+    r"|(?:explicit\s+|manual\s+)?invocation\s+is\s+(?:useful|meant|intended)\s+(?:for|when|whenever|if)\b"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
     # "Load this to query solutions, contribute SOPs …" (as "Use this to …"; not "Load this data to BigQuery")
@@ -127,8 +129,11 @@ _EXPLICIT = re.compile(
     # "Trigger with requests like "audit my crons"": the requests that load it
     r"|trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:with|on)\s+(?:requests?|prompts?|phrases?|queries|messages?|asks)\b"
     # ("Invoked by the stackgen generator over every package it vets")
+    # ("Loaded by fact-implement at task close": a moment, as "at session start" anywhere; not "at scale")
     r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on"
-    r"|(?:for|over)\s+(?:every|each))\b"
+    r"|(?:for|over)\s+(?:every|each)"
+    r"|at\s+(?:the\s+)?(?:(?:task|session|turn|conversation|phase|step|sprint|run)\s+(?:start|end|close|open)"
+    r"|(?:start|end|close|beginning)\s+of))\b"
     # "… produce a plan when planning is requested": the request said in the passive
     r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"

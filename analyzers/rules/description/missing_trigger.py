@@ -196,7 +196,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / in / for / before /
        after / during / to …", "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
-       when|on|for …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
+       (it) (automatically / explicitly / manually …) when|on|for …", "(explicit) invocation is useful / meant for …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
        should / always use / invoke / load / run this skill / it at / on / before / when / every …" ("YOU MUST invoke
        this skill at the start of EVERY task"), a sentence
        opening "(Pre-)loaded after / before / when …", "TRIGGER: …" /
@@ -222,7 +222,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
        tickets and PR bodies"), "Invoke it / this skill to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
        data to …"), "Loaded / invoked / injected
-       (automatically) by <a plugin> when / before / after / on / for every / over every …", "when <up to three words> is / are
+       (automatically) by <a plugin> when / before / after / on / for every / over every / at task close / at the end of …", "when <up to three words> is / are
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used / Loaded / Invoked by /<command>
        as / for / to …", a sentence opening "Always load / invoke / apply (this skill / it) to …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Use / Load it the moment / as soon as <the situation>", "— mandatory before …", "Required / Mandatory reading when / before …",
        "Read and follow this skill before …", "when they / you ask / request …" (also "when they request or previously authorize …"), "Use right / just after /
