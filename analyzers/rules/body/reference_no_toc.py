@@ -545,7 +545,7 @@ def _toc_at_top(lines: list[str]) -> bool:
                 return True
     return _lede_lists(lines) or _purpose_lists(lines) or _lists_headings(lines) or _names_headings(lines) \
         or _outline_in_top(lines) or _title_lists_sections(lines) or _colon_list_names_sections(lines) \
-        or _code_names_headings(lines)
+        or _code_names_headings(lines) or _diagram_names_headings(lines)
 
 
 # a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
@@ -681,6 +681,47 @@ def _code_names_headings(lines: list[str]) -> bool:
         if first in spans and (any(c in first for c in "/._(") or "::" in first):
             found += 1
             if found >= CODE_NAMED_HEADINGS:
+                return True
+    return False
+
+
+_BOX_CHARS = frozenset("─│┌┐└┘├┤┬┴┼═║╔╗╚╝╠╣►▼▶◀▲")  # a box drawing's strokes and arrow heads
+_DIAGRAM_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
+DIAGRAM_HEADINGS = 3  # main sections a diagram at the top must name
+SHARED_WORD_HEADINGS = 3  # a word in this many main headings or more names none of them ("Mode" of five modes)
+
+
+def _diagram_names_headings(lines: list[str]) -> bool:
+    """A box-drawn diagram in the top's code (a decision tree ending in `Invoice Mode`, `ExcelInvoice Mode`, …) names
+    DIAGRAM_HEADINGS or more main sections: every word of such a heading that it does not share with two other
+    headings (`## ExcelInvoice Mode` by `ExcelInvoice`) is a whole word of the drawing. A drawing of the code's flow
+    (`CachedCustomerRepository`) over `## Cached Repository Decorator` names no section."""
+    drawn: set[str] = set()
+    heads: list[set[str]] = []
+    fence = ""
+    for i, line in enumerate(lines):
+        fence, is_fence = fence_step(fence, line)
+        if fence and not is_fence:
+            if i < TOP_LINES and any(c in _BOX_CHARS for c in line[:OVERVIEW_CHARS]):
+                drawn.update(w.lower() for w in _DIAGRAM_WORD.findall(line[:OVERVIEW_CHARS]))
+        elif not is_fence and line.startswith("## "):
+            heads.append({w.lower() for w in _DIAGRAM_WORD.findall(line[3:OVERVIEW_CHARS])})
+            if len(heads) >= OVERVIEW_HEADINGS:
+                break
+        if i == TOP_LINES and not drawn:
+            return False
+    if not drawn:
+        return False
+    seen: dict[str, int] = {}
+    for h in heads:
+        for w in h:
+            seen[w] = seen.get(w, 0) + 1
+    named = 0
+    for h in heads:
+        own = {w for w in h if seen[w] < SHARED_WORD_HEADINGS}
+        if own and own <= drawn:
+            named += 1
+            if named >= DIAGRAM_HEADINGS:
                 return True
     return False
 
@@ -1033,7 +1074,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Review`, or by ` + `)
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` (or `Layer 5 …`) lines, or numbered lines there: `1. BACKLOG → task recorded` for
-    `### 1. BACKLOG`), a numbered list of the steps, an overview table or
+    `### 1. BACKLOG`; or a box-drawn diagram there, a decision tree ending in `ExcelInvoice Mode`, … that has every
+    word of three main headings but those shared by three headings or more: `ExcelInvoice` for `## ExcelInvoice
+    Mode`; a drawing of the code's flow, `CachedCustomerRepository` over `## Cached Repository Decorator`, names none), a numbered list of the steps, an overview table or
     list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; a list item's bold label of two or
     more words before its `: ` gloss, `- **Bulk Start**: Start multiple services`; a later column's cell that is one
     bold label too: `| Single person | **SOLO** |` for `## SOLO Profile`), prose naming them (two
