@@ -687,16 +687,18 @@ def _code_names_headings(lines: list[str]) -> bool:
 
 _BOX_CHARS = frozenset("─│┌┐└┘├┤┬┴┼═║╔╗╚╝╠╣►▼▶◀▲")  # a box drawing's strokes and arrow heads
 _DIAGRAM_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
-DIAGRAM_HEADINGS = 3  # main sections a diagram at the top must name
+DIAGRAM_HEADINGS = 3  # main sections a diagram at the top must name (and more than half of those below it)
 SHARED_WORD_HEADINGS = 3  # a word in this many main headings or more names none of them ("Mode" of five modes)
 
 
 def _diagram_names_headings(lines: list[str]) -> bool:
     """A box-drawn diagram in the top's code (a decision tree ending in `Invoice Mode`, `ExcelInvoice Mode`, …) names
-    DIAGRAM_HEADINGS or more main sections: every word of such a heading that it does not share with two other
-    headings (`## ExcelInvoice Mode` by `ExcelInvoice`) is a whole word of the drawing. A drawing of the code's flow
-    (`CachedCustomerRepository`) over `## Cached Repository Decorator` names no section."""
+    DIAGRAM_HEADINGS or more of the main sections below it, and more than half of them: every word of such a heading
+    that it does not share with two other headings (`## ExcelInvoice Mode` by `ExcelInvoice`) is a whole word of the
+    drawing. A drawing of the code's flow (`CachedCustomerRepository`) over `## Cached Repository Decorator` names no
+    section; an element tree naming three of six sections (`tab`, `group`, `qat`) is no outline of the file."""
     drawn: set[str] = set()
+    first = -1  # the drawing's first line
     heads: list[set[str]] = []
     fence = ""
     for i, line in enumerate(lines):
@@ -704,7 +706,9 @@ def _diagram_names_headings(lines: list[str]) -> bool:
         if fence and not is_fence:
             if i < TOP_LINES and any(c in _BOX_CHARS for c in line[:OVERVIEW_CHARS]):
                 drawn.update(w.lower() for w in _DIAGRAM_WORD.findall(line[:OVERVIEW_CHARS]))
-        elif not is_fence and line.startswith("## "):
+                if first < 0:
+                    first = i
+        elif not is_fence and line.startswith("## ") and first >= 0:
             heads.append({w.lower() for w in _DIAGRAM_WORD.findall(line[3:OVERVIEW_CHARS])})
             if len(heads) >= OVERVIEW_HEADINGS:
                 break
@@ -716,14 +720,8 @@ def _diagram_names_headings(lines: list[str]) -> bool:
     for h in heads:
         for w in h:
             seen[w] = seen.get(w, 0) + 1
-    named = 0
-    for h in heads:
-        own = {w for w in h if seen[w] < SHARED_WORD_HEADINGS}
-        if own and own <= drawn:
-            named += 1
-            if named >= DIAGRAM_HEADINGS:
-                return True
-    return False
+    named = sum(1 for h in heads if (own := {w for w in h if seen[w] < SHARED_WORD_HEADINGS}) and own <= drawn)
+    return named >= DIAGRAM_HEADINGS and 2 * named > len(heads)
 
 
 def _outline_in_top(lines: list[str]) -> bool:
@@ -1075,8 +1073,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` (or `Layer 5 …`) lines, or numbered lines there: `1. BACKLOG → task recorded` for
     `### 1. BACKLOG`; or a box-drawn diagram there, a decision tree ending in `ExcelInvoice Mode`, … that has every
-    word of three main headings but those shared by three headings or more: `ExcelInvoice` for `## ExcelInvoice
-    Mode`; a drawing of the code's flow, `CachedCustomerRepository` over `## Cached Repository Decorator`, names none), a numbered list of the steps, an overview table or
+    word of three main headings below it, and of more than half of them, but the words three headings share:
+    `ExcelInvoice` for `## ExcelInvoice Mode`; a drawing of the code's flow, `CachedCustomerRepository` over `##
+    Cached Repository Decorator`, names none, and an element tree naming three of six sections is no outline), a numbered list of the steps, an overview table or
     list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; a list item's bold label of two or
     more words before its `: ` gloss, `- **Bulk Start**: Start multiple services`; a later column's cell that is one
     bold label too: `| Single person | **SOLO** |` for `## SOLO Profile`), prose naming them (two
