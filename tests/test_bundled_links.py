@@ -336,3 +336,15 @@ def test_minified_bundle_reports_only_attack_characters(tmp_path: Path) -> None:
                  findings(skill, cfg=Config(select=("INVISIBLE_UNICODE",))))
     assert got == [("assets/index-Dy_lyfkJ.js", "Bidirectional control (U+202E RIGHT-TO-LEFT OVERRIDE)"),
                    ("scripts/fill.py", "Invisible character (U+200B ZERO WIDTH SPACE)")]
+
+
+def test_zero_width_space_escaping_an_inner_fence_is_not_removed_safely(tmp_path: Path) -> None:
+    """Set 44q (sefrone): a template wrapped in ```` ```markdown ```` escapes its inner fences with a zero-width space.
+    Removing the one before a bare fence would close the wrapper there, so that fix is unsafe; the one before a
+    tagged opener (```` ```json ````, which closes nothing) keeps its safe fix."""
+    skill = make_skill(tmp_path)
+    (skill / "references" / "template.md").write_text(
+        "# Template\n\n```markdown\n## Example\n\n\u200b```json\n{}\n\u200b```\n```\n", encoding="utf-8")
+    got = sorted((f.range.start.line, f.fix.applicability.value) for f in
+                 findings(skill, cfg=Config(select=("INVISIBLE_UNICODE",))) if f.file == "references/template.md")
+    assert got == [(5, "safe"), (7, "unsafe")]

@@ -293,7 +293,8 @@ _CONTEXT = re.compile(
     r"(?<!\bscan\s)(?<!\bscans\s)(?<!\bcheck\s)(?<!\bchecks\s)(?<!\bhunt\s)(?<!\bhunts\s)"  # ("scan for …")
     r"(?<!\bwaiting\s)(?<!\bwaited\s)(?<!\basking\s)(?<!\blooking\s)(?<!\blooked\s)(?<!\bsearching\s)"
     r"(?<!\bsearched\s)(?<!\bscanning\s)(?<!\bscanned\s)(?<!\bchecking\s)(?<!\bhunting\s)"  # ("waiting for")
-    r"for\s+(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone"
+    # (a quoted request after it too: 'for “transcribe this video”')
+    r"for\s+[“\"‘]?(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone"
     r"|itself|themselves|yourself|yourselves|himself|herself|ourselves|myself|oneself)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"

@@ -85,6 +85,36 @@ def _only_bare_globs_wrong(code: str) -> bool:
     return True
 
 
+# the first line after a frontmatter block that starts a document's body: an AsciiDoc title (`= Title`) or a tag; a
+# markdown heading (`# Title`) only under a document's frontmatter (`name`, `title`, `description`): in a YAML stream
+# (Kubernetes manifests) `# …` is a comment
+_BODY_START = re.compile(r"={1,6}[ \t]+\S|<[A-Za-z!]")
+_MD_HEADING = re.compile(r"#{1,6}[ \t]+\S")
+_DOC_KEYS = ("name", "title", "description")
+
+
+def _frontmatter_file(code: str) -> bool:
+    """A `yaml` block holding a whole file with YAML frontmatter (`---`, a mapping, `---`, then a body that starts with
+    a heading: an eidos `.adoc` spec, a SKILL.md template): the YAML is the frontmatter, and it parses."""
+    if not code.startswith("---"):
+        return False
+    lines = code.splitlines()
+    if not lines or lines[0].rstrip() != "---":
+        return False
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+    if end is None:
+        return False
+    body = next((ln for ln in lines[end + 1:] if ln.strip()), "")
+    heading = _MD_HEADING.match(body) is not None
+    if _BODY_START.match(body) is None and not heading:
+        return False
+    try:
+        data = yaml.safe_load("\n".join(lines[1:end]))
+    except (yaml.YAMLError, RecursionError):
+        return False
+    return isinstance(data, dict) and (not heading or any(k in data for k in _DOC_KEYS))
+
+
 def _type_sketch(code: str) -> bool:
     """Every line (blank lines and `#` comments aside) names a type and its fields in bare names."""
     lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
@@ -227,6 +257,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 return None  # `Person: { name, email?, tags[] }`: types sketched in bare names, not YAML data
             if _only_bare_globs_wrong(code):
                 return None  # `globs: **/*.ts`: a Cursor rule's frontmatter, which Cursor itself writes unquoted
+            if _frontmatter_file(code):
+                return None  # `---` / YAML / `---` / `= Title` …: a whole file whose frontmatter is the YAML
             if isinstance(e, yaml.MarkedYAMLError):
                 m = e.problem_mark
                 return (m.line if m else 0, m.column if m else 0, (e.problem or "invalid YAML").strip())
@@ -388,7 +420,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     slice of a list (`{"type": "rect"}, {"type":
     "text"}`: elements separated by commas), checked as the array it belongs in, and a `toml` block of
     array entries (`"idna>=3.15",` lines, for `dependencies = [ … ]`), and a `yaml` block of quoted values
-    one per line. An error right under a comment that labels a counter-example (`# WRONG - colon in
+    one per line, and a whole file with YAML frontmatter (`---`, a mapping that parses, `---`, then a body starting with
+    a heading: `= Title` of an AsciiDoc spec, or `# Title` under a frontmatter with `name`, `title` or `description`; in a
+    YAML stream of manifests `# …` is a comment, and an error there is reported). An error right under a comment that labels a counter-example (`# WRONG - colon in
     unquoted string`, `# ❌ Bad`) is the mistake the block shows on purpose: not reported.
 
     ## Why is this bad?

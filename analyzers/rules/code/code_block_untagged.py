@@ -209,7 +209,9 @@ def _tagged_inside(b: CodeBlock, lines: list[str]) -> int:
 
 
 # "### Phase 5: Apply Updates": a heading that numbers a part of the document
-_NUMBERED_HEADING = re.compile(r"(#{1,6})[ \t]+(?:(step|phase|part|stage|section|chapter)[ \t]+)?(\d{1,3})\b", re.I)
+# (also dotted: "### 9.5 当前产品覆盖" continues "### 9.4 …")
+_NUMBERED_HEADING = re.compile(r"(#{1,6})[ \t]+(?:(step|phase|part|stage|section|chapter)[ \t]+)?(\d{1,3}(?:\.\d{1,3}){0,3})\b",
+                               re.I)
 SWALLOW_LOOKBACK = 400  # lines above a block searched for the heading it continues (bounded)
 
 
@@ -221,11 +223,27 @@ def _last_text_line(lines: list[str]) -> int:
     return last
 
 
+def _ends_tagged_block(doc: SkillDocument, b: CodeBlock) -> bool:
+    """The bare block holds a tagged opener of its own fence character (```` ```bash ````), so its closer is that
+    block's: a stray bare fence above made everything down to it code (nothing closes the stray one)."""
+    lines = doc.lines
+    opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
+    if opener is None:
+        return False
+    mark = opener.marker * 3
+    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
+        f = fence_line(lines[ln]) if mark in lines[ln] else None
+        if f is not None and f.marker == opener.marker and f.info:
+            return True
+    return False
+
+
 def _swallowed_heading(doc: SkillDocument, b: CodeBlock, last: int) -> tuple[str, str] | None:
-    """A bare block whose closing fence is the file's last line of text (`last`) and whose first heading numbers the
-    next part of the document's own outline (`### Phase 5: Apply Updates` inside, `### Phase 4: …` above it): two
-    stray fences made the rest of the document code. (heading inside, heading it continues) or None."""
-    if b.end_line - 1 != last:
+    """A bare block whose closing fence is the file's last line of text (`last`), or the closer of a tagged block it
+    swallowed, and whose first heading numbers the next part of the document's own outline (`### Phase 5: Apply
+    Updates` inside, `### Phase 4: …` above it; `### 9.5` after `### 9.4`): stray fences made that part of the
+    document code. (heading inside, heading it continues) or None."""
+    if b.end_line - 1 != last and not _ends_tagged_block(doc, b):
         return None
     lines = doc.lines
     for ln in range(b.content_start_line, b.end_line - 1):
@@ -236,10 +254,13 @@ def _swallowed_heading(doc: SkillDocument, b: CodeBlock, last: int) -> tuple[str
             return None  # the block's first heading numbers nothing
     else:
         return None
-    level, label, number = m.group(1), (m.group(2) or "").lower(), int(m.group(3))
+    level, label = m.group(1), (m.group(2) or "").lower()
+    number = [int(x) for x in m.group(3).split(".")]
+    before = number[:-1] + [number[-1] - 1]
     for k in range(b.start_line - 1, max(-1, b.start_line - 1 - SWALLOW_LOOKBACK), -1):
         o = _NUMBERED_HEADING.match(lines[k])
-        if o is not None and o.group(1) == level and (o.group(2) or "").lower() == label and int(o.group(3)) == number - 1:
+        if o is not None and o.group(1) == level and (o.group(2) or "").lower() == label \
+                and [int(x) for x in o.group(3).split(".")] == before:
             return lines[ln].strip(), lines[k].strip()
     return None
 
@@ -271,9 +292,10 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     back in step or its last block ends at the file's last line holding the document's own sections (`## Summary`):
     a stray fence there.
     A tag on such a line would stop it from ever closing anything.
-    A bare block that runs to the file's last line and whose first heading numbers the next part of the document's
-    own outline (`### Phase 5: Apply Updates` inside, `### Phase 4: …` above the block) is the rest of the document
-    made code by stray fences: the message says so, and no tag is offered.
+    A bare block that runs to the file's last line, or that holds a tagged opener (```` ```bash ````) whose closer ends
+    it, and whose first heading numbers the next part of the document's own outline (`### Phase 5: Apply Updates`
+    inside, `### Phase 4: …` above the block; `### 9.5 …` after `### 9.4 …`) is part of the document made code by
+    stray fences: the message says so, and no tag is offered.
 
     ## Why is this bad?
     The tag tells the model (and the reader's renderer) what the code is: a shell command to run, a
@@ -320,7 +342,8 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         swallowed = _swallowed_heading(doc, b, last)
         if swallowed is not None:  # stray fences: a tag would make the document's own sections code for good
             inside, outside = swallowed
-            yield ctx.finding(b.open_range, f"Code block has no language tag, and it runs to the file's last line "
+            where = "to the file's last line" if b.end_line - 1 == last else "to a tagged block's closer"
+            yield ctx.finding(b.open_range, f"Code block has no language tag, and it runs {where} "
                               f"holding `{inside}`, the next of the document's own `{outside}`: is this fence stray?")
             continue
         line = doc.lines[b.start_line]

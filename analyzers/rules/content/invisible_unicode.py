@@ -180,7 +180,8 @@ def invisible_unicode(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
 
     ## Fix safety
     Safe in SKILL.md and in markdown and plain-text files: the characters carry no visible meaning
-    there. Unsafe in scripts, code and data files, where a literal invisible character may be meant
+    there, except on a line that removing them leaves a bare fence (```` ``` ````, a zero-width space an author put
+    before an inner fence so it would not close the ```` ```markdown ```` block around it): unsafe there. Unsafe in scripts, code and data files, where a literal invisible character may be meant
     (a string that strips zero-width spaces, test data): review the change.
     """
     if has_invisible(doc.text):
@@ -248,5 +249,20 @@ def _findings(ctx: RuleContext, text: str, index: LineIndex, bf: BundledFile | N
         else:
             edit = Edit(rng, "", path)
             title = f"Remove the invisible character{'s' if b - a > 1 else ''}"
-            fix = Fix.safe(title, edit) if safe else Fix.unsafe(title, edit)
+            if safe and _bares_fence(text, a, b):  # `\u200b```` escaping an inner fence of a ```` ```markdown ```` block
+                fix = Fix.unsafe(f"{title} (the line becomes a bare fence, which may close the block around it)", edit)
+            else:
+                fix = Fix.safe(title, edit) if safe else Fix.unsafe(title, edit)
         yield ctx.finding(rng, msg, fix, file=bf.rel if bf is not None else None)
+
+
+_BARE_FENCE = re.compile(r"[ ]{0,3}(?:`{3,}|~{3,})[ \t]*")
+
+
+def _bares_fence(text: str, a: int, b: int) -> bool:
+    """Removing text[a:b] leaves its line a bare fence (```` ``` ````): a zero-width space an author put there so
+    the fence would not close the block that holds it; without it, it closes that block."""
+    start = text.rfind("\n", 0, a) + 1
+    end = text.find("\n", b)
+    line = text[start:a] + text[b:end if end >= 0 else len(text)]
+    return _BARE_FENCE.fullmatch(line.rstrip("\r")) is not None
