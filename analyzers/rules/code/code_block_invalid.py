@@ -93,26 +93,32 @@ _MD_HEADING = re.compile(r"#{1,6}[ \t]+\S")
 _DOC_KEYS = ("name", "title", "description")
 
 
-def _frontmatter_file(code: str) -> bool:
-    """A `yaml` block holding a whole file with YAML frontmatter (`---`, a mapping, `---`, then a body that starts with
-    a heading: an eidos `.adoc` spec, a SKILL.md template): the YAML is the frontmatter, and it parses."""
+def _frontmatter_file(code: str) -> tuple[int, str, str] | None:
+    """A `yaml` block holding a whole file with YAML frontmatter (`---`, a mapping that parses, `---`, then a body that
+    starts with a heading: an eidos `.adoc` spec, a plan or SKILL.md template): (the body's first line, its kind, the
+    tag it wants), or None. The block is mis-tagged: its body is no YAML, and PyYAML's error there says nothing useful."""
     if not code.startswith("---"):
-        return False
+        return None
     lines = code.splitlines()
     if not lines or lines[0].rstrip() != "---":
-        return False
+        return None
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
     if end is None:
-        return False
-    body = next((ln for ln in lines[end + 1:] if ln.strip()), "")
+        return None
+    at = next((k for k in range(end + 1, len(lines)) if lines[k].strip()), None)
+    if at is None:
+        return None
+    body = lines[at]
     heading = _MD_HEADING.match(body) is not None
     if _BODY_START.match(body) is None and not heading:
-        return False
+        return None
     try:
         data = yaml.safe_load("\n".join(lines[1:end]))
     except (yaml.YAMLError, RecursionError):
-        return False
-    return isinstance(data, dict) and (not heading or any(k in data for k in _DOC_KEYS))
+        return None
+    if not isinstance(data, dict) or heading and not any(k in data for k in _DOC_KEYS):
+        return None
+    return (at, "a Markdown", "markdown") if heading or body.startswith("<") else (at, "an AsciiDoc", "asciidoc")
 
 
 def _type_sketch(code: str) -> bool:
@@ -257,8 +263,11 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 return None  # `Person: { name, email?, tags[] }`: types sketched in bare names, not YAML data
             if _only_bare_globs_wrong(code):
                 return None  # `globs: **/*.ts`: a Cursor rule's frontmatter, which Cursor itself writes unquoted
-            if _frontmatter_file(code):
-                return None  # `---` / YAML / `---` / `= Title` …: a whole file whose frontmatter is the YAML
+            whole = _frontmatter_file(code)
+            if whole is not None:  # `---` / YAML / `---` / `= Title` …: a whole file, its frontmatter the only YAML
+                at, kind, tag = whole
+                return (at, 0, f"it holds a whole file, YAML frontmatter and then {kind} body, which is not YAML: "
+                               f"tag the block `{tag}`")
             if isinstance(e, yaml.MarkedYAMLError):
                 m = e.problem_mark
                 return (m.line if m else 0, m.column if m else 0, (e.problem or "invalid YAML").strip())
@@ -420,9 +429,11 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     slice of a list (`{"type": "rect"}, {"type":
     "text"}`: elements separated by commas), checked as the array it belongs in, and a `toml` block of
     array entries (`"idna>=3.15",` lines, for `dependencies = [ … ]`), and a `yaml` block of quoted values
-    one per line, and a whole file with YAML frontmatter (`---`, a mapping that parses, `---`, then a body starting with
-    a heading: `= Title` of an AsciiDoc spec, or `# Title` under a frontmatter with `name`, `title` or `description`; in a
-    YAML stream of manifests `# …` is a comment, and an error there is reported). An error right under a comment that labels a counter-example (`# WRONG - colon in
+    one per line. A whole file with YAML frontmatter in a `yaml` block (`---`, a mapping that parses, `---`, then a body
+    starting with a heading: `= Title` of an AsciiDoc spec, or `# Title` under a frontmatter with `name`, `title` or
+    `description`) is reported at the body's first line as what it is, a mis-tagged file (tag it `asciidoc` or
+    `markdown`), not with PyYAML's error from inside the prose; in a YAML stream of manifests `# …` is a comment, and
+    an error there is reported as usual. An error right under a comment that labels a counter-example (`# WRONG - colon in
     unquoted string`, `# ❌ Bad`) is the mistake the block shows on purpose: not reported.
 
     ## Why is this bad?
