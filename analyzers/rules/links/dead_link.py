@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from ...document import Link, SkillDocument
@@ -34,13 +35,19 @@ def _quoted_example(doc: SkillDocument, link: Link, target: str, memo: dict) -> 
     line = link.range.start.line
     if not 0 <= line < len(doc.lines):
         return False
+    if swallowed_anchor(doc, target, memo) is None:
+        return False
     text = doc.lines[line]
     a, b = link.range.start.character, link.range.end.character if link.range.end.line == line else len(text)
-    before, after = text[:a], text[b:]
-    quoted = (before.count('"') % 2 == 1 and '"' in after) or before.rfind("“") > before.rfind("”") and "”" in after
-    if not quoted:
-        return False
-    return swallowed_anchor(doc, target, memo) is not None
+    quotes = memo.get(("quotes", line))
+    if quotes is None:  # the line's quote marks, found once (a line of many such links stays linear)
+        quotes = memo[("quotes", line)] = tuple([i for i, c in enumerate(text) if c == q] for q in '"“”')
+    straight, opening, closing = quotes
+    k = bisect_left(straight, a)
+    if k % 2 == 1 and bisect_left(straight, b) < len(straight):
+        return True  # inside "…"
+    o, c = bisect_left(opening, a), bisect_left(closing, a)
+    return o > 0 and (c == 0 or closing[c - 1] < opening[o - 1]) and bisect_left(closing, b) < len(closing)
 
 
 def _native_word(path: str) -> bool:
