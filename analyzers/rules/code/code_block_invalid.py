@@ -97,8 +97,8 @@ def _frontmatter_file(code: str) -> tuple[int, str, str] | None:
     """A `yaml` block holding a whole file with YAML frontmatter (`---`, a mapping that parses, `---`, then a body that
     starts with a heading: an eidos `.adoc` spec, a plan or SKILL.md template): (the body's first line, its kind, the
     tag it wants), or None. The block is mis-tagged: its body is no YAML, and PyYAML's error there says nothing useful."""
-    if not code.startswith("---"):
-        return None
+    if not code.startswith("---") or len(code) > REPAIR_CHARS:
+        return None  # (a block read a second time only up to REPAIR_CHARS, as the glob repair is)
     lines = code.splitlines()
     if not lines or lines[0].rstrip() != "---":
         return None
@@ -431,8 +431,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     array entries (`"idna>=3.15",` lines, for `dependencies = [ … ]`), and a `yaml` block of quoted values
     one per line. A whole file with YAML frontmatter in a `yaml` block (`---`, a mapping that parses, `---`, then a body
     starting with a heading: `= Title` of an AsciiDoc spec, or `# Title` under a frontmatter with `name`, `title` or
-    `description`) is reported at the body's first line as what it is, a mis-tagged file (tag it `asciidoc` or
-    `markdown`), not with PyYAML's error from inside the prose; in a YAML stream of manifests `# …` is a comment, and
+    `description`; a block of at most 20,000 characters) is reported at the body's first line as what it is, a
+    mis-tagged file (tag it `asciidoc` or `markdown`), not with PyYAML's error from inside the prose; in a YAML stream of manifests `# …` is a comment, and
     an error there is reported as usual. An error right under a comment that labels a counter-example (`# WRONG - colon in
     unquoted string`, `# ❌ Bad`) is the mistake the block shows on purpose: not reported.
 
