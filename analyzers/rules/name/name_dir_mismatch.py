@@ -47,7 +47,10 @@ def is_container(dirname: str) -> bool:
 
 def _owner_copy(dirname: str, name: str) -> bool:
     """`Dubibubii_usage-limit-reducer/` for `usage-limit-reducer`: a copy of another repository kept as
-    `<owner>_<repo>` or `<owner>__<repo>`, where the part after the owner is the whole name."""
+    `<owner>_<repo>` or `<owner>__<repo>`, or `<owner>--<name>` (`mattpocock--research/`: a double hyphen no valid
+    name holds), where the part after the owner is the whole name."""
+    if dirname.endswith("--" + name):
+        return _OWNER.fullmatch(dirname[:-len(name) - 2]) is not None
     if not dirname.endswith("_" + name):
         return False
     owner = dirname[:-len(name) - 1]
@@ -196,7 +199,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     (`.agents/skills/birdview/compatibility-audit/` for `name: birdview-compatibility`) when the bundle is
     no skill of its own (no SKILL.md) or is a repository vendored whole (`package.json`: its root); a
     section of a parent skill (`skills/scitex/general/` beside `scitex/SKILL.md`, `name: scitex-general`)
-    is reported. Nor a copy named `<owner>_<name>` or `<owner>__<name>` where what follows the owner is
+    is reported. Nor a copy named `<owner>_<name>`, `<owner>__<name>` or `<owner>--<name>` where what follows the owner is
     the whole name (`skills/Dubibubii_usage-limit-reducer/` for `name: usage-limit-reducer`), nor a
     retired copy in an `archive/`, `.archive/`, `_archive/`, `deprecated/` or `attic/` folder
     (`.archive/adjutant-add-phase-v2/`: no agent loads it), nor a skill whose SKILL.md uses a path inside
