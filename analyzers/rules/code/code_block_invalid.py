@@ -44,8 +44,9 @@ _NEWER_PYTHON = lazy_compile(r"^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+\[|^
 # a JSON value written as its shape in bare names: `[timestamp, event_type, data]`, `{id, name}` (one line, no
 # quotes, no digits first: `[1, 2,]` and `{"a": 1,}` are values with an error)
 _SHAPE = lazy_compile(r"[\[{][ \t]*[A-Za-z_][\w-]*(?:[ \t]*,[ \t]*[A-Za-z_][\w-]*){1,15}[ \t]*[\]}]")
-# a type sketch in a `yaml` block, one type per line: `Person: { name, email?, tags[] }` (`?`: optional, `[]`: a list)
-_SKETCH_FIELD = r"[A-Za-z_][\w-]*(?:\?|\[\])?"
+# a type sketch in a `yaml` block, one type per line: `Person: { name, email?, tags[] }` (`?`: optional, `[]`: a list;
+# a field may show its default: `{tables[], grain, confirmed: false}`)
+_SKETCH_FIELD = r"[A-Za-z_][\w-]*(?:\?|\[\]|[ \t]*:[ \t]*[\w.-]{1,40})?"
 _TYPE_SKETCH = lazy_compile(rf"[ \t]*[A-Za-z_][\w-]*[ \t]*:[ \t]*\{{[ \t]*{_SKETCH_FIELD}(?:[ \t]*,[ \t]*{_SKETCH_FIELD}){{0,40}}[ \t]*\}}(?:[ \t]*#[^\n]*)?[ \t]*")
 
 
@@ -414,7 +415,7 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema) or as its shape in bare names (`[timestamp, event_type, data]`, also as a member's value in an object that
     parses otherwise: `"bbox": [x1, y1, x2, y2]`; in a `yaml` block, types sketched
-    one per line: `Person: { name, email?, tags[] }`, and a bare glob value, `globs: **/*.ts`, as Cursor writes its
+    one per line: `Person: { name, email?, tags[] }` (a field with its default too: `{tables[], confirmed: false}`), and a bare glob value, `globs: **/*.ts`, as Cursor writes its
     rules' frontmatter, in a block of at most 20,000 characters that parses once it is quoted), a Python decorator
     shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
