@@ -267,3 +267,19 @@ def test_quoted_example_anchors_are_linear_on_one_line(tmp_path) -> None:
     rep = analyze(text, tmp_path / "s" / "SKILL.md", config=Config(select=("DEAD_LINK",)), workspace_root=tmp_path)
     assert time.process_time() - t < 1.0
     assert rep.findings == []  # every link sits inside its own quotes
+
+
+def test_installed_path_scan_is_linear_on_one_line(tmp_path) -> None:
+    """NAME_DIR_MISMATCH's installed-path test (`~/.claude/skills/<name>/…`) looked back to the line's start for the
+    segment before each `skills/<name>/`: 30,000 such mentions on one 0.57 MB line took 0.53 s (quadratic). Each
+    stretch of the line is now searched once. The mismatch is still reported (no segment is a dot-folder)."""
+    from skillgrade.analyzers.config import Config
+    from skillgrade.analyzers.report import analyze
+
+    text = "---\nname: overview\ndescription: Use when testing.\n---\n\n" + "a/skills/overview/x" * 60_000 + "\n"
+    folder = tmp_path / "skills" / "org-overview"
+    folder.mkdir(parents=True)
+    t = time.process_time()
+    rep = analyze(text, folder / "SKILL.md", config=Config(select=("NAME_DIR_MISMATCH",)), workspace_root=tmp_path)
+    assert time.process_time() - t < 1.0
+    assert [f.code for f in rep.findings] == ["NAME_DIR_MISMATCH"]

@@ -123,10 +123,12 @@ def _installed_as(lines: list[str], name: str) -> bool:
     mark = "skills/" + name + "/"
     for line in lines:
         i = line.find(mark)
+        k, seen = -1, 0  # the last segment delimiter before `seen` (each stretch of the line searched once: linear)
         while i >= 0:
             j = i + len(mark)
             if i >= 3 and line[i - 1] == "/" and j < len(line) and line[j] not in " \t`'\")":
-                k = max(line.rfind(c, 0, i - 1) for c in " /`'\"(")
+                k = max(k, *(line.rfind(c, seen, i - 1) for c in " /`'\"("))
+                seen = i - 1
                 if line[k + 1] == "." and i - 1 - k > 2:
                     return True  # `~/.claude/skills/overview/scripts/…`: a path inside the installed folder
             i = line.find(mark, j)
