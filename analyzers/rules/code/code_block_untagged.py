@@ -10,7 +10,7 @@ from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
-from ._helpers import author_pairing, document_pairing, fence_line
+from ._helpers import FenceLine, author_pairing, document_pairing, fence_line
 
 # a first line that is a shell command: a prompt, or a common command and a space (or nothing) after it
 _SHELL_START = re.compile(
@@ -193,17 +193,24 @@ def _double_closers(doc: SkillDocument) -> set[int]:
     return out
 
 
+def _inner_fences(b: CodeBlock, lines: list[str]) -> Iterator[tuple[FenceLine, FenceLine]]:
+    """(the block's opener, a fence line of its character among its content lines), for each such line."""
+    opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
+    if opener is None:
+        return
+    mark = opener.marker * 3
+    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
+        f = fence_line(lines[ln]) if mark in lines[ln] else None
+        if f is not None and f.marker == opener.marker:
+            yield opener, f
+
+
 def _tagged_inside(b: CodeBlock, lines: list[str]) -> int:
     """How many blocks an author has open inside `b` at its end: content lines that are fences of its kind
     with an info string open one, bare ones CommonMark kept as content (indented) close one."""
-    opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
-    if opener is None:
-        return 0
-    mark = opener.marker * 3
     n = 0
-    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
-        f = fence_line(lines[ln]) if mark in lines[ln] else None
-        if f is not None and f.marker == opener.marker and f.run >= opener.run:
+    for opener, f in _inner_fences(b, lines):
+        if f.run >= opener.run:
             n = n + 1 if f.info else max(n - 1, 0)
     return n
 
@@ -226,16 +233,7 @@ def _last_text_line(lines: list[str]) -> int:
 def _ends_tagged_block(doc: SkillDocument, b: CodeBlock) -> bool:
     """The bare block holds a tagged opener of its own fence character (```` ```bash ````), so its closer is that
     block's: a stray bare fence above made everything down to it code (nothing closes the stray one)."""
-    lines = doc.lines
-    opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
-    if opener is None:
-        return False
-    mark = opener.marker * 3
-    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
-        f = fence_line(lines[ln]) if mark in lines[ln] else None
-        if f is not None and f.marker == opener.marker and f.info:
-            return True
-    return False
+    return any(f.info for _opener, f in _inner_fences(b, doc.lines))
 
 
 def _swallowed_heading(doc: SkillDocument, b: CodeBlock, last: int) -> tuple[str, str] | None:

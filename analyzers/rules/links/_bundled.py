@@ -102,6 +102,14 @@ _HEADING_ID = re.compile(r"\{:?[ \t]*#([\w-]{1,100})[^{}\n]{0,100}\}[ \t]*\Z")
 _LINK_TEXT = re.compile(r"!?\[([^\[\]\n]{0,200})\]\([^()\n]{0,400}\)")
 
 
+def _explicit_id_keys(text: str) -> tuple[str, ...]:
+    """A heading's explicit id written at its end (`## Setup {#setup}`) and the slug of the text before it,
+    squashed; () when it has none."""
+    if not text.endswith("}") or (m := _HEADING_ID.search(text)) is None:
+        return ()
+    return _squash(m.group(1)), _squash(github_slug(text[:m.start()].rstrip()))
+
+
 def anchor_slugs(headings, text: str) -> set[str]:
     """What `#anchor` links of a document may point at, squashed: its headings' GitHub slugs (with and
     without an explicit `{#id}` at the end, and that id; a heading written as a link also by its visible text) and
@@ -111,9 +119,7 @@ def anchor_slugs(headings, text: str) -> set[str]:
         out.add(_squash(github_slug(h.text)))
         if "](" in h.text:  # `### [isNull](./expressions/isnull.md)`: renderers slug the visible text, `isnull`
             out.add(_squash(github_slug(_LINK_TEXT.sub(r"\1", h.text))))
-        if h.text.endswith("}") and (m := _HEADING_ID.search(h.text)) is not None:
-            out.add(_squash(m.group(1)))
-            out.add(_squash(github_slug(h.text[:m.start()].rstrip())))
+        out.update(_explicit_id_keys(h.text))
     if "<" in text and ("id" in text or "name" in text):
         out.update(_squash(m.group(1)) for m in _HTML_ANCHOR.finditer(text))
     return out
@@ -139,9 +145,8 @@ def swallowed_headings(md: SkillDocument) -> dict[str, tuple[int, int, str]]:
             if text:
                 hit = (i, b.start_line, md.lines[i].strip())
                 out.setdefault(_squash(github_slug(text)), hit)
-                if text.endswith("}") and (m := _HEADING_ID.search(text)) is not None:
-                    out.setdefault(_squash(m.group(1)), hit)  # `### Some Title {#some-title}`: its explicit id
-                    out.setdefault(_squash(github_slug(text[:m.start()].rstrip())), hit)
+                for key in _explicit_id_keys(text):  # `### Some Title {#some-title}`: its id, its title's slug
+                    out.setdefault(key, hit)
     return out
 
 
