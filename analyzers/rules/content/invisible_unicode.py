@@ -256,13 +256,13 @@ def _findings(ctx: RuleContext, text: str, index: LineIndex, bf: BundledFile | N
         yield ctx.finding(rng, msg, fix, file=bf.rel if bf is not None else None)
 
 
-_BARE_FENCE = re.compile(r"[ ]{0,3}(?:`{3,}|~{3,})[ \t]*")
-
-
 def _bares_fence(text: str, a: int, b: int) -> bool:
-    """Removing text[a:b] leaves its line a bare fence (```` ``` ````): a zero-width space an author put there so
-    the fence would not close the block that holds it; without it, it closes that block."""
+    """Removing text[a:b] leaves its line a bare fence (```` ``` ````, also in a list item or a quote, as the code
+    rules read fences): a zero-width space an author put there so the fence would not close the block that holds
+    it; without it, it closes that block."""
+    from ..code._helpers import fence_line  # (asked only of an invisible character in markdown)
+
     start = text.rfind("\n", 0, a) + 1
     end = text.find("\n", b)
-    line = text[start:a] + text[b:end if end >= 0 else len(text)]
-    return _BARE_FENCE.fullmatch(line.rstrip("\r")) is not None
+    f = fence_line((text[start:a] + text[b:end if end >= 0 else len(text)]).rstrip("\r"))
+    return f is not None and not f.info
