@@ -6,7 +6,9 @@ and a skill kept in another agent's project folder (`.opencode/skills/…`, `.co
 that agent (as is one whose own text places it there: `.github/skills/<its name>/config.md`), a skill of a
 Codex plugin (`.codex-plugin/` at the plugin root) by Codex, a skill of a plugin whose root holds another
 agent's `<agent>-plugin.yml` (`datus-plugin.yml`) by that agent, and a skill whose package's own code reads a
-key of its frontmatter that no agent defines (and never names `.claude`) by that package's runtime. Where the
+key of its frontmatter that no agent defines (and never names `.claude`) by that package's runtime, and a skill
+of a repository named for another agent's skills (`cursor-skills`, `ade-cursor-skills`; nothing Claude's on the
+way up, no mention of Claude Code in the skill) by that agent. Where the
 target was not chosen explicitly, the rules that hold only for Claude Code (their `targets` is claude-code
 alone: `$N` substitution, tool names, permission syntax, …) stay silent on such a skill: their findings and
 fixes would be wrong there (an escaped `\\$1` is not unescaped by OpenClaw).
@@ -15,6 +17,7 @@ fixes would be wrong there (an escaped `\\$1` is not unescaped by OpenClaw).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,7 +57,7 @@ def other_host(doc: SkillDocument) -> str | None:
     plugin = _plugin_host(doc.path.parent)
     if plugin is None and fm.ok and package_runtime(doc):
         return "its package's own runtime"
-    return plugin
+    return plugin if plugin is not None else _repository_named_for(doc)
 
 
 def _installed_in(doc: SkillDocument) -> str | None:
@@ -87,6 +90,42 @@ def package_runtime(doc: SkillDocument) -> bool:
     from .package_code import package_runtime_only  # (only for skills with such keys: most never import it)
 
     return package_runtime_only(doc, foreign)
+
+
+REPO_DEPTH = 6  # folders above a skill looked in for its repository's root (`.git`)
+# agents whose name a repository of skills for them carries (`cursor-skills`, `ade-cursor-skills`, `codex-rules`)
+_NAMED_AGENTS = frozenset({"cursor", "codex", "opencode", "gemini", "windsurf", "copilot", "kiro", "cline", "openclaw",
+                           "qwen", "antigravity", "goose", "trae", "kilocode"})
+_COLLECTION_WORDS = frozenset({"skill", "skills", "rule", "rules", "agent", "agents", "config", "configs", "setup",
+                               "toolkit", "kit", "plugin", "plugins", "prompts", "commands", "workflows", "dotfiles"})
+
+
+def _repository_named_for(doc: SkillDocument) -> str | None:
+    """The agent a repository of skills names itself for (`cursor-skills`, `ade-cursor-skills`: an agent's name
+    followed by a word for a collection), where its root (the folder holding `.git`) names no Claude and
+    nothing on the way up is Claude Code's (`.claude/`, `.claude-plugin/`): such a repository installs its
+    skills into that agent's folder, which does not substitute `$N` or read `allowed-tools`. A skill whose own
+    text names `.claude/` or Claude Code is taken as written for Claude Code too."""
+    if doc.path is None or ".claude/" in doc.text or "Claude Code" in doc.text:
+        return None
+    d = str(doc.path.parent)
+    for _ in range(REPO_DEPTH):
+        isdir = os.path.isdir
+        if isdir(os.path.join(d, ".claude-plugin")) or isdir(os.path.join(d, ".claude")):
+            return None
+        if os.path.exists(os.path.join(d, ".git")):
+            words = [w for w in re.split(r"[^a-z0-9]+", os.path.basename(d).lower()) if w]
+            if "claude" in words:
+                return None
+            for a, b in zip(words, words[1:], strict=False):
+                if a in _NAMED_AGENTS and b in _COLLECTION_WORDS:
+                    return a
+            return None
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+    return None
 
 
 def _plugin_host(skill_dir: Path) -> str | None:

@@ -184,6 +184,41 @@ def test_a_skill_for_another_agent_gets_no_claude_code_only_rules(tmp_path: Path
     assert cc_only <= {f.code for f in run_rules(parse(text, path), chosen)[0]}
 
 
+@pytest.mark.parametrize(("repo", "folder", "text", "silent"), [
+    # held-out set 45: a repository of skills named for Cursor installs them into `.cursor/skills/`
+    ("cursor-skills", "skills/claude-helper", SKILL, True),
+    ("ade-cursor-skills", "skills/ops/claude-helper", SKILL, True),
+    ("koaedo__codex-rules", "claude-helper", SKILL, True),
+    ("claude-cursor-skills", "skills/claude-helper", SKILL, False),  # named for Claude too
+    ("cursor-tools", "skills/claude-helper", SKILL, False),  # an agent's name, no collection word after it
+    ("skills-for-cursor", "skills/claude-helper", SKILL, False),
+    ("my-skills", "skills/claude-helper", SKILL, False),
+    ("cursor-skills", ".claude/skills/claude-helper", SKILL, False),  # Claude Code's own folder on the way up
+    ("cursor-skills", "skills/claude-helper", SKILL + "\nInstall into `~/.claude/skills/` too.\n", False),
+    ("cursor-skills", "skills/claude-helper", SKILL + "\nWorks in Claude Code as well.\n", False),
+])
+def test_a_repository_named_for_another_agent(tmp_path: Path, repo: str, folder: str, text: str,
+                                              silent: bool) -> None:
+    """A repository of skills that names itself for another agent (`cursor-skills`) is that agent's: Claude Code's
+    own semantics are not applied unless the skill or the path says Claude Code."""
+    (tmp_path / repo / ".git").mkdir(parents=True)
+    path = tmp_path / repo / folder / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    cc_only = {"UNKNOWN_MODEL", "UNRESTRICTED_BASH"}
+    codes = {f.code for f in run_rules(parse(text, path), Config())[0]}
+    assert (not codes & cc_only) if silent else cc_only <= codes
+
+
+def test_a_repository_named_for_another_agent_inside_a_claude_plugin(tmp_path: Path) -> None:
+    """A Claude Code plugin kept in such a repository is Claude Code's."""
+    (tmp_path / "cursor-skills" / ".git").mkdir(parents=True)
+    (tmp_path / "cursor-skills" / "plugin" / ".claude-plugin").mkdir(parents=True)
+    path = tmp_path / "cursor-skills" / "plugin" / "skills" / "claude-helper" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    assert {"UNKNOWN_MODEL", "UNRESTRICTED_BASH"} <= {f.code for f in run_rules(parse(SKILL, path), Config())[0]}
+
+
 def test_a_manifest_added_later_is_seen(tmp_path: Path) -> None:
     """The manifest lookup is kept per folder while the folder is unchanged: a long-lived server that saw the
     folder without a manifest sees the one added afterwards (and stops seeing it once it is removed)."""

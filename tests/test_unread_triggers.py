@@ -52,6 +52,24 @@ def test_an_internal_copy_under_internal_is_not_routed(tmp_path: Path) -> None:
     assert _findings(tmp_path, "skills/internal/gh/branch-reset", INTERNAL) == []
 
 
+REGISTRY = "Central registry of URL detection patterns and extraction rules."
+
+
+@pytest.mark.parametrize(("folder", "extra", "silent"), [
+    # held-out set 45: a registry other skills consult, marked private by its frontmatter, not its description
+    ("skills/internal/context/url-patterns", "visibility: internal\n", True),
+    ("skills/internal/context/url-patterns", "visibility: Private\n", True),
+    ("skills/internal/context/internal-url-patterns", "", True),  # name opens `internal-`
+    ("skills/context/url-patterns", "visibility: internal\n", False),  # the marker alone: routed like any other
+    ("skills/internal/context/url-patterns", "visibility: public\n", False),  # the folder alone
+    ("tools/internal/deploy", "", False),  # a company's internal tools: no marker
+])
+def test_a_frontmatter_marker_under_internal_is_not_routed(tmp_path: Path, folder: str, extra: str,
+                                                           silent: bool) -> None:
+    found = _findings(tmp_path, folder, REGISTRY, extra)
+    assert found == [] if silent else [f.code for f in found] == ["MISSING_TRIGGER"]
+
+
 @pytest.mark.parametrize(("folder", "description"), [
     ("skills/gh/branch-reset", INTERNAL),  # "Internal …" alone: an ordinary skill about internals
     ("skills/internal/gh/branch-reset", RESET),  # the folder alone

@@ -569,10 +569,38 @@ def fence_step(fence: str, line: str) -> tuple[str, bool]:
     return fence, True
 
 
+LABEL_CHARS = 80  # a form field's label, at most
+
+
+def _blank_label(line: str) -> bool:
+    """The line is an empty form field: a list item that is a bold label ending in a colon with nothing after it
+    (`- **Recommendation:**`, `* **Repo type**:`). A label with text after it is a filled-in line; a label alone
+    on its line (`**What to cut:**`) leads in the list below it."""
+    s = line.strip()
+    if s[:2] not in ("- ", "* ", "+ "):
+        return False
+    s = s[2:].lstrip()
+    if not s.startswith("**"):
+        return False
+    if not s.endswith((":**", "**:")):
+        return False
+    label = s[2:-3]
+    return 0 < len(label) <= LABEL_CHARS and "*" not in label and label.strip() == label
+
+
+def _nested_under(line: str, lines: list[str], i: int) -> bool:
+    """The next line is indented deeper than `line`: items nested under a label (`- **Always:**` over
+    `  - run tests`), which leads them in rather than waiting to be filled in."""
+    if i + 1 >= len(lines) or not lines[i + 1].strip():
+        return False
+    nxt = lines[i + 1]
+    return len(nxt) - len(nxt.lstrip()) > len(line) - len(line.lstrip())
+
+
 def fill_in_template(rel: str, lines: list[str]) -> bool:
     """A document template (under an assets/ or templates/ folder at any depth, or a file named `*template*`, such as
     `references/design-template.md`): three or more `[placeholder]`, `{placeholder}`, `{{PLACEHOLDER}}`,
-    `<compound-name>`, `<free text to fill in>` fields outside code (one-word `<N>` / `<file>`, not an HTML element,
+    `<compound-name>`, `<free text to fill in>` fields or empty bold labels of list items (`- **Recommendation:**`, nothing nested under it) outside code (one-word `<N>` / `<file>`, not an HTML element,
     and `YYYY-MM-DD` only in its first HEADER_FIELD_LINES lines: a filled-in document's header; a catalogue of
     templates, `<root>/` in its examples, is no template).
 
@@ -588,6 +616,8 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
         fence, is_fence = fence_step(fence, line)
         if is_fence:
             continue
+        if not fence and "**" in line and _blank_label(line) and not _nested_under(line, lines, i):
+            fields += 1
         if not fence and ("[" in line or "{" in line or "<" in line):
             if "`" in line:
                 line = _CODE_SPAN.sub("", line)

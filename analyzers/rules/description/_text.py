@@ -77,7 +77,9 @@ _NOT_ROUTED_WORDS = ("direct", "independent", "standalone", "separate", "invoked
 
 def not_routed(doc: SkillDocument) -> bool:
     """The description says the skill is not routed to on its own ("DO NOT USE directly — consumed by …",
-    "not as an independent trigger", "not for direct invocation"), or opens "Internal …" in a skill kept under an `internal/` folder, or the
+    "not as an independent trigger", "not for direct invocation"), or is marked internal (it opens "Internal …",
+    or the frontmatter has `visibility: internal` or a `name` opening `internal-`) in a skill kept under an
+    `internal/` folder, or the
     frontmatter sets `allow_implicit_invocation: false` (at the top or
     one level down in `metadata`), or Codex's `agents/openai.yaml` beside it does (its `policy` block)."""
     data = doc.frontmatter.data
@@ -91,13 +93,21 @@ def not_routed(doc: SkillDocument) -> bool:
     if not isinstance(text, str):
         return False
     low = text.lower()  # every alternative holds one of these words: most descriptions skip the pattern
-    internal = low.lstrip(" \"'*_>").startswith("internal")
+    internal = low.lstrip(" \"'*_>").startswith("internal") or _marked_internal(data)
     if not internal and not any(w in low for w in _NOT_ROUTED_WORDS):
         return False
     return _NOT_ROUTED.search(text) is not None or internal and _in_internal_folder(doc)
 
 
 INTERNAL_DEPTH = 3  # folders above the skill's own looked at for `internal/`
+
+
+def _marked_internal(data: dict[object, object]) -> bool:
+    """The frontmatter marks the skill private: `visibility: internal` / `private`, or a `name` that opens
+    `internal-` (`internal-context-url-patterns`: a registry other skills consult)."""
+    vis, name = data.get("visibility"), data.get("name")
+    return (isinstance(vis, str) and vis.strip().lower() in ("internal", "private")) or \
+        (isinstance(name, str) and name.lower().startswith("internal-"))
 
 
 def _in_internal_folder(doc: SkillDocument) -> bool:

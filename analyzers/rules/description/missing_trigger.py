@@ -278,8 +278,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
     invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "the plug-in of the global
     `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
-    other skills load, or one opening "Internal …" in a skill kept under an `internal/` folder, such as
-    `skills/internal/gh/branch-reset/`: a private copy other skills call), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
+    other skills load, or one marked internal in a skill kept under an `internal/` folder, such as
+    `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
+    "Internal …", by `visibility: internal` / `private`, or by a `name` opening `internal-`), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
     skill whose `triggers` / `trigger` / `keywords` / `trigger_keywords` (`trigger-keywords`) / `activation` / `when` /
     `search_hint` list
