@@ -60,8 +60,18 @@ _ITEM_START = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 
 
 def _anchor_item(line: str) -> bool:
+    """A list item or a table row linking to one of the file's own headings (`- [Setup](#setup)`,
+    `| Design | [Part 1](#part-1) | … |`: a cell that is the link alone, not a link inside a cell's prose,
+    `| id | The Id of the [Started](#started) event |`, a field table's cross-reference)."""
+    if line.lstrip(" ").startswith("|"):
+        return "](#" in line and any(_link_cell(c.strip()) for c in line.split("|"))
     m = _ITEM_START.match(line)
     return m is not None and "](#" in line[m.end():]
+
+
+def _link_cell(cell: str) -> bool:
+    """The table cell is one link to an anchor of this file, and nothing else (`[Part 1](#part-1)`)."""
+    return cell.startswith("[") and cell.endswith(")") and cell.count("](") == 1 and "](#" in cell
 
 
 def _fragments(text: str) -> Iterator[str]:
@@ -118,7 +128,7 @@ _SCOPE = re.compile(
     r"|定义|定義|记录|記錄|列出|汇总|彙總|收录|收錄|规范|規範)"
     # a sentence with no subject opening the line ("Defines the formulas for …"), or after 。 ("…配置文件。维护…")
     # (capital: not a wrapped line); also after another sentence ("A guide to indexes. Covers when to index, …")
-    r"|(?:^[\s>*_]*|[.!?]\s{1,3})(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Lists|Outlines)\b"
+    r"|(?:^[\s>*_]*|[.!?]\s{1,3})(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Handles|Lists|Outlines)\b"
     r"|(?:^[\s>*_]*|。)(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)", re.I | re.M)
 # "本节以简短的例子展示如何…完成快速部署、建立数据库、…", "本小节将从构造函数、订阅和取消订阅…进行介绍": this section / chapter,
 # a short phrase, then the verb (shows, introduces, describes)
@@ -517,7 +527,7 @@ def _description_lists(lines: list[str]) -> bool:
 def has_toc(lines: list[str]) -> bool:
     """A table of contents starts in the first TOP_LINES lines (of the file, or of its body after a frontmatter
     block): a `Contents`-like heading or label (alone,
-    or followed by its links on the same line), a `[TOC]`-style marker, two list items linking to the
+    or followed by its links on the same line), a `[TOC]`-style marker, two list items or table rows linking to the
     file's own headings, or three plain list items naming them; or one of the first SCOPE_LINES lines says
     what the file covers and lists it."""
     if _description_lists(lines):
@@ -1047,8 +1057,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     than 100 lines is reported, on its first line, when none of its first 30 lines (nor of the 30 after its frontmatter,
     if it opens with one) starts a table
     of contents: a heading or bold label such as `Contents`, `Table of contents`, `On this page`,
-    `In this guide`, `目录`, `索引` (a heading may go on after `·`, `：`, `—` or `|`: `## 索引 · 各类型读哪几段`); a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items that
-    link to the file's own headings (`- [Setup](#setup)`; also by the page's full address, as a crawled docs page's
+    `In this guide`, `目录`, `索引` (a heading may go on after `·`, `：`, `—` or `|`: `## 索引 · 各类型读哪几段`); a marker such as `[TOC]`, `[[_TOC_]]`, `<!-- toc -->`; or two list items (or table rows, by a cell that is the link alone) that
+    link to the file's own headings (`- [Setup](#setup)`, `| Design | [Part 1](#part-1) |`; also by the page's full address, as a crawled docs page's
     sidebar does: `* [JWT Tokens](https://x.io/api.html#jwt-tokens)` beside `## JWT Tokens`, not links to other
     sites' anchors), a `Contents:` label followed by such links on
     its line, or three plain list items naming the file's own headings; or, in its first 10 lines, a sentence
@@ -1062,7 +1072,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     "this section / chapter" and a short phrase before the verb, the list counted by its `、` (`本节以简短的例子展示如何完成快速
     部署、建立数据库、…`, `本小节将从构造函数、订阅和取消订阅进行介绍`; not `本文将介绍…的使用方法，帮助用户…，提升…`, whose `，` join
     clauses); or a sentence with no subject opening a line
-    or after another sentence's end ("Defines the formulas for …", "Covers email login, …", "A guide to
+    or after another sentence's end ("Defines the formulas for …", "Covers email login, …", "Handles Phase 5:
+    saving sessions, exporting transcripts, …", "A guide to
     indexes. Covers when to index, …"; "…配置文件。维护…"); the sentence, which may run on
     to the next line, going on to list three or more things (commas, `、` and `，` count, and "and" / 和 before
     the last item: "A, B and C", "A、B和C"), or two after a colon: "This topic describes two methods: exact search and approximate

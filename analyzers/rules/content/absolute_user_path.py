@@ -53,6 +53,21 @@ def _elided(rest: str) -> bool:
     return any(part in ("...", "…") for part in re.split(r"[\\/]", rest)[1:-1])
 
 
+# extensions of files, not of user names (`john.smith`, `j.doe`): a path ending `/Users/photo.png` names a file
+_FILE_EXTENSIONS = frozenset({
+    "png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "ico", "tif", "tiff", "heic", "pdf", "txt", "md", "csv",
+    "tsv", "json", "jsonl", "yaml", "yml", "xml", "html", "htm", "zip", "tar", "gz", "tgz", "7z", "rar", "mp3",
+    "mp4", "mov", "wav", "m4a", "avi", "mkv", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "py", "js", "ts",
+    "sh", "log", "ini", "toml", "cfg", "conf", "env", "db", "sqlite", "epub", "key", "pem",
+})
+
+
+def _file_name(name: str) -> bool:
+    """The segment after `/Users/` ends the path and is a file's name (`photo.png`, `report.pdf`)."""
+    stem, dot, ext = name.rpartition(".")
+    return bool(dot and stem) and ext.lower() in _FILE_EXTENSIONS
+
+
 def _regex_flags(name: str) -> bool:
     """The name is only a regex literal's flags (`/home/i`, `/Users/gi`): at most one of each of `dgimsuvy`."""
     return len(name) <= 4 and len(set(name)) == len(name) and set(name) <= set("dgimsuvy")
@@ -201,7 +216,9 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `username`, `you`, `your-name`, `me`, `name`, `someone`, `example`, `xxxx`, and anything written
     `<user>`, `$USER`, `${USER}`, `{user}`, `%USERNAME%`; the same in other languages: `用户名`, `你的用户名`,
     `ユーザー名`, `usuario`, `Benutzername`, …); a JavaScript regex literal (`{ name: /home/i }`: `i` is its
-    flags, nothing follows); an elided example whose middle folder is `...` or `…`
+    flags, nothing follows); a file's name right after the root, ending the path (`"/Users/photo.png"`,
+    `/home/report.pdf`: a made-up path with no user in it; `/Users/john.smith` is reported); an elided
+    example whose middle folder is `...` or `…`
     (`/Users/jp/.../.worktrees/<branch>`: a path on no machine; `/Users/jp/src/../x` is reported); shared folders (`/Users/Shared`,
     `C:\\Users\\Public`, `C:\\Users\\Default`, `/home/linuxbrew`); the home folders of well-known
     sandboxes, CI runners and containers, the same on every such machine (`/home/claude` in claude.ai's
@@ -258,6 +275,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 continue
             if not m.group("rest") and _regex_flags(m.group("name")) and m.group("root").startswith("/"):
                 continue  # `{ name: /home/i }`: a JavaScript regex literal and its flags, not a user's home
+            if not m.group("rest") and _file_name(m.group("name")):
+                continue  # `"/Users/photo.png"`: a file placed in the root of homes, a made-up path, no user's
             if _elided(m.group("rest")):
                 continue  # `/Users/jp/.../.worktrees/<branch>`: an elided example, a path on no machine
             if _sample_output(doc, ln):
