@@ -537,11 +537,17 @@ def frontmatter_insert_point(doc: SkillDocument) -> Pos:
 
 
 # a fill-in field: `[Client name]`, `[Project name]` (not a `[ ]` / `[x]` checkbox, a link or a footnote),
-# or `{APP_NAME}`, `{page URL where the issue was found}`, `{标题}` (not `${VAR}`, `{{mustache}}` or JSON), or an
-# upper-case `{{BRAND_NAME}}` (a report template's slot; lower-case `{{ var }}` is template code)
+# or `{APP_NAME}`, `{page URL where the issue was found}`, `{标题}` (not `${VAR}`, `{{mustache}}` or JSON), or a
+# `{{…}}` slot (_SLOT)
 _FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[^\W\d_][^{}\n]{0,79}\}(?!\})"
-                    r"|\{\{[A-Z][A-Z0-9_]{0,60}\}\}"
                     r"|<[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+>")  # `<nom-du-projet>`, `<project_name>` (not `<details>`)
+# a `{{…}}` slot of a document template: `{{BRAND_NAME}}`, `{{Project Name}}`, `{{project-name}}`, `{{What problem
+# exists and for whom}}` (upper-case first, or words apart: not template code, `{{ var }}`, `{{user.name}}`)
+_SLOT = re.compile(r"\{\{([^{}\s][^{}\n]{0,79})\}\}")
+
+
+def _slots(line: str) -> int:
+    return sum(1 for m in _SLOT.finditer(line) if m.group(1)[0].isupper() or " " in m.group(1) or "-" in m.group(1))
 # a free-text field in angle brackets: `<Title that names the outcome>`, `<who reads the result>` (three or
 # more words, no `=` or quotes: not an HTML tag with attributes, `<details open>` or `<br />`)
 _FREE_FIELD = lazy_compile(r"<[A-Za-z][^<>=\"'\n]{0,160}>")
@@ -607,7 +613,7 @@ def _nested_under(line: str, lines: list[str], i: int) -> bool:
 
 def fill_in_template(rel: str, lines: list[str]) -> bool:
     """A document template (under an assets/ or templates/ folder at any depth, or a file named `*template*`, such as
-    `references/design-template.md`): three or more `[placeholder]`, `{placeholder}`, `{{PLACEHOLDER}}`,
+    `references/design-template.md`): three or more `[placeholder]`, `{placeholder}`, `{{PLACEHOLDER}}` (`{{Project Name}}`, `{{project-name}}`; not template code, `{{ var }}`),
     `<compound-name>`, `<free text to fill in>` fields or empty bold labels of list items (`- **Recommendation:**`, nothing nested under it) outside code (one-word `<N>` / `<file>`, not an HTML element,
     and `YYYY-MM-DD` only in its first HEADER_FIELD_LINES lines: a filled-in document's header; a catalogue of
     templates, `<root>/` in its examples, is no template).
@@ -629,7 +635,7 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
         if not fence and ("[" in line or "{" in line or "<" in line):
             if "`" in line:
                 line = _CODE_SPAN.sub("", line)
-            fields += len(_FIELD.findall(line))
+            fields += len(_FIELD.findall(line)) + (_slots(line) if "{{" in line else 0)
             if "<" in line:
                 fields += sum(1 for f in _FREE_FIELD.findall(line) if f.count(" ") >= 2 and not f.endswith("/>"))
         if i < HEADER_FIELD_LINES and not fence and ("<" in line or "YYYY" in line):

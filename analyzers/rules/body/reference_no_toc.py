@@ -1029,7 +1029,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     not READMEs, changelogs (also release notes in a `release/`, `releases/` or `changelog/` folder), licences
     and contributing guides (written for people), nor fill-in
     document templates under `assets/` or `templates/` or named `*template*` (three or more
-    `[Client name]`-, `{client}`-, `{标题}`-, `{{CLIENT_NAME}}`- or `<project-name>`-style fields outside code, or one-word
+    `[Client name]`-, `{client}`-, `{标题}`-, `{{CLIENT_NAME}}`- (`{{Project Name}}`, `{{project-name}}`; not template
+    code, `{{ var }}`) or `<project-name>`-style fields or empty form fields (`- **Recommendation:**`) outside code, or one-word
     `<N>`-style ones (not an HTML element) and `YYYY-MM-DD` in its first 15 lines: copied whole into the
     agent's output, where a table of contents does not belong), nor a template whose path under
     `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for

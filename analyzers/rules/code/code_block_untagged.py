@@ -193,6 +193,59 @@ def _double_closers(doc: SkillDocument) -> set[int]:
     return out
 
 
+_EXAMPLE_LANGS = frozenset({"markdown", "md"})
+_EXAMPLE_FENCE = re.compile(r"(?:```|~~~)[ \t]*(?:markdown|md)\b", re.I)
+INNER_PAIR_LINES = 20  # lines of a sample between the two fences of an inner pair, at most
+
+
+def _example_pairs(doc: SkillDocument) -> set[int]:
+    """The author's closers of bare samples inside a ```` ```markdown ```` example (````markdown```` … `## Beads` ````` ````
+    `○ bd-1` ```` ``` ```` `## Files` … ```` ``` ````): CommonMark ends the example at the sample's opener, reads
+    the sample as text and the sample's closer as an opener whose block runs to the next bare fence. Each such
+    block opens within INNER_PAIR_LINES lines of the block before it with no blank line between (the sample's
+    lines, which sit against both its fences); the chain from the example is taken when one of its blocks holds
+    the example's own headings (`## Files Changed`): what the example was showing, not code. The example may
+    also open inside a block whose pairing has already slipped (_ends_in_example). Each block is looked at once."""
+    out: set[int] = set()
+    if _EXAMPLE_FENCE.search(doc.text) is None:
+        return out  # most documents: no markdown example at all
+    blocks = [b for b in doc.code_blocks if b.fenced]
+    lines = doc.lines
+    k = 0
+    while k < len(blocks):
+        b = blocks[k]
+        k += 1
+        if not b.closed or b.language.lower() not in _EXAMPLE_LANGS and (b.info or not _ends_in_example(b, lines)):
+            continue
+        chain: list[CodeBlock] = []
+        prev = b
+        while k < len(blocks):
+            nb = blocks[k]
+            closer = prev.end_line - 1
+            if nb.info or not nb.closed or not 0 < nb.start_line - closer <= INNER_PAIR_LINES + 1 or \
+                    any(not lines[ln].strip() for ln in range(closer + 1, nb.start_line)):
+                break
+            chain.append(nb)
+            prev = nb
+            k += 1
+        if any(_holds_heading(c, lines) for c in chain):
+            out.update(c.start_line for c in chain)
+    return out
+
+
+def _ends_in_example(b: CodeBlock, lines: list[str]) -> bool:
+    """`b` (a stray closer's block, its pairing already slipped) holds a ```` ```markdown ```` opener still open at
+    its end: CommonMark's closer of `b` is that example's first inner fence."""
+    n, last = 0, ""
+    for opener, f in _inner_fences(b, lines):
+        if f.run >= opener.run:
+            if f.info:
+                n, last = n + 1, f.info.split()[0].lower()
+            else:
+                n = max(n - 1, 0)
+    return n > 0 and last in _EXAMPLE_LANGS
+
+
 def _inner_fences(b: CodeBlock, lines: list[str]) -> Iterator[tuple[FenceLine, FenceLine]]:
     """(the block's opener, a fence line of its character among its content lines), for each such line."""
     opener = fence_line(lines[b.start_line]) if b.start_line < len(lines) else None
@@ -285,7 +338,11 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     pairs the fences afresh up to the wrapper's own closer; nor, when all of a tagged wrapper's inner fences are
     bare (```` ```yaml ```` holding sample ```` ``` ```` blocks, which `NESTED_FENCE` cannot tell apart), the
     untagged openers from the wrapper up to the empty block that its last inner closer and its own closer make on
-    two lines in a row. So too after a longer fence holding a shorter tagged one it never closes (```` ```` ````
+    two lines in a row; nor the author's closer of a bare sample inside a ```` ```markdown ```` example (CommonMark
+    ends the example at the sample's opener, and the sample's closer opens a block that runs to the next bare
+    fence): the blocks after the example that each open within 20 lines of the one before, with no blank line
+    between (the sample's lines sit against both its fences), when one of them holds the example's own headings
+    (`## Files Changed`). So too after a longer fence holding a shorter tagged one it never closes (```` ```` ````
     … ```` ```javascript ```` … ```` ```` ````, then a bare ```` ``` ````: the author's closer), when the walk comes
     back in step or its last block ends at the file's last line holding the document's own sections (`## Summary`):
     a stray fence there.
@@ -332,7 +389,7 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
 
     nested = nested_fences(doc)
     strays = {stray for _b, _inner, stray in nested}
-    strays |= _shifted_closers(doc, strays) | _wrapped_closers(doc, nested) | _double_closers(doc)
+    strays |= _shifted_closers(doc, strays) | _wrapped_closers(doc, nested) | _double_closers(doc) | _example_pairs(doc)
     last = _last_text_line(doc.lines)  # (once: trailing blank lines are not walked again for every block)
     for b in untagged:
         if b.start_line in closers or b.start_line in strays:

@@ -31,11 +31,12 @@ from ._mentions import case_variant, shared_above
 
 def _quoted_example(doc: SkillDocument, link: Link, target: str, memo: dict) -> bool:
     """`(e.g., "see [Some Title](#some-title)")` below an example block holding `### Some Title {#some-title}`:
-    a link quoted in prose whose heading is in a code block shows how to cross-reference; it links nothing."""
+    a link quoted in prose whose heading is in a code block shows how to cross-reference; it links nothing. So
+    does a quoted link to an issue number (`"[Decide the refund ledger entry](#42)"`: how to cite an issue)."""
     line = link.range.start.line
     if not 0 <= line < len(doc.lines):
         return False
-    if swallowed_anchor(doc, target, memo) is None:
+    if not target.lstrip("#").isdigit() and swallowed_anchor(doc, target, memo) is None:
         return False
     text = doc.lines[line]
     a, b = link.range.start.character, link.range.end.character if link.range.end.line == line else len(text)
@@ -86,7 +87,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     inside a fenced code block (a fence above it closed early or was left open, and the heading became code),
     the message names that line and where the block opens: the fences are what to fix. A link in quotes in prose whose
     heading is in a code block is an example of cross-referencing (`(e.g., "see [Some Title](#some-title)")` under a
-    block showing `### Some Title {#some-title}`): not reported. Links into `references/` are
+    block showing `### Some Title {#some-title}`): not reported, nor is a quoted link to an issue number
+    (`"[Decide the refund ledger entry](#42)"`, how to cite an issue; unquoted, `[x](#42)` is reported). Links
+    into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked, nor
