@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -43,6 +44,11 @@ def uninvocable_skill(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     ---
     ```
 
+    Not reported: a skill that a subagent of the same plugin or project preloads, its name in the `skills:` list
+    of an agent definition in the `agents/` folder beside the skills folder (`agents/reviewer.md` with
+    `skills: [nw-dor-validation]` for `skills/nw-dor-validation/`; `.claude/agents/` for `.claude/skills/`): an
+    agent-only skill, kept out of the main model's list and the `/` menu on purpose.
+
     ## Fix
     Remove one of the two fields. No automatic fix: which one is the author's choice.
     """
@@ -52,5 +58,43 @@ def uninvocable_skill(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     dmi, ui = fm.get("disable-model-invocation"), fm.get("user-invocable")
     if dmi is None or ui is None or dmi.value is not True or ui.value is not False:
         return
+    if _preloaded_by_agent(doc):
+        return
     yield ctx.finding(ui.key_range, "Nobody can invoke this skill: `disable-model-invocation: true` hides it from "
                       "the model and `user-invocable: false` hides it from the `/` menu")
+
+
+AGENT_FILES = 200  # agent definitions read, at most
+AGENT_HEAD = 8_000  # characters of an agent file read for its frontmatter
+
+
+def _preloaded_by_agent(doc: SkillDocument) -> bool:
+    """An agent definition in the `agents/` folder beside this skill's `skills/` folder lists the skill's name (or
+    its folder's) in its `skills:` frontmatter list."""
+    if doc.path is None:
+        return False
+    skill_dir = os.path.dirname(os.path.abspath(doc.path))
+    agents = os.path.join(os.path.dirname(os.path.dirname(skill_dir)), "agents")
+    data = doc.frontmatter.data
+    names = {os.path.basename(skill_dir)} | ({data["name"]} if isinstance(data.get("name"), str) else set())
+    try:
+        entries = sorted(e for e in os.listdir(agents) if e.endswith(".md"))[:AGENT_FILES]
+    except OSError:
+        return False
+    for entry in entries:
+        try:
+            with open(os.path.join(agents, entry), encoding="utf-8", errors="replace") as f:
+                head = f.read(AGENT_HEAD)
+        except OSError:
+            continue
+        if not head.startswith("---") or "skills:" not in head:
+            continue
+        from ...parse import parse  # (only for a skill both hidden and unusable: rare)
+
+        meta = parse(head).frontmatter.data
+        listed = meta.get("skills") if isinstance(meta, dict) else None
+        if isinstance(listed, str):
+            listed = [x.strip() for x in listed.split(",")]
+        if isinstance(listed, list) and any(isinstance(x, str) and x.split(":")[-1] in names for x in listed):
+            return True
+    return False
