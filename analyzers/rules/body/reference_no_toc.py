@@ -554,7 +554,8 @@ def _toc_at_top(lines: list[str]) -> bool:
             if anchors >= 2:
                 return True
     return _lede_lists(lines) or _purpose_lists(lines) or _lists_headings(lines) or _names_headings(lines) \
-        or _outline_in_top(lines) or _title_lists_sections(lines) or _colon_list_names_sections(lines) \
+        or _outline_in_top(lines) or _title_lists_sections(lines) or _title_names_hidden_sections(lines) \
+        or _colon_list_names_sections(lines) \
         or _code_names_headings(lines) or _diagram_names_headings(lines)
 
 
@@ -592,12 +593,45 @@ def _stem(word: str) -> str:
 
 def _main_headings(lines: list[str], start: int) -> Iterator[str]:
     """The text of each `## ` heading from line `start` on, outside fenced code (fences paired from `start`)."""
+    for _k, text in _main_heading_lines(lines, start):
+        yield text
+
+
+def _main_heading_lines(lines: list[str], start: int) -> Iterator[tuple[int, str]]:
+    """(line, text) of each `## ` heading from line `start` on, outside fenced code (fences paired from `start`)."""
     fence = ""
     for k in range(start, len(lines)):
         line = lines[k]
         fence, is_fence = fence_step(fence, line)
         if not fence and not is_fence and line.startswith("## "):
-            yield line[3:]
+            yield k, line[3:]
+
+
+def _title_names_hidden_sections(lines: list[str]) -> bool:
+    """The title's list after a colon names each main section whose heading lies below the top TOP_LINES lines
+    ("# rung config reference: policy and bundle" over `## The v2 model` (line 7), `## Policy` (17) and
+    `## Evidence bundle` (93)), and each of its items names a main section: with the headings the preview shows,
+    the whole outline is in view. Two to TITLE_SECTIONS items."""
+    title = next((ln for ln in lines[:3] if ln.strip()), "")
+    if not title.startswith("# ") or ": " not in title:
+        return False
+    listed = _plain(title[2:].split(": ", 1)[1])[:OVERVIEW_CHARS]
+    items = [x.split() for x in _LIST_SPLIT.split(listed) if x.split()]
+    if not 2 <= len(items) <= TITLE_SECTIONS:
+        return False
+    firsts = [_stem(item[0]) for item in items]
+    heads: list[set[str]] = []
+    hidden = 0
+    for k, text in _main_heading_lines(lines, 1):
+        words = {_stem(w) for w in _plain(text).split()}
+        heads.append(words)
+        if k >= TOP_LINES:
+            hidden += 1
+            if not any(f in words for f in firsts):
+                return False  # a section out of view that the title does not name
+        if len(heads) > TITLE_SECTIONS + len(items):
+            return False
+    return hidden > 0 and all(any(f in h for h in heads) for f in firsts)
 
 
 def _title_lists_sections(lines: list[str]) -> bool:
@@ -1102,7 +1136,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). So does a title that lists the file's two
     to six main sections, one item each by its first word (`# Tool catalog, advanced builds and recipes` over
     `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; not `# Automation, shell pipelines and batch processing`
-    over sections it does not name), and a colon's list in the first 10 lines whose three or more short items each
+    over sections it does not name), or whose list after a colon names, by first words, every main section below the
+    top 30 lines, each of its items naming a main section (`# rung config reference: policy and bundle` over
+    `## Policy` at line 17 and `## Evidence bundle` at line 93: with the headings in view, the whole outline is
+    seen), and a colon's list in the first 10 lines whose three or more short items each
     name a different main section by a word ("High-level asset operations: duplicate, token-aware rename,
     dependency-aware delete, and sprite swap." over `## Duplicate Asset` … `## Swap Sprite`, also when the list
     starts on the line after the colon; an item of five or six words by two: "cache warmup on cold start" for
