@@ -251,7 +251,8 @@ _EXPLICIT = re.compile(
     r"|(?:используй(?:те)?|применяй(?:те)?)\s+(?:при|когда|если)\b"
     # "Run after all readers, before the interview …" at the start of a sentence (not "Runs tests after …")
     # ("…; also run when the owner says …": "also" before it)
-    r"|" + _START + r"(?:also\s+)?run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+)?(?:after|before|when|whenever)\b"
+    r"|" + _START + r"(?:also\s+)?run\s+(?:this\s+(?:skill\s+)?|it\s+)?(?:first\s+|only\s+|right\s+|just\s+|immediately\s+)?"
+    r"(?:after|before|when|whenever)\b"
     # "Runs weekly as a scheduled check via reflect-scheduled-checks": a schedule is when it is loaded (not "Runs
     # every linter", "Runs tests after …")
     r"|" + _START + r"(?:runs?|invoked|triggered|loaded)\s+(?:daily|weekly|nightly|hourly|monthly|every\s+"

@@ -84,11 +84,20 @@ _CONTAINER = lazy_compile(r"\b(?:docker|podman|nerdctl)(?:\s+container)?\s+(?:ru
 _HOST_SIDE = ("-v ", "--volume ", "--volume=", "src=", "source=", "-v=")
 
 
+# keys whose value is a path inside a container: a Kubernetes volume's `mountPath`, a container's `workingDir`,
+# a Dockerfile's `WORKDIR` (the host side, `hostPath: path:`, is still a user's path)
+_CONTAINER_KEYS = ("mountPath:", "mountPath\":", "containerPath:", "containerPath\":", "mount_path:", "workingDir:",
+                   "WORKDIR")
+
+
 def _in_container(line: str, at: int, container: bool) -> bool:
     """On a `docker run` line, the path at `at` is inside the container (`-v ~/.x:/home/app/.x`, `dst=`,
     `-e HOME=/home/app`, the command run in it) unless it is the host side of a mount (`-v /home/al/x:/x`,
-    `src=/home/al/x`)."""
-    return container and not line[max(0, at - 9):at].endswith(_HOST_SIDE)
+    `src=/home/al/x`); so is the value of a container-side key (`mountPath: /home/opuser/.op/x.json`)."""
+    if container:
+        return not line[max(0, at - 9):at].endswith(_HOST_SIDE)
+    before = line[max(0, at - 20):at].rstrip(" \t\"'")
+    return before.endswith(_CONTAINER_KEYS) and (not before.endswith("WORKDIR") or line.lstrip().startswith("WORKDIR"))
 
 
 def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]:
@@ -228,7 +237,9 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     (a web route, not a macOS home); and on a `docker run` / `docker exec` / `podman run` line, a path
     inside the container (`-v ~/.marm:/home/marm/.marm`, `dst=/home/marm`, `-e HOME=/home/marm`, the
     command run in it), where only the host side of a mount (`-v /home/alice/x:/x`, `src=/home/alice/x`)
-    is reported; nor a name the document declares is not the author's: a service account it sets up
+    is reported, and the value of a container-side key (`mountPath: /home/opuser/.op/x.json`, `containerPath:`,
+    `workingDir:`, a Dockerfile's `WORKDIR /home/node/app`; a `hostPath`'s `path:` is reported); nor a name the
+    document declares is not the author's: a service account it sets up
     (`User=xa` in a systemd unit, `useradd xa`: `/home/xa` is the same on every server set up this way), or the
     account of a remote host it logs in to (`ssh hch@gpu-box`, `hch@10.145.119.19`: `/home/hch` is that host's),
     or a path on a line that says to replace it ("Replace all occurrences of `/Users/alice/work` with the

@@ -206,8 +206,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        year", "last month"', the data the skill handles), a sentence opening "WHEN: …", "[WHEN] …" or "When to use: …"
        (the `WHAT: … WHEN: … DO-NOT: …` and `[WHAT] … [WHEN] … [HOW] …` layouts), 'Use "idea-refine" or "ideate" to trigger' (the phrases that load it; not 'Use "npm run
        build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
-       hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "(Also) run after / before /
-       when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
+       hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "(Also) run (it) (right / just /
+       immediately) after / before / when …" (not "Runs tests after …", which says what the skill does), a sentence opening "Mandatory / required
        for …" or "Essential when …", "proactively", "when(ever) the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when the owner / operator / maintainer / developer says / asks / types / requests / mentions …" (a verb of speech only: "when the owner pushes a branch" is a situation), "when Claude / the agent / an agent / the model needs / wants to …",
        "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
