@@ -26,6 +26,9 @@ KINDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("a Slack token", ("xox",), re.compile(r"\bxox[abprs]-[0-9]{6,}-[A-Za-z0-9-]{10,}")),
     ("a Google API key", ("AIza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("a Stripe live key", ("_live_",), re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
+    # another service's live key in Stripe's style (`pb_live_…`, PostBridge; held-out set 45d); _random() asks for
+    # digits and both cases after `_live_`; a publishable `pk_live_` key is meant to be public
+    ("a live API key", ("_live_",), re.compile(r"\b(?![rsp]k_)[a-z]{2,4}_live_[0-9A-Za-z]{20,}")),
     # `BSA` and ~28 random characters (held-out set 35d: a live key in a Hermes skill); _random() then asks for
     # digits and both cases in the rest, so an upper-case word such as `BSAFETYCHECKLIST…` is not one
     ("a Brave Search API key", ("BSA",), re.compile(r"\bBSA[A-Za-z0-9_-]{24,40}\b")),
@@ -156,7 +159,8 @@ def scan_secrets(source: SkillDocument | BundledFile) -> Iterator[tuple[Range, s
                 secret = m.group(0)
                 if _placeholder(secret) or what == "an OpenAI API key" and not _openai(secret):
                     continue
-                if what == "a Brave Search API key" and not _random(secret[3:]):
+                if what == "a Brave Search API key" and not _random(secret[3:]) or \
+                        what == "a live API key" and not _random(secret[secret.find("_live_") + 6:]):
                     continue
                 if what == "a private key":
                     if material is None:  # once per line: every header on it shares the lines below
@@ -173,7 +177,9 @@ def hardcoded_secret(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Looks through the whole of SKILL.md and of every bundled text file (scripts, references,
     configs; a finding in a bundled file is reported on that file), code blocks included, for
-    credentials with a distinctive format: Anthropic, OpenAI, GitHub, Slack, Google, Stripe and Brave Search keys, AWS access key ids and PEM private
+    credentials with a distinctive format: Anthropic, OpenAI, GitHub, Slack, Google, Stripe and Brave Search keys, other
+    services' live keys in Stripe's style (`pb_live_` and 20 or more random letters and digits; not a publishable
+    `pk_live_` key), AWS access key ids and PEM private
     keys (a private key only with a base64 body: a header over `...` shows the format). Placeholders (`sk-ant-api03-xxxx…`, `AKIAIOSFODNN7EXAMPLE`, values with `your`, `example`,
     `test`, `...`, six characters in alphabet or digit order: `AKIA0000TUVWXY3BCDEF`, one character six times:
     `AKIAYYYYYYYYYYYYYYYY`) are not reported.
