@@ -832,6 +832,33 @@ def prompt_file(lines: list[str]) -> bool:
     return text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは"))
 
 
+ROLE_LINES = 12  # lines of the top looked at for a subagent prompt's `## Role` section
+
+
+def _agent_prompt(rel: str, lines: list[str]) -> bool:
+    """A subagent's instructions in an `agents/` folder, written as a role card rather than "You are …": titled
+    "# <Name> Agent" with a `## Role` section in the first ROLE_LINES lines and no second title (skill-creator's
+    `agents/comparator.md`, "# Blind Comparator Agent", handed whole to the comparator). A file holding a second
+    document (`agents/analyzer.md`'s "# Analyzing Benchmark Results", which SKILL.md sends the main agent to by
+    section) is read in parts."""
+    if "agents/" not in "/" + rel and "subagents/" not in "/" + rel:
+        return False
+    title = next((ln for ln in lines[:3] if ln.strip()), "").strip()
+    if not title.startswith("# ") or not title.lower().rstrip(" #").endswith(("agent", "subagent")):
+        return False
+    if not any(ln.strip().lower() in ("## role", "## your role") for ln in lines[1:ROLE_LINES]):
+        return False
+    fence = ""
+    titles = 0
+    for line in lines:
+        fence, is_fence = fence_step(fence, line)
+        if not fence and not is_fence and line.startswith("# "):
+            titles += 1
+            if titles > 1:
+                return False
+    return True
+
+
 # "Curated TOC of the official oXygen manual, grouped by topic.", "An index of the API's endpoints": the file is
 # itself a table of contents (of pages elsewhere)
 _INDEX_FILE = re.compile(r"(?:[\w-]+\s+){0,2}?(?:toc|table\s+of\s+contents|index)\s+of\s", re.I)
@@ -1070,7 +1097,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for
     `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
-    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…"), nor a
+    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…";
+    or, in an `agents/` folder, a role card titled "# <Name> Agent" with a `## Role` section in its first 12 lines
+    and no second title: skill-creator's `agents/comparator.md`), nor a
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
     `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index", a "Reference / API / Docs /
     Files Index" above three or more links to other markdown files in its first 30 lines; not "Vector Index"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
@@ -1195,7 +1224,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # most files: no line index needed
         lines = bf.lines
         n = len(lines) - (1 if lines and lines[-1] == "" else 0)
-        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) or index_file(lines, bf.rel) \
+        if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) \
+                or _agent_prompt(bf.rel, lines) or index_file(lines, bf.rel) \
                 or read_whole(lines) or _output_template(bf.rel, doc.text) or fenced_template(bf.rel, lines) \
                 or _few_sections(bf) or _skill_reads_whole(doc, bf.rel):
             continue
