@@ -90,6 +90,15 @@ def _untranslated(rel: str) -> str | None:
     return f"{stem[:m.start()]}.{ext}" if m and m.start() > 0 and stem[m.start() - 1] != "/" else None
 
 
+def _variant_skill(doc: SkillDocument, rel: str) -> bool:
+    """`ts/skill.md` with a frontmatter: a nested skill's file in a case variant of SKILL.md, which discovery scores as
+    that skill (`SKILL_FILE_NAME` reports the spelling); its links are its own business."""
+    if "/" not in rel or posixpath.basename(rel).lower() != "skill.md":
+        return False
+    bf = read_bundled(doc, rel)
+    return bf is not None and bf.text.lstrip("\ufeff").startswith("---")
+
+
 @rule("NESTED_REFERENCE", family="links", severity=Severity.INFO)
 def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A file SKILL.md links to sends the agent on to further reference files (more than one level deep).
@@ -110,7 +119,8 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `SECURITY.md`, …), linked or linking: they are written for people, not read as references. Nor are
     translations: a link to `a.zh.md` (a language suffix: `.zh`, `_ja`, `-en`, `.zh-CN`, …) from `a.md` or
     from any file when SKILL.md links `a.md` (a language switch, `[中文](a.zh.md)`), or the links of
-    `SKILL.zh.md` (SKILL.md itself in another language).
+    `SKILL.zh.md` (SKILL.md itself in another language), or of a nested skill's `ts/skill.md` with a frontmatter
+    (a case variant of SKILL.md, which discovery scores as that skill).
 
     ## Why is this bad?
     Anthropic's skill authoring guide asks to keep references one level deep from SKILL.md. An
@@ -147,7 +157,7 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     bases: dict[str, int] = {}
     for rel, t in linked.items():
         if suffix(rel) not in MARKDOWN_SUFFIXES or rel == "SKILL.md" or doc.files.in_nested_skill(rel) \
-                or _boilerplate(rel) or _untranslated(rel) == "SKILL.md":
+                or _boilerplate(rel) or _untranslated(rel) == "SKILL.md" or _variant_skill(doc, rel):
             continue  # (a nested skill's files, its SKILL.md among them, are that skill's business)
         bf = read_bundled(doc, rel)
         if bf is None or not bf.links:
