@@ -111,7 +111,8 @@ def _target_path(target: str) -> str | None:
     return p
 
 
-_PLACEHOLDER_TARGETS = frozenset({"url", "uri", "link", "href", "todo", "tbd", "xxx", "..."})
+_PLACEHOLDER_TARGETS = frozenset({"url", "uri", "link", "href", "path", "filepath", "file_path", "file-path", "target",
+                                  "todo", "tbd", "xxx", "..."})
 _PLACEHOLDER_MARKS = ("YYYY", "###", "XXX", "NNN")  # a date or a number to fill in
 _CAPS_SLOT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `[source](<LINK_URL>)`: a template's slot
 

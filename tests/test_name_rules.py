@@ -186,3 +186,19 @@ def test_an_import_package_holding_the_skill_is_not_a_mismatch(tmp_path: Path) -
     assert codes("fengchao_skill", "fengchao-business-memory", True) == []
     assert codes("fengchao_skill", "fengchao-business-memory", False) == ["NAME_DIR_MISMATCH"]
     assert codes("memory_pkg", "business_memory", True) == ["NAME_DIR_MISMATCH"]
+
+
+@pytest.mark.parametrize(("folder", "name", "meta", "codes"), [
+    # held-out set 45q: CoPaw's built-ins (qzclaw) are snake_case, keyed by folder
+    ("channel_message", "channel_message", "metadata:\n  copaw:\n    emoji: x\n", []),
+    ("channel_message", "channel_message", "metadata:\n  qwenpaw:\n    emoji: x\n", []),
+    ("sec_filings", "sec_filings", "", ["NAME_FORMAT"]),  # no CoPaw marker
+    ("channel_message", "Channel Message", "metadata:\n  copaw:\n    emoji: x\n", ["NAME_FORMAT"]),  # not its folder
+    ("channel-message", "channel_message", "metadata:\n  copaw:\n    emoji: x\n", ["NAME_FORMAT"]),
+])
+def test_copaw_snake_case_names(tmp_path: Path, folder: str, name: str, meta: str, codes: list[str]) -> None:
+    p = tmp_path / folder / "SKILL.md"
+    p.parent.mkdir(parents=True)
+    text = f"---\nname: {name}\ndescription: Use when testing names.\n{meta}---\n\n# Names\n"
+    p.write_text(text)
+    assert [f.code for f in _findings(p, text) if f.code == "NAME_FORMAT"] == codes

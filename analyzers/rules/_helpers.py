@@ -107,6 +107,7 @@ _START = r"(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))"
 _EXPLICIT = re.compile(
     r"\b(?:"
     r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+|skill\s+|these\s+(?:[\w-]{1,20}\s+)?tools\s+)?"
+    r"(?:together\s+with\s+`?[\w.-]{1,60}`?\s+)?"  # "Use together with cve-detect-common during …"
     r"(?:(?:only|immediately|especially|primarily|first|always|also|right|just|standalone|directly|independently),?\s+"
     r"|(?:daily|weekly|monthly|quarterly|regularly|periodically)\s+(?:or|and)\s+)?"  # "Use monthly or after …"
     r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|in|to\s+\w+)\b"

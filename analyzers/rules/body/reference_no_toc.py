@@ -278,6 +278,17 @@ def _heading_name(text: str) -> str:
     return name[m.end():].strip() if m is not None and m.end() < len(name) else name
 
 
+def _name_forms(name: str) -> Iterator[str]:
+    """The heading's name, then without a trailing gloss in brackets (`SandboxPool (Pre-warm)`), then each part of
+    a name joined by ` + ` or ` & ` (`BatchJob + ManagedAgentsBatchClient`): the forms the top may name it by."""
+    yield name
+    if name.endswith(")") and (k := name.rfind(" (")) > 0:
+        yield name[:k].strip()
+    for sep in (" + ", " & "):
+        if sep in name:
+            yield from (p.strip() for p in name.split(sep) if p.strip())
+
+
 _HEAD_ENDS = (" — ", " – ", " - ", ": ")  # "Memory — read it, then update it": the name, then what it says
 
 
@@ -458,9 +469,9 @@ def _names_headings(lines: list[str]) -> bool:
         if len(name) < MIN_NAME or name in found:
             continue
         head = _head(name)
-        if not in_top and (" " in name or len(name) >= LONG_NAME) and _word_in(name, flat or (
-                flat := top.replace("\n", " "))):  # (a name the paragraph wraps: "a note\nfor another repo")
-            found.add(name)
+        if not in_top and any((" " in alt or len(alt) >= LONG_NAME) and _word_in(alt, flat or (
+                flat := top.replace("\n", " "))) for alt in _name_forms(name)):  # (a name the paragraph wraps:
+            found.add(name)  # "a note\nfor another repo")
         else:  # an item names one heading: "Approach" in three headings is a word, not an overview
             if not in_top and " " not in head and len(head) >= MIN_NAME and head not in named and head in top \
                     and line.startswith("#" * (main := main or _main_level(lines)) + " "):  # (a main section:
@@ -1162,7 +1173,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     blank); also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
-    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`). So does a title that lists the file's two
+    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`); a heading is also named without a
+    trailing gloss in brackets (`SandboxPool` for `## SandboxPool (Pre-warm)`) or by a part of a name joined by
+    ` + ` or ` & ` (`ManagedAgentsBatchClient` for `## BatchJob + ManagedAgentsBatchClient`). So does a title that lists the file's two
     to six main sections, one item each by its first word (`# Tool catalog, advanced builds and recipes` over
     `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; not `# Automation, shell pipelines and batch processing`
     over sections it does not name), or whose list after a colon names, by first words, every main section below the

@@ -93,7 +93,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
     targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked, nor
-    placeholder targets (`URL`, `<LINK_URL>`, `H-YYYYMMDD-###.md`), nor a bare word of a non-Latin script with no
+    placeholder targets (`URL`, `path`, `target`, `<LINK_URL>`, `H-YYYYMMDD-###.md`), nor a bare word of a non-Latin script with no
     folder or extension that names no file (`[측정](영수증)`: a notation for tagging evidence, not a page).
     Links in an example that a nested fence cut open (a ```` ```markdown ```` SKILL.md template holding
     ```` ```bash ```` blocks, which CommonMark closes early) are `NESTED_FENCE`, not dead links, in

@@ -51,7 +51,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (`Code Review Expert`: "must be lowercase and may contain only lowercase letters, digits and hyphens").
 
     A skill written for Hermes Agent (`metadata.hermes`, see `UNKNOWN_FIELD`) is checked against Hermes's own
-    pattern, which allows underscores (`google_meet`); upper case and spaces are still reported.
+    pattern, which allows underscores (`google_meet`); upper case and spaces are still reported. So is a CoPaw
+    skill (`metadata.copaw` or `metadata.qwenpaw`) named as its folder: CoPaw keys skills by folder, and its
+    built-ins are snake_case (`channel_message/`); a snake_case name without the marker is reported.
 
     A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`; also
     `skill_id:` or `skill:`) uses `name`
@@ -124,6 +126,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return  # teotl's SkillRegistry files the skill under `name` (`spec_kit`), and its code asks for that key
     if _HERMES_NAME.fullmatch(name) and "_" in name and skill_dialect(fm.data, doc.text) == HERMES:
         return  # `google_meet` with `metadata.hermes`: Hermes Agent names skills `^[a-z0-9][a-z0-9._-]*$`
+    if name == dirname and _HERMES_NAME.fullmatch(name) and _copaw(fm.data):
+        return  # `channel_message` with `metadata.copaw`: CoPaw keys its skills by folder, its built-ins snake_case
     if name == dirname and _HERMES_NAME.fullmatch(name) and _served_by_folder(doc):
         return  # `develop_extension` served by its package as `skill://develop_extension/SKILL.md` (fastmcp)
     fix = None
@@ -135,6 +139,15 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     elif not _platform_variant(doc.skill_dir) and (folder := _folder_slug(dirname)) is not None:  # `Hand-crafted-Homework.skill/`: the folder's, made valid
         fix = Fix.unsafe(f"Rename to `{folder}` (from the folder's name)", Edit(fld.value_range, folder))
     yield ctx.finding(fld.value_range, f"`name: {name}` {_why(name)}", fix)
+
+
+_COPAW = ("copaw", "qwenpaw")  # CoPaw's metadata namespace (and its QwenPaw name)
+
+
+def _copaw(data: dict) -> bool:
+    """The skill carries CoPaw's `metadata.copaw` (`qwenpaw`) mapping: a CoPaw skill."""
+    meta = data.get("metadata")
+    return isinstance(meta, dict) and any(isinstance(meta.get(k), dict) for k in _COPAW)
 
 
 # `ApiFetcher`, `MuseSparkInit`, `HTMLParser`: one CamelCase word, split where a capital starts a word

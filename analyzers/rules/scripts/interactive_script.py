@@ -170,10 +170,42 @@ def _else_of_argument(code: str, start: int) -> bool:
     return any(k in cond for k in _ARGUMENT_TESTS)
 
 
+_FILL_LINE = re.compile(r"[ \t]*(?:if[ \t]+not[ \t]+(\w{1,40})[ \t]*:[ \t]*)?(\w{1,40})[ \t]*=[ \t]*")
+_EMPTY_VALUES = frozenset({"None", '""', "''", "0", "False", "[]", "{}"})
+FILL_WINDOW = 600  # characters before the test searched for the variable's own assignment
+
+
+def _fills_missing(code: str, start: int) -> bool:
+    """The prompt fills a variable only when it is still empty, under `if not code:` (or `if code is None:`, on
+    its line or the line before) after an assignment of a value to it (`code = rest[0] if rest else None`):
+    asked only when the argument is missing, as `code = code or input(…)` is."""
+    ls = code.rfind("\n", 0, start) + 1
+    m = _FILL_LINE.fullmatch(code, ls, start)
+    if m is None:
+        return False
+    v = m.group(2)
+    if m.group(1) is not None:
+        if m.group(1) != v:
+            return False
+        test_start = ls
+    else:
+        pe = ls - 1
+        while pe > 0 and not code[code.rfind("\n", 0, pe) + 1:pe].strip():
+            pe = code.rfind("\n", 0, pe)  # (blank lines between)
+        test_start = code.rfind("\n", 0, max(pe, 0)) + 1
+        if code[test_start:max(pe, 0)].strip() not in (f"if not {v}:", f"if {v} is None:"):
+            return False
+    win = code[max(0, test_start - FILL_WINDOW):test_start]
+    for a in re.finditer(r"^[ \t]*" + re.escape(v) + r"[ \t]*=(?!=)[ \t]*([^\n]+)$", win, re.M):
+        if a.group(1).strip() not in _EMPTY_VALUES:
+            return True
+    return False
+
+
 def _python(code: str) -> Iterator[tuple[int, int, str]]:
     for m in _finditer(_PY, code, _NEEDS[PY]):
         g = "what" if m.group("what") else "what2"
-        if _fallback(code, m.start(g)) or _else_of_argument(code, m.start(g)):
+        if _fallback(code, m.start(g)) or _else_of_argument(code, m.start(g)) or _fills_missing(code, m.start(g)):
             continue
         yield m.start(g), m.end(g), m.group(g) + "()"
 
@@ -510,7 +542,8 @@ def interactive_script(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     a prompt that only
     fills in a value the arguments left out
     (`to = to || await question("To: ")`, `name = args.name or input("Name: ")`, Python's `else:` branch of
-    an `if args.code:` within 300 characters before the prompt, or a wrapper
+    an `if args.code:` within 300 characters before the prompt, `if not code:` then `code = input(…)` after an
+    assignment of a value to `code` (`code = rest[0] if rest else None`; not `code = None`), or a wrapper
     `const ask = (q) => … rl.question(q, …)` whose every call within 50,000 characters is such a fallback;
     the wrappers of a file's first 50 prompts are looked into), nor a method that is
     defined, not called (`async prompt(params) {`). Reading piped
