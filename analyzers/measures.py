@@ -104,8 +104,9 @@ def _target_path(target: str) -> str | None:
         if i >= 0:
             p = p[:i]
     p = unquote(p)
-    if not p or p.startswith("/") or "{" in p or "<" in p or "$" in p:
-        return None  # absolute or templated paths cannot be checked
+    if not p or p.startswith(("/", ":")) or "{" in p or "<" in p or "$" in p:
+        return None  # absolute or templated paths cannot be checked; `[Convert]::ToBase64String(…)` opening a
+        # paragraph reads as a definition of `[Convert]` with the target `:ToBase64String(…)`: PowerShell, no path
     if p.lower() in _PLACEHOLDER_TARGETS or any(m in p for m in _PLACEHOLDER_MARKS) or _CAPS_SLOT.fullmatch(p):
         return None  # `[Source Title](URL)`, `H-YYYYMMDD-###.md`: a placeholder for the link the reader fills in
     return p

@@ -192,6 +192,7 @@ def test_an_import_package_holding_the_skill_is_not_a_mismatch(tmp_path: Path) -
     # held-out set 45q: CoPaw's built-ins (qzclaw) are snake_case, keyed by folder
     ("channel_message", "channel_message", "metadata:\n  copaw:\n    emoji: x\n", []),
     ("channel_message", "channel_message", "metadata:\n  qwenpaw:\n    emoji: x\n", []),
+    ("cron_task", "cron_task", "metadata:\n  builtin_skill_version: '1.0'\n  sealclaw:\n    emoji: x\n", []),  # a fork
     ("sec_filings", "sec_filings", "", ["NAME_FORMAT"]),  # no CoPaw marker
     ("channel_message", "Channel Message", "metadata:\n  copaw:\n    emoji: x\n", ["NAME_FORMAT"]),  # not its folder
     ("channel-message", "channel_message", "metadata:\n  copaw:\n    emoji: x\n", ["NAME_FORMAT"]),

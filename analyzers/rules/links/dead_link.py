@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
@@ -71,7 +72,29 @@ def _is_dead(doc: SkillDocument, path: str) -> bool:
             return False  # `assets/x.png` kept once above the skills, for all of them (merged in when installed)
         return case_variant(doc, res.rel) is None  # exists with another case: LINK_CASE_MISMATCH
     return (res.exists is False and not is_cross_ref(res.rel) and case_variant(doc, res.rel) is None
-            and not underscore_twin(doc, res) and not package_installs(doc, path))
+            and not underscore_twin(doc, res) and not package_installs(doc, path) and not _template_tree(doc, path))
+
+
+TEMPLATE_FOLDERS = ("templates", "template")
+
+
+def _template_tree(doc: SkillDocument, path: str) -> bool:
+    """The skill is kept in a package's template of a project (`harnesskit/templates/skills/scan-facts/`), and the
+    file the link climbs to is in that template at the project's top (`../../../ARCHITECTURE.md` is
+    `templates/ARCHITECTURE.md`): the installer copies the template into the project and the skill into its
+    `.agents/skills/`, where the link is alive."""
+    if doc.skill_dir is None or not path.startswith("../"):
+        return False
+    parts = doc.skill_dir.parts
+    t = max((i for i, part in enumerate(parts) if part in TEMPLATE_FOLDERS), default=-1)
+    if t < 0:
+        return False
+    rest = path
+    while rest.startswith("../"):
+        rest = rest[3:]
+    if not rest or rest.startswith(("/", "..")):
+        return False
+    return os.path.exists(os.path.join(*parts[:t + 1], rest))
 
 
 @rule("DEAD_LINK", family="links", severity=Severity.WARNING)
@@ -92,7 +115,12 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     into `references/` are
     `ORPHAN_REFERENCE`, links to other skills or agents are `DEAD_CROSS_REF`, links that leave the
     workspace are `LINK_ESCAPES_WORKSPACE`, and
-    targets that exist with another case are `LINK_CASE_MISMATCH`. URLs, absolute paths and templated paths are not checked, nor
+    targets that exist with another case are `LINK_CASE_MISMATCH`. A skill kept in a package's template of a project
+    (`templates/skills/<name>/`) may link up out of it to a file the template holds at its top
+    (`../../../ARCHITECTURE.md`, found as `templates/ARCHITECTURE.md`): the installer copies the template into the
+    project and the skill into `.agents/skills/`, where the link is alive; not reported.
+    URLs, absolute paths, templated paths and targets opening with `:` (`[Convert]::ToBase64String(…)` at a
+    paragraph's start reads as a link definition: PowerShell, not a path) are not checked, nor
     placeholder targets (`URL`, `path`, `target`, `<LINK_URL>`, `H-YYYYMMDD-###.md`), nor a bare word of a non-Latin script with no
     folder or extension that names no file (`[측정](영수증)`: a notation for tagging evidence, not a page).
     Links in an example that a nested fence cut open (a ```` ```markdown ```` SKILL.md template holding

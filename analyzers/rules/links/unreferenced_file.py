@@ -25,6 +25,7 @@ _MAINTAINERS_LOGS = frozenset({"changelog", "changes", "release-notes", "release
                                "evaluation-history", "darwin-evaluation",  # (Darwin: a skill-evolution tool's score record)
                                # where the skill came from: the upstream commit, the licence kept, the credits
                                "provenance", "attribution", "attributions", "credits", "notice", "upstream",
+                               "upstream-source", "upstream-sources", "upstream-notes", "source-provenance",
                                "creation-log"})  # (how the skill was made: its maintainers' record)
 _TEST_DIRS = ("tests", "test", "__tests__", "__test__")
 _TEST_SUFFIXES = ("_test.py", "_test.go", "_spec.rb")  # a script named smoke_test.sh may be one the skill runs
@@ -451,7 +452,7 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `requirements.txt`, lock files (`uv.lock`, `package-lock.json`, `research.py.lock`: the package manager
     reads them), a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
     `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
-    the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`) or how it was made
+    the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`, `upstream-source.md`) or how it was made
     (`CREATION-LOG.md`), a JSON file of trigger tests (skill-creator's `{"query": …, "should_trigger": true}` records, the
     maintainers' test of the description; also a markdown file with a "Should activate" and a "Should NOT
     activate" / "Should not trigger" heading over the prompts, or a markdown file of behaviour tests whose top says

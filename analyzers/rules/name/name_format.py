@@ -52,7 +52,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     A skill written for Hermes Agent (`metadata.hermes`, see `UNKNOWN_FIELD`) is checked against Hermes's own
     pattern, which allows underscores (`google_meet`); upper case and spaces are still reported. So is a CoPaw
-    skill (`metadata.copaw` or `metadata.qwenpaw`) named as its folder: CoPaw keys skills by folder, and its
+    skill (`metadata.copaw` or `metadata.qwenpaw`, or the `metadata.builtin_skill_version` of its built-ins and its
+    forks') named as its folder: CoPaw keys skills by folder, and its
     built-ins are snake_case (`channel_message/`); a snake_case name without the marker is reported.
 
     A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`; also
@@ -145,9 +146,11 @@ _COPAW = ("copaw", "qwenpaw")  # CoPaw's metadata namespace (and its QwenPaw nam
 
 
 def _copaw(data: dict) -> bool:
-    """The skill carries CoPaw's `metadata.copaw` (`qwenpaw`) mapping: a CoPaw skill."""
+    """The skill carries CoPaw's `metadata.copaw` (`qwenpaw`) mapping, or the `metadata.builtin_skill_version` CoPaw
+    and its forks (SealClaw) stamp on their built-ins: a CoPaw-style skill."""
     meta = data.get("metadata")
-    return isinstance(meta, dict) and any(isinstance(meta.get(k), dict) for k in _COPAW)
+    return isinstance(meta, dict) and ("builtin_skill_version" in meta or any(isinstance(meta.get(k), dict)
+                                                                              for k in _COPAW))
 
 
 # `ApiFetcher`, `MuseSparkInit`, `HTMLParser`: one CamelCase word, split where a capital starts a word
