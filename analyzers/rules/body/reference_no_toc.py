@@ -279,14 +279,17 @@ def _heading_name(text: str) -> str:
 
 
 def _name_forms(name: str) -> Iterator[str]:
-    """The heading's name, then without a trailing gloss in brackets (`SandboxPool (Pre-warm)`), then each part of
-    a name joined by ` + ` or ` & ` (`BatchJob + ManagedAgentsBatchClient`): the forms the top may name it by."""
+    """The heading's name, then, for a name made of code identifiers, each identifier: without a trailing gloss in
+    brackets (`SandboxPool (Pre-warm)`) and each part joined by ` + ` or ` & ` (`BatchJob + ManagedAgentsBatchClient`),
+    one word of LONG_NAME or more characters each (a class or a function the top names in code), the forms the top
+    may name it by. (Words of prose keep their whole name: "Context Engine (automatic)" is a section of its own.)"""
     yield name
-    if name.endswith(")") and (k := name.rfind(" (")) > 0:
-        yield name[:k].strip()
-    for sep in (" + ", " & "):
-        if sep in name:
-            yield from (p.strip() for p in name.split(sep) if p.strip())
+    bare = name[:k].strip() if name.endswith(")") and (k := name.rfind(" (")) > 0 else name
+    parts = [p.strip() for p in bare.replace(" & ", " + ").split(" + ")]
+    if all(" " not in p and len(p) >= LONG_NAME for p in parts):
+        yield from (p for p in parts if p != name)
+    elif " + " in bare or " & " in bare:
+        yield from (p for p in parts if " " not in p and len(p) >= LONG_NAME)
 
 
 _HEAD_ENDS = (" — ", " – ", " - ", ": ")  # "Memory — read it, then update it": the name, then what it says
@@ -1173,9 +1176,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     blank); also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
-    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`); a heading is also named without a
-    trailing gloss in brackets (`SandboxPool` for `## SandboxPool (Pre-warm)`) or by a part of a name joined by
-    ` + ` or ` & ` (`ManagedAgentsBatchClient` for `## BatchJob + ManagedAgentsBatchClient`). So does a title that lists the file's two
+    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`); a heading made of code identifiers of
+    ten or more characters is also named without a trailing gloss in brackets (`SandboxPool` for
+    `## SandboxPool (Pre-warm)`) or by one identifier of several joined by ` + ` or ` & `
+    (`ManagedAgentsBatchClient` for `## BatchJob + ManagedAgentsBatchClient`); a heading in words keeps its whole name. So does a title that lists the file's two
     to six main sections, one item each by its first word (`# Tool catalog, advanced builds and recipes` over
     `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; not `# Automation, shell pipelines and batch processing`
     over sections it does not name), or whose list after a colon names, by first words, every main section below the
