@@ -195,7 +195,7 @@ def test_an_import_package_holding_the_skill_is_not_a_mismatch(tmp_path: Path) -
     ("cron_task", "cron_task", "metadata:\n  builtin_skill_version: '1.0'\n  sealclaw:\n    emoji: x\n", []),  # a fork
     ("sec_filings", "sec_filings", "", ["NAME_FORMAT"]),  # no CoPaw marker
     ("channel_message", "Channel Message", "metadata:\n  copaw:\n    emoji: x\n", ["NAME_FORMAT"]),  # not its folder
-    ("channel-message", "channel_message", "metadata:\n  copaw:\n    emoji: x\n", ["NAME_FORMAT"]),
+    ("dingtalk_channel", "dingtalk_channel_connect", "metadata:\n  copaw:\n    emoji: x\n", []),  # a label: the folder keys it
 ])
 def test_copaw_snake_case_names(tmp_path: Path, folder: str, name: str, meta: str, codes: list[str]) -> None:
     p = tmp_path / folder / "SKILL.md"

@@ -53,7 +53,7 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     A skill written for Hermes Agent (`metadata.hermes`, see `UNKNOWN_FIELD`) is checked against Hermes's own
     pattern, which allows underscores (`google_meet`); upper case and spaces are still reported. So is a CoPaw
     skill (`metadata.copaw` or `metadata.qwenpaw`, or the `metadata.builtin_skill_version` of its built-ins and its
-    forks') named as its folder: CoPaw keys skills by folder, and its
+    forks'): CoPaw keys skills by folder, its `name` is a label, and its
     built-ins are snake_case (`channel_message/`); a snake_case name without the marker is reported.
 
     A skill whose runtime identifies it by a slug `id` (`id: momentum-trading`, `id: data_fetcher`; also
@@ -127,8 +127,9 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return  # teotl's SkillRegistry files the skill under `name` (`spec_kit`), and its code asks for that key
     if _HERMES_NAME.fullmatch(name) and "_" in name and skill_dialect(fm.data, doc.text) == HERMES:
         return  # `google_meet` with `metadata.hermes`: Hermes Agent names skills `^[a-z0-9][a-z0-9._-]*$`
-    if name == dirname and _HERMES_NAME.fullmatch(name) and _copaw(fm.data):
+    if _HERMES_NAME.fullmatch(name) and _copaw(fm.data):
         return  # `channel_message` with `metadata.copaw`: CoPaw keys its skills by folder, its built-ins snake_case
+        # (`name` is their label: SealClaw's `dingtalk_channel/` holds `name: dingtalk_channel_connect`)
     if name == dirname and _HERMES_NAME.fullmatch(name) and _served_by_folder(doc):
         return  # `develop_extension` served by its package as `skill://develop_extension/SKILL.md` (fastmcp)
     fix = None
