@@ -201,6 +201,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
     examples: dict[str, frozenset[int]] = {}  # per bundled file: its example lines (decided on a first hit)
     for bf, link in bad_anchors(doc):
+        t = link.target.strip()
+        if t[1:].isdigit() and bf.markdown is not None and _quoted_example(bf.markdown, link, t, {}):
+            continue  # `"[Decide the refund ledger entry](#42)"` in a guide: how to cite an issue
         if link.range.start.line not in _bundled_examples(examples, bf):
             yield ctx.finding(link.range, anchor_message(bf.markdown, link.target.strip(), swallowed), file=bf.rel)
     templates: dict[str, bool] = {}
