@@ -17,10 +17,8 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # copies it (a skill-format template shipped as templates/skill.md)
 # `{skill-name}`, `{{name}}`, `<name>`, `[name]`, `__PKG__` (a scaffold's token its generator replaces)
 _PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\]|__[A-Z][A-Z0-9_]{0,60}__)\s*")
-# a placeholder token inside a name (`__SKILL_NAME__-deep-research`, `{{prefix}}-review`), and the shape the rest
-# must have: lowercase words joined by single hyphens
+# a placeholder token inside a name (`__SKILL_NAME__-deep-research`, `{{prefix}}-review`); the rest must be a name (NAME_RE)
 _PLACEHOLDER_TOKEN = re.compile(r"__[A-Z][A-Z0-9_]{0,60}__|\{\{[^{}]{1,60}\}\}|\{[^{}]{1,60}\}|<[^<>]{1,60}>")
-_NAME_SHAPE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 # a runtime's skill id: `momentum-trading`, `data_fetcher`, `builtin/code-review`
@@ -92,7 +90,7 @@ def placeholder_name(name: str, line: str = "") -> bool:
     if _PLACEHOLDER_NAME.fullmatch(name) is not None:
         return True
     if _PLACEHOLDER_TOKEN.search(name) is not None and \
-            _NAME_SHAPE.fullmatch(_PLACEHOLDER_TOKEN.sub("x", name.strip())) is not None:
+            NAME_RE.match(_PLACEHOLDER_TOKEN.sub("x", name.strip())) is not None:
         return True  # `__SKILL_NAME__-deep-research`: an installer fills the token in, the rest is a valid name
     hash_at = line.find(" #")
     if hash_at < 0:

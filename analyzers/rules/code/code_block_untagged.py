@@ -11,6 +11,7 @@ from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from ._helpers import FenceLine, author_pairing, document_pairing, fence_line
+from .nested_fence import EXAMPLE_LANGS
 
 # a first line that is a shell command: a prompt, or a common command and a space (or nothing) after it
 _SHELL_START = re.compile(
@@ -193,8 +194,6 @@ def _double_closers(doc: SkillDocument) -> set[int]:
     return out
 
 
-_EXAMPLE_LANGS = frozenset({"markdown", "md"})
-_EXAMPLE_FENCE = re.compile(r"(?:```|~~~)[ \t]*(?:markdown|md)\b", re.I)
 INNER_PAIR_LINES = 20  # lines of a sample between the two fences of an inner pair, at most
 
 
@@ -207,15 +206,17 @@ def _example_pairs(doc: SkillDocument) -> set[int]:
     the example's own headings (`## Files Changed`): what the example was showing, not code. The example may
     also open inside a block whose pairing has already slipped (_ends_in_example). Each block is looked at once."""
     out: set[int] = set()
-    if _EXAMPLE_FENCE.search(doc.text) is None:
-        return out  # most documents: no markdown example at all
     blocks = [b for b in doc.code_blocks if b.fenced]
+    text = doc.text
+    if not any(b.language.lower() in EXAMPLE_LANGS for b in blocks) and "markdown" not in text and \
+            "Markdown" not in text and "`md" not in text and "~md" not in text:
+        return out  # most documents: no markdown example at all (substring tests: no regex over the whole text)
     lines = doc.lines
     k = 0
     while k < len(blocks):
         b = blocks[k]
         k += 1
-        if not b.closed or b.language.lower() not in _EXAMPLE_LANGS and (b.info or not _ends_in_example(b, lines)):
+        if not b.closed or b.language.lower() not in EXAMPLE_LANGS and (b.info or not _ends_in_example(b, lines)):
             continue
         chain: list[CodeBlock] = []
         prev = b
@@ -243,7 +244,7 @@ def _ends_in_example(b: CodeBlock, lines: list[str]) -> bool:
                 n, last = n + 1, f.info.split()[0].lower()
             else:
                 n = max(n - 1, 0)
-    return n > 0 and last in _EXAMPLE_LANGS
+    return n > 0 and last in EXAMPLE_LANGS
 
 
 def _inner_fences(b: CodeBlock, lines: list[str]) -> Iterator[tuple[FenceLine, FenceLine]]:

@@ -11,7 +11,7 @@ from ...rule import RuleContext, rule
 from .._helpers import fence_step
 from ._helpers import SWALLOWING_KINDS, FenceLine, fence_line
 
-_EXAMPLE_LANGS = frozenset({"markdown", "md"})  # a whole document shown as an example: it may hold several blocks
+EXAMPLE_LANGS = frozenset({"markdown", "md"})  # a whole document shown as an example: it may hold several blocks
 MAX_CHAIN = 40  # inner blocks followed through one markdown example
 
 
@@ -51,7 +51,7 @@ def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
             out.append((b, inner, swallowed))
             continue
         if nb.info:
-            if b.language.lower() not in _EXAMPLE_LANGS:
+            if b.language.lower() not in EXAMPLE_LANGS:
                 continue
             nb = _example_closer(blocks, k + 1, lines, opener.marker)
             if nb is None:
