@@ -842,8 +842,14 @@ def prompt_file(lines: list[str]) -> bool:
     """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …", "你是…", "你现在是…"): its first
     line of text, after any frontmatter, headings, `---` breaks and one-line comments, addresses the model. It is handed whole to a subagent, which
     reads all of it; a table of contents there is noise in the prompt."""
-    text = next((t for t in _opening(lines) if not t.startswith("#")), "")
+    top = list(_opening(lines))
+    if any(t.startswith("#") and _SUBAGENT_SPEC.search(t) is not None for t in top):
+        return True  # "# Phase A — candidate extraction (subagent spec)": a title naming the file a subagent's prompt
+    text = next((t for t in top if not t.startswith("#")), "")
     return text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは"))
+
+
+_SUBAGENT_SPEC = re.compile(r"\bsub-?agent(?:'s)?[ \t]+(?:spec(?:ification)?|prompt|instructions?|brief)\b", re.I)
 
 
 ROLE_LINES = 12  # lines of the top looked at for a subagent prompt's `## Role` section
@@ -1111,7 +1117,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `templates/` or `assets/` is an output path that SKILL.md names (`templates/docs/STYLING.md` for
     `docs/STYLING.md`: copied into the user's project; a bare name such as `templates/plan-full.md` only
     as what a command writes: `--output plan-full.md`), nor prompts handed whole to a subagent
-    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…";
+    (the first line of text, after any frontmatter, headings, `---` breaks and one-line comments, starts "You are …", "你是…" or "你现在是…",
+    or a heading above it names the file a subagent's spec / prompt / instructions: "# Candidate extraction
+    (subagent spec)";
     or, in an `agents/` folder, a role card titled "# <Name> Agent" with a `## Role` section in its first 12 lines
     and no second title: skill-creator's `agents/comparator.md`), nor a
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
