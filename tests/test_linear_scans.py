@@ -269,6 +269,22 @@ def test_quoted_example_anchors_are_linear_on_one_line(tmp_path) -> None:
     assert rep.findings == []  # every link sits inside its own quotes
 
 
+def test_quoted_issue_links_in_a_guide_are_linear_on_one_line(tmp_path) -> None:
+    """The same test for a bundled guide's quoted issue links (`"[x](#42)"`): each link began with a fresh memo and
+    counted the line's quotes again (20,000 links on one 0.2 MB line: 374 s). One memo per file: linear."""
+    from skillgrade.analyzers.config import Config
+    from skillgrade.analyzers.report import analyze
+
+    skill = tmp_path / "s"
+    (skill / "references").mkdir(parents=True)
+    (skill / "references" / "g.md").write_text("# G\n\n" + ' "[x](#42)"' * 20_000 + " [y](#7)\n")
+    text = "---\nname: s\ndescription: Use when testing.\n---\n\nSee [the guide](references/g.md).\n"
+    t = time.process_time()
+    rep = analyze(text, skill / "SKILL.md", config=Config(select=("DEAD_LINK",)), workspace_root=tmp_path)
+    assert time.process_time() - t < 1.0
+    assert [f.message for f in rep.findings] == ["No heading matches the anchor `#7`"]  # only the unquoted one
+
+
 def test_installed_path_scan_is_linear_on_one_line(tmp_path) -> None:
     """NAME_DIR_MISMATCH's installed-path test (`~/.claude/skills/<name>/…`) looked back to the line's start for the
     segment before each `skills/<name>/`: 30,000 such mentions on one 0.57 MB line took 0.53 s (quadratic). Each

@@ -200,9 +200,11 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if verdict:
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
     examples: dict[str, frozenset[int]] = {}  # per bundled file: its example lines (decided on a first hit)
+    quoted: dict[str, dict] = {}  # per bundled file: _quoted_example's memo (each line's quote marks found once)
     for bf, link in bad_anchors(doc):
         t = link.target.strip()
-        if t[1:].isdigit() and bf.markdown is not None and _quoted_example(bf.markdown, link, t, {}):
+        if t[1:].isdigit() and bf.markdown is not None and \
+                _quoted_example(bf.markdown, link, t, quoted.setdefault(bf.rel, {})):
             continue  # `"[Decide the refund ledger entry](#42)"` in a guide: how to cite an issue
         if link.range.start.line not in _bundled_examples(examples, bf):
             yield ctx.finding(link.range, anchor_message(bf.markdown, link.target.strip(), swallowed), file=bf.rel)
