@@ -53,3 +53,15 @@ LISTS = "---\nname: reviewer\ndescription: Reviews stories.\nskills:\n  - other-
 def test_agent_only_skill(tmp_path: Path, skills: str, agents: str | None, agent_text: str | None,
                           silent: bool) -> None:
     assert _codes(tmp_path, skills, agents, agent_text) == (set() if silent else {"UNINVOCABLE_SKILL"})
+
+
+def test_an_agent_definition_changed_later_is_seen(tmp_path: Path) -> None:
+    """The agents folder is read once while its files stand (a plugin's agent-only skills share it); a definition
+    that stops listing the skill brings the finding back, as a long-lived server must see."""
+    assert _codes(tmp_path, "plugin/skills", "plugin/agents", LISTS) == set()
+    agent = tmp_path / "plugin" / "agents" / "reviewer.md"
+    agent.write_text(LISTS.replace("  - dor-validation\n", "") + "\n")  # (a different size, whatever the clock)
+    skill = tmp_path / "plugin" / "skills" / "dor-validation" / "SKILL.md"
+    text = skill.read_text()
+    assert {f.code for f in run_rules(parse(text, skill), Config(select=("UNINVOCABLE_SKILL",)))[0]} == {
+        "UNINVOCABLE_SKILL"}

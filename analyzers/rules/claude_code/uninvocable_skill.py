@@ -66,6 +66,9 @@ def uninvocable_skill(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
 
 AGENT_FILES = 200  # agent definitions read, at most
 AGENT_HEAD = 8_000  # characters of an agent file read for its frontmatter
+# agents folder -> (its definitions' names, sizes and modification times; the skill names their `skills:` lists hold):
+# a plugin's agent-only skills share one folder, read once while its files stand
+_PRELOADS: dict[str, tuple[tuple[tuple[str, int, int], ...], frozenset[str]]] = {}
 
 
 def _preloaded_by_agent(doc: SkillDocument) -> bool:
@@ -74,27 +77,49 @@ def _preloaded_by_agent(doc: SkillDocument) -> bool:
     if doc.path is None:
         return False
     skill_dir = os.path.dirname(os.path.abspath(doc.path))
-    agents = os.path.join(os.path.dirname(os.path.dirname(skill_dir)), "agents")
     data = doc.frontmatter.data
     names = {os.path.basename(skill_dir)} | ({data["name"]} if isinstance(data.get("name"), str) else set())
+    return not names.isdisjoint(_preloaded(os.path.join(os.path.dirname(os.path.dirname(skill_dir)), "agents")))
+
+
+def _preloaded(agents: str) -> frozenset[str]:
+    """The skill names (`plugin:name` as `name`) the `skills:` lists of the first AGENT_FILES agent definitions in
+    `agents` hold; read again only when a definition is added, removed or changed."""
     try:
-        entries = sorted(e for e in os.listdir(agents) if e.endswith(".md"))[:AGENT_FILES]
+        names = sorted(e for e in os.listdir(agents) if e.endswith(".md"))[:AGENT_FILES]
     except OSError:
-        return False
-    for entry in entries:
+        return frozenset()
+    state = tuple((name, *_stamp(os.path.join(agents, name))) for name in names)
+    known = _PRELOADS.get(agents)
+    if known is not None and known[0] == state:
+        return known[1]
+    from ...parse import parse  # (only for a skill both hidden and unusable: rare)
+
+    found: set[str] = set()
+    for name, _size, _mtime in state:
         try:
-            with open(os.path.join(agents, entry), encoding="utf-8", errors="replace") as f:
+            with open(os.path.join(agents, name), encoding="utf-8", errors="replace") as f:
                 head = f.read(AGENT_HEAD)
         except OSError:
             continue
         if not head.startswith("---") or "skills:" not in head:
             continue
-        from ...parse import parse  # (only for a skill both hidden and unusable: rare)
-
         meta = parse(head).frontmatter.data
         listed = meta.get("skills") if isinstance(meta, dict) else None
         if isinstance(listed, str):
             listed = [x.strip() for x in listed.split(",")]
-        if isinstance(listed, list) and any(isinstance(x, str) and x.split(":")[-1] in names for x in listed):
-            return True
-    return False
+        if isinstance(listed, list):
+            found.update(x.split(":")[-1] for x in listed if isinstance(x, str))
+    if len(_PRELOADS) > 1024:
+        _PRELOADS.clear()
+    _PRELOADS[agents] = (state, frozenset(found))
+    return _PRELOADS[agents][1]
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    """A file's size and modification time, or (-1, -1) when it cannot be read."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return -1, -1
+    return st.st_size, st.st_mtime_ns
