@@ -621,29 +621,44 @@ def _main_heading_lines(lines: list[str], start: int) -> Iterator[tuple[int, str
             yield k, line[3:]
 
 
+def _item_firsts(listed: str) -> list[str] | None:
+    """The stemmed first word of each item a title lists ("Tool catalog, advanced builds and recipes": tool, advanc,
+    recip), or None unless it lists two to TITLE_SECTIONS items."""
+    items = [x.split() for x in _LIST_SPLIT.split(_plain(listed)[:OVERVIEW_CHARS]) if x.split()]
+    return [_stem(item[0]) for item in items] if 2 <= len(items) <= TITLE_SECTIONS else None
+
+
+def _stems(text: str) -> set[str]:
+    """The stemmed words of a heading's text."""
+    return {_stem(w) for w in _plain(text).split()}
+
+
+def _title_line(lines: list[str]) -> str:
+    """The file's first line of text among its first three (its title, when it opens with one), or ""."""
+    return next((ln for ln in lines[:3] if ln.strip()), "")
+
+
 def _title_names_hidden_sections(lines: list[str]) -> bool:
     """The title's list after a colon names each main section whose heading lies below the top TOP_LINES lines
     ("# rung config reference: policy and bundle" over `## The v2 model` (line 7), `## Policy` (17) and
     `## Evidence bundle` (93)), and each of its items names a main section: with the headings the preview shows,
     the whole outline is in view. Two to TITLE_SECTIONS items."""
-    title = next((ln for ln in lines[:3] if ln.strip()), "")
+    title = _title_line(lines)
     if not title.startswith("# ") or ": " not in title:
         return False
-    listed = _plain(title[2:].split(": ", 1)[1])[:OVERVIEW_CHARS]
-    items = [x.split() for x in _LIST_SPLIT.split(listed) if x.split()]
-    if not 2 <= len(items) <= TITLE_SECTIONS:
+    firsts = _item_firsts(title[2:].split(": ", 1)[1])
+    if firsts is None:
         return False
-    firsts = [_stem(item[0]) for item in items]
     heads: list[set[str]] = []
     hidden = 0
     for k, text in _main_heading_lines(lines, 1):
-        words = {_stem(w) for w in _plain(text).split()}
+        words = _stems(text)
         heads.append(words)
         if k >= TOP_LINES:
             hidden += 1
             if not any(f in words for f in firsts):
                 return False  # a section out of view that the title does not name
-        if len(heads) > TITLE_SECTIONS + len(items):
+        if len(heads) > TITLE_SECTIONS + len(firsts):
             return False
     return hidden > 0 and all(any(f in h for h in heads) for f in firsts)
 
@@ -654,20 +669,19 @@ def _title_lists_sections(lines: list[str]) -> bool:
     modules and big plans" over `## Module install by router family` …): the preview names what the file covers.
     Two to TITLE_SECTIONS sections, one title item per section ("# Automation, shell pipelines and batch processing"
     over nine sections is a topic)."""
-    title = next((ln for ln in lines[:3] if ln.strip()), "")
+    title = _title_line(lines)
     if not title.startswith("# ") or ("," not in title and _LAST_ITEM.search(title) is None):
         return False
-    items = [x.split() for x in _LIST_SPLIT.split(_plain(title[2:])[:OVERVIEW_CHARS]) if x.split()]
-    if not 2 <= len(items) <= TITLE_SECTIONS:
+    firsts = _item_firsts(title[2:])
+    if firsts is None:
         return False
     heads: list[set[str]] = []
     for text in _main_headings(lines, 1):
-        heads.append({_stem(w) for w in _plain(text).split()})
-        if len(heads) > len(items):
+        heads.append(_stems(text))
+        if len(heads) > len(firsts):
             return False
-    if len(heads) != len(items):
+    if len(heads) != len(firsts):
         return False
-    firsts = [_stem(item[0]) for item in items]
     return all(any(f in h for f in firsts) for h in heads) and all(any(f in h for h in heads) for f in firsts)
 
 
@@ -863,7 +877,7 @@ def _agent_prompt(rel: str, lines: list[str]) -> bool:
     section) is read in parts."""
     if "agents/" not in "/" + rel and "subagents/" not in "/" + rel:
         return False
-    title = next((ln for ln in lines[:3] if ln.strip()), "").strip()
+    title = _title_line(lines).strip()
     if not title.startswith("# ") or not title.lower().rstrip(" #").endswith(("agent", "subagent")):
         return False
     if not any(ln.strip().lower() in ("## role", "## your role") for ln in lines[1:ROLE_LINES]):
