@@ -146,8 +146,11 @@ def test_code_server_e2e(vsix: Path, tmp_path: Path) -> None:
             "--out", str(out), "--screenshot", str(shot), "--artifacts", str(artifacts), "--timeout", "240",
             "--base-url", fake.url,
         ]
-        proc = subprocess.run(cmd, cwd=EXT, env={**_env(), "SKILLGRADE_E2E_API_KEY": api_key}, text=True,
-                              capture_output=True, timeout=460)
+        # a cache and state of this run's own: with the user's ~/.cache, a second run on the same machine
+        # is served the first run's judge answers and never reaches the fake (CI failed so: 11 requests)
+        env = {**_env(), "SKILLGRADE_E2E_API_KEY": api_key,
+               "XDG_CACHE_HOME": str(tmp_path / "xdg-cache"), "XDG_STATE_HOME": str(tmp_path / "xdg-state")}
+        proc = subprocess.run(cmd, cwd=EXT, env=env, text=True, capture_output=True, timeout=460)
         n_requests = len(fake.message_requests)
         # the key the user stored reached the provider (the SDK sends it as a bearer token)
         saw_key = {r.headers.get("authorization") for r in fake.message_requests} == {f"Bearer {api_key}"}
