@@ -115,6 +115,28 @@ DIALECT_FIELDS: dict[str, dict[str, FieldSpec]] = {
     },
 }
 
+# Devin CLI (docs.devin.ai, "Creating skills": `.devin/skills/<name>/SKILL.md`, also read from `.windsurf/skills/`)
+# documents, beside keys Claude Code shares (`allowed-tools`, `argument-hint`, `model`), these of its own:
+# `triggers` lists who may invoke the skill (its SkillTrigger: `user`, `model`), not keywords. Kept out of
+# DIALECT_FIELDS (agent_defines): a `triggers` list of keywords is still a runtime's own key.
+DEVIN = "devin"
+DEVIN_FIELDS: dict[str, FieldSpec] = {
+    f.key: f
+    for f in (
+        FieldSpec("triggers", "any", DEVIN, "Devin CLI: who may invoke the skill (`user`: a slash command, `model`)."),
+        FieldSpec("permissions", "any", DEVIN, "Devin CLI: the skill's own `allow` / `deny` / `ask` permission rules."),
+        FieldSpec("subagent", "bool", DEVIN, "Devin CLI: `true` runs the skill as a subagent in its own context."),
+    )
+}
+DEVIN_TRIGGERS = frozenset({"user", "model"})
+
+
+def devin_triggers(value: object) -> bool:
+    """A `triggers` value in Devin CLI's shape: a non-empty list of its invocation routes (`[user, model]`)."""
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(v, str) and v.strip().lower() in DEVIN_TRIGGERS for v in value)
+
+
 RECORD_KEYS = 60  # a runtime's record has at most this many top-level keys (more: a data dump)
 
 
@@ -240,10 +262,13 @@ def skill_dialect(data: object, text: str) -> str | None:
     level) whose text names Hermes more than in passing (a fork's skill that keeps the keys, "source: hermes
     agent", is read by a loader that ignores them), or with the top-level `tags`, `category` or `related_skills`
     Hermes reads and text that names Hermes as often (a skill merely about Hermes has neither key), or a list of the
-    agents it is written for that names Hermes (`compatible_with: [claude-code, openclaw, hermes]`)."""
+    agents it is written for that names Hermes (`compatible_with: [claude-code, openclaw, hermes]`); or Devin CLI
+    for a skill whose `triggers` lists Devin's invocation routes (`[user, model]`)."""
     found = frontmatter_dialect(data)
     if found is not None or not isinstance(data, dict):
         return found
+    if devin_triggers(data.get("triggers")):
+        return DEVIN  # `triggers: [user, model]`: Devin CLI's invocation routes, a key only Devin defines so
     value = data.get("platforms")
     if isinstance(value, list) and value and all(isinstance(v, str) and v.strip().lower() in _OS_NAMES
                                                  for v in value):

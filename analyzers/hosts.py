@@ -3,7 +3,8 @@
 The `target` setting says where skills run; unset, it is `claude-code`. A skill can still say otherwise on
 its own: an OpenClaw skill carries `metadata.openclaw` (or the older `clawdbot` / `clawdis` / `moltbot`),
 and a skill kept in another agent's project folder (`.opencode/skills/…`, `.codex/skills/…`) is loaded by
-that agent (as is one whose own text places it there: `.github/skills/<its name>/config.md`), a skill of a
+that agent (as is one whose own text places it there: `.github/skills/<its name>/config.md`, and one kept in an
+`<agent>/skills/` folder, `opencode/skills/<name>/` in a Nix module), a skill of a
 Codex plugin (`.codex-plugin/` at the plugin root) by Codex, a skill of a plugin whose root holds another
 agent's `<agent>-plugin.yml` (`datus-plugin.yml`) by that agent, and a skill whose package's own code reads a
 key of its frontmatter that no agent defines (and never names `.claude`) by that package's runtime, and a skill
@@ -29,11 +30,11 @@ if TYPE_CHECKING:
 PLUGIN_DEPTH = 3  # skills/<name>/SKILL.md: the plugin root is two folders up; one more for a nested layout
 # project folders of agents other than Claude Code (`.claude/` wins where both appear in a path)
 # (`.agent/`: Google Antigravity's workspace folder, and where Codex skill packs such as oh-my-codex keep theirs;
-# `.factory/`: Factory's Droid; the rest as the `skills` installers place them per agent)
+# `.factory/`: Factory's Droid; `.devin/`: Devin CLI's; the rest as the `skills` installers place them per agent)
 OTHER_AGENT_DIRS = frozenset({".opencode", ".codex", ".agents", ".agent", ".gemini", ".qwen", ".letta", ".cursor",
                               ".windsurf", ".roo", ".kiro", ".openclaw", ".clawdbot", ".github", ".pi",
                               ".factory", ".goose", ".cline", ".continue", ".crush", ".junie", ".kilocode",
-                              ".openhands", ".qoder", ".trae", ".zencoder", ".augment"})
+                              ".openhands", ".qoder", ".trae", ".zencoder", ".augment", ".devin"})
 
 
 def other_host(doc: SkillDocument) -> str | None:
@@ -51,6 +52,9 @@ def other_host(doc: SkillDocument) -> str | None:
     for part in reversed(parts):
         if part in OTHER_AGENT_DIRS:
             return part.lstrip(".")
+    named = _agent_skills_folder(doc, parts)
+    if named is not None:
+        return named
     installed = _installed_in(doc)
     if installed is not None:
         return installed
@@ -58,6 +62,16 @@ def other_host(doc: SkillDocument) -> str | None:
     if plugin is None and fm.ok and package_runtime(doc):
         return "its package's own runtime"
     return plugin if plugin is not None else _repository_named_for(doc)
+
+
+def _agent_skills_folder(doc: SkillDocument, parts: tuple[str, ...]) -> str | None:
+    """The agent a `<agent>/skills/` folder on the way up names (`home-manager-modules/opencode/skills/<name>/`,
+    a Nix module that installs its skills into OpenCode; `windsurf/skills/<name>/`), when the skill never names
+    `.claude/` or Claude Code: that agent loads the skills kept there."""
+    for a, b in zip(parts, parts[1:], strict=False):
+        if b == "skills" and a.lower() in _NAMED_AGENTS:
+            return None if ".claude/" in doc.text or "Claude Code" in doc.text else a.lower()
+    return None
 
 
 def _installed_in(doc: SkillDocument) -> str | None:

@@ -182,7 +182,9 @@ _EXPLICIT = re.compile(
     # "Used by /mb-site as the concept step": the slash command that loads it
     r"|(?:used|loaded|invoked|called)\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before|to)\b"  # "loaded by /bakeoff:run to …"
     # (also the imperative "Fire on: \"research X\", …")
-    r"|" + _START + r"(?:fires?|surfaces|kicks\s+in|engages)\s+(?:only\s+)?(?:on|for|when|whenever|if)\b"
+    # ("Fires automatically at session start …, or on-demand when …": when, and the moment it is loaded)
+    r"|" + _START + r"(?:fires?|surfaces|kicks\s+in|engages)\s+(?:only\s+|automatically\s+)?(?:on|for|when|whenever|if"
+    r"|at\s+(?:the\s+)?(?:session|task|turn|conversation)\s+(?:start|end)|at\s+the\s+(?:start|end|beginning)\s+of)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:(?:mandatory|required)\s+(?:for|when|whenever|before)|essential\s+(?:when|whenever|before))\b"
     # "The DB checklist — mandatory before writing any database code": after a dash, the moment it is required
@@ -213,7 +215,9 @@ _EXPLICIT = re.compile(
     r"|use\s+(?:this(?:\s+skill)?|it)\s+once\s+(?:the|a|an|you|your|all|every)\b"
     # "Use it the moment you are about to edit …", "Load it as soon as DB work appears" (not "Use the moment
     # library", not "Run it as soon as possible")
-    r"|(?:use|load|invoke|run|read)\s+(?:this(?:\s+skill)?|it)\s+(?:the\s+moment|as\s+soon\s+as)\s+(?!possible\b)\w"
+    # ("INVOKE this skill (and call `brain_feedback`) the moment the user …": an aside in brackets between)
+    r"|(?:use|load|invoke|run|read)\s+(?:this(?:\s+skill)?|it)\s+(?:\([^()\n]{0,80}\)\s+)?(?:the\s+moment|as\s+soon\s+as)"
+    r"\s+(?!possible\b)\w"
     r"|(?:required|mandatory)\s+reading\s+(?:when|whenever|before|for|if)\b"
     r"|(?:read|load|consult)\s+and\s+follow\s+(?:this(?:\s+skill)?|it)\s+(?:when|whenever|before|after|during|if)\b"
     r"|when(?:ever)?\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+|or\s+)\w"

@@ -954,6 +954,8 @@ _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          r"(?:categor(?:y|ies)|sections?|steps?|items?|checks?|stages?|phases?)\s+below\b"
                          # a checklist done whole: "Run every item", "Complete each step in order"
                          r"|\b(?:run|apply|complete|tick)\s+(?:every|each)\s+(?:items?|checks?|steps?)\b"
+                         # each part worked through in turn: "Run each lens in order" (eight `### Lens N` sections)
+                         r"|\b(?:run|apply|complete|perform|work\s+through)\s+(?:every|each)\s+[\w-]{3,24}\s+in\s+order\b"
                          # "Run this checklist before approving a PRD", "Every item must pass", "Mark an item as
                          # pass, needs work, or not applicable": each item of the checklist gets its verdict
                          r"|^\W{0,3}run\s+this\s+checklist\b|\b(?:every|each)\s+(?:item|check)\s+must\s+pass\b"
@@ -1145,7 +1147,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
     checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
-    them in order. Do not move to the next group until …") or that a line of SKILL.md naming them asks to be read whole
+    them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections;
+    not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end"; not "Read `references/x.md` before starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags, whose headings inside a

@@ -22,7 +22,8 @@ def invalid_field_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     Checks the fields whose values Claude Code documents as a closed list: `context` (only
     `fork`), `effort` (`low`, `medium`, `high`, `xhigh`, `max`) and `shell` (`bash`,
     `powershell`). The lists live in `analyzers/data/claude_code.json`, with the page and date
-    they come from. Non-text values are `FIELD_TYPE`'s.
+    they come from. Non-text values are `FIELD_TYPE`'s. An empty value (`context: ''`, a frontmatter that writes
+    every field with an empty default) is the same as leaving the key out and is not reported.
 
     ## Why is this bad?
     Claude Code ignores a value it does not know: `context: isolated` runs the skill in the main
@@ -63,8 +64,8 @@ def invalid_field_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         if fld is None or not isinstance(fld.value, str):
             continue
         value = fld.value.strip()
-        if value in values:
-            continue
+        if value in values or not value:
+            continue  # (`context: ''`: an empty value, the same as no key: Claude Code's default applies)
         rng = value_range(doc, fld)
         allowed = ", ".join(f"`{v}`" for v in values)
         if value.lower() in values:

@@ -206,6 +206,37 @@ _SERVICE_USER = lazy_compile(r"^[ \t]*User=([\w.-]{1,32})[ \t]*$|\b(?:useradd|ad
                            re.M)
 
 
+_SSH_WORD = lazy_compile(r"\bssh[ \t]")
+
+
+def _remote_spans(line: str) -> list[tuple[int, int]]:
+    """The quoted commands an `ssh <host> "…"` on this line runs on the remote host (`ssh WP-CPANEL "bash -s
+    /home/quanzar/public_html"`): the spans inside their quotes, in order. Not what follows the quotes (`<
+    scripts/scan.sh`: a local file) nor a quote before the host. Linear: each quote is looked at from the
+    command word closest before it, and the spans found never overlap."""
+    quotes = [k for k, c in enumerate(line) if c in "\"'"]
+    if not quotes:
+        return []
+    last: dict[int, int] = {}  # first quote after a command word -> the end of the last such word before it
+    for m in _SSH_WORD.finditer(line):
+        i = bisect.bisect_left(quotes, m.end())
+        if i < len(quotes):
+            last[quotes[i]] = m.end()
+    out: list[tuple[int, int]] = []
+    for q, e in last.items():  # (in order: the words were)
+        if out and q < out[-1][1]:
+            continue  # (a quote inside the previous remote command)
+        if not any(not t.startswith("-") for t in line[e:q].split()):
+            continue  # no host before the quote (`ssh "$HOST"`: the quote holds the host)
+        close = line.find(line[q], q + 1)
+        out.append((q + 1, close if close >= 0 else len(line)))
+    return out
+
+
+def _in_spans(spans: list[tuple[int, int]], at: int) -> bool:
+    return any(a <= at < b for a, b in spans)
+
+
 def _candidate_lines(doc: SkillDocument) -> list[int]:
     """The lines that may hold a home-folder path, in order (most skills: none, and no line loop)."""
     return doc.index.lines_with(_ROOTS)
@@ -242,6 +273,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     document declares is not the author's: a service account it sets up
     (`User=xa` in a systemd unit, `useradd xa`: `/home/xa` is the same on every server set up this way), or the
     account of a remote host it logs in to (`ssh hch@gpu-box`, `hch@10.145.119.19`: `/home/hch` is that host's),
+    and any path in the quoted command an `ssh <host> "…"` runs there (`ssh web1 "ls /home/deploy/app"`; not a
+    local file fed to it after the quotes, `< /home/al/scan.sh`),
     or a path on a line that says to replace it ("Replace all occurrences of `/Users/alice/work` with the
     real path"), wherever that name appears; nor the home of the one machine the skill says it is for ("Use
     when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs; likewise
@@ -280,10 +313,13 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         line = doc.lines[ln]
         container = "docker" in line or "podman" in line or "nerdctl" in line
         container = container and _CONTAINER.search(line) is not None
+        remote = _remote_spans(line) if "ssh" in line else []
         for m in _HOME.finditer(line):
             if _generic(m.group("name")) or _in_container(line, m.start(), container) or m.group("name") in declared \
                     or m.group("name").lower() in declared:
                 continue
+            if remote and _in_spans(remote, m.start()):
+                continue  # `ssh WP-CPANEL "bash -s /home/quanzar/public_html"`: a path on the remote host
             if not m.group("rest") and _regex_flags(m.group("name")) and m.group("root").startswith("/"):
                 continue  # `{ name: /home/i }`: a JavaScript regex literal and its flags, not a user's home
             if not m.group("rest") and _file_name(m.group("name")):

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from ...bundle import read_bundled
 from ...document import Field, SkillDocument
+from ...fields import devin_triggers
 from ...findings import Finding, Fix, Severity
 from ...lazy_re import lazy_compile
 from ...package_code import SIDECAR_FILES, TRIGGER_FILES, package_binds, package_names_file, package_reads
@@ -94,8 +95,9 @@ def _has_text(v: object) -> bool:
 def _trigger_lists(data: dict) -> list[str]:
     """The frontmatter's keyword-trigger keys that hold a non-empty list (`triggers: [react, useState]`), or a
     string of them, comma- or space-separated (`triggers: canvas, ui, dashboard`, `search_hint: playwright browser
-    chromium`, which a package's matcher splits; not `trigger: user_request`, a mode)."""
-    return [k for k in TRIGGER_KEYS if isinstance(data.get(k), list) and data[k]
+    chromium`, which a package's matcher splits; not `trigger: user_request`, a mode, nor Devin CLI's
+    `triggers: [user, model]`, who may invoke the skill)."""
+    return [k for k in TRIGGER_KEYS if isinstance(data.get(k), list) and data[k] and not devin_triggers(data[k])
             or isinstance(data.get(k), str) and _keyword_text(data[k])]
 
 
@@ -216,7 +218,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
        every / always / from the first / start …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
        than / alongside / with every …" (also after "Always": "ALWAYS run this skill with every session"), or
-       "Fires / Fire / Surfaces / Kicks in / Engages (only) on / for / when / if …" ("Fire on: \"research X\", …")
+       "Fires / Fire / Surfaces / Kicks in / Engages (only / automatically) on / for / when / if …" ("Fire on: \"research X\", …"), or
+       "… at session start" / "at the start of …"
        (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) (by default) when /
        whenever / if …" (not "apply for"), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
@@ -224,7 +227,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        data to …"), "Loaded / invoked / injected
        (automatically) by <a plugin> when / before / after / on / for every / over every / at task close / at the end of …", "when <up to three words> is / are
        requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used / Loaded / Invoked by /<command>
-       as / for / to …", a sentence opening "Always load / invoke / apply (this skill / it) to …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Use / Load it the moment / as soon as <the situation>", "— mandatory before …", "Required / Mandatory reading when / before …",
+       as / for / to …", a sentence opening "Always load / invoke / apply (this skill / it) to …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Use / Load / Invoke it the moment / as soon as <the situation>" (an aside in brackets may come between), "— mandatory before …", "Required / Mandatory reading when / before …",
        "Read and follow this skill before …", "when they / you ask / request …" (also "when they request or previously authorize …"), "Use right / just after /
        before …", "Use monthly / weekly / regularly or after …", "when the user explicitly
        asks …", a description opening with its situation ("When the user …", "When there is …"),

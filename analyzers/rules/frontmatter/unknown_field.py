@@ -8,7 +8,15 @@ from collections.abc import Iterator
 
 from ... import claude_code
 from ...document import SkillDocument
-from ...fields import AGENT_WRITTEN_KEYS, FIELDS, HERMES_KEYS, OPENCLAW, OTHER_AGENT_FIELDS, skill_dialect
+from ...fields import (
+    AGENT_WRITTEN_KEYS,
+    DEVIN,
+    FIELDS,
+    HERMES_KEYS,
+    OPENCLAW,
+    OTHER_AGENT_FIELDS,
+    skill_dialect,
+)
 from ...findings import Edit, Finding, Fix, Severity
 from ...package_code import package_provides, package_reads
 from ...rule import FixAvailability, RuleContext, rule
@@ -125,6 +133,9 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     dialect = skill_dialect(doc.frontmatter.data, doc.text)
     if dialect is None and doc.files.exists("openclaw.plugin.json"):
         dialect = OPENCLAW  # an OpenClaw plugin's skill: its manifest sits beside SKILL.md
+    elif dialect is None and doc.path is not None and ".devin" in doc.path.parts[:-2] \
+            and ".claude" not in doc.path.parts:
+        dialect = DEVIN  # a skill in Devin CLI's project folder (`.devin/skills/<name>/`): Devin's keys are known
     known = known_fields(ctx.config.target, dialect)
     registry = runtime_record(doc.frontmatter.data)  # `id: visual-analyst`: a runtime's record; its keys are its own
     template = doc.skill_dir is not None and TEMPLATE_DIR in doc.skill_dir.parts
