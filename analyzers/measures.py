@@ -38,11 +38,29 @@ def _directives(doc: SkillDocument) -> list[Directive]:
         if pl.quoted or ("MUST" not in pl.text and "ALWAYS" not in pl.text and "NEVER" not in pl.text):
             continue
         text = pl.text
+        if text.lstrip(" ").startswith("#"):
+            continue  # `### ALWAYS`: a heading labels the rules below it, it directs nothing itself
         if '"' in text or "“" in text:
             text = _DQUOTED.sub(lambda m: " " * len(m.group(0)), text)
+        cells = "|" in text
         for m in _DIRECTIVE.finditer(text):
+            if cells and _lone_cell(text, m.start(), m.end()):
+                continue  # `| ALWAYS | Every invocation |`: a table's label (a loading level), not a directive
             out.append(Directive(m.group(1), Range(Pos(pl.line, m.start()), Pos(pl.line, m.end()))))
     return out
+
+
+def _lone_cell(text: str, a: int, b: int) -> bool:
+    """The word at a:b is a table cell's whole content (`| ALWAYS |`)."""
+    i = a - 1
+    while i >= 0 and text[i] in " \t*_":  # (no slices: a line of many directives stays linear)
+        i -= 1
+    if i < 0 or text[i] != "|":
+        return False
+    j = b
+    while j < len(text) and text[j] in " \t*_":
+        j += 1
+    return j < len(text) and text[j] == "|"
 
 
 # CJK symbols and punctuation, kana, CJK ideographs, Yi and Hangul (U+3000–U+DFFF) and full-width forms (U+FF00–U+FFFF):

@@ -299,3 +299,35 @@ def test_installed_path_scan_is_linear_on_one_line(tmp_path) -> None:
     rep = analyze(text, folder / "SKILL.md", config=Config(select=("NAME_DIR_MISMATCH",)), workspace_root=tmp_path)
     assert time.process_time() - t < 1.0
     assert [f.code for f in rep.findings] == ["NAME_DIR_MISMATCH"]
+
+
+@pytest.mark.parametrize("line", [
+    "ssh " * 100_000 + '"/home/bob/x"',  # many command words before one quote: one look at it
+    'ssh h "x" ' * 50_000 + "/home/bob/x",  # many remote commands, then a local path
+    "ssh h /home/bob/x " * 30_000,  # no quotes at all
+])
+def test_ssh_remote_commands_are_linear_on_one_line(line: str, tmp_path) -> None:
+    """ABSOLUTE_USER_PATH's remote-command spans (`ssh <host> "…"`) are found once per line, each quote looked at from
+    the command word nearest before it: hostile lines of ~0.5 MB stay well under a second."""
+    from skillgrade.analyzers.config import Config
+    from skillgrade.analyzers.report import analyze
+
+    text = "---\nname: s\ndescription: Use when testing.\n---\n\n" + line + "\n"
+    (tmp_path / "s").mkdir()
+    t = time.process_time()
+    analyze(text, tmp_path / "s" / "SKILL.md", config=Config(select=("ABSOLUTE_USER_PATH",)), workspace_root=tmp_path)
+    assert time.process_time() - t < 1.0
+
+
+def test_directive_table_cells_are_linear_on_one_line(tmp_path) -> None:
+    """OVER_CONSTRAINED's lone-cell test walks only the blanks around each directive: 100,000 `| ALWAYS |` cells and
+    as many `NEVER` words on one line stay well under a second, and only the words outside cells count."""
+    from skillgrade.analyzers.config import Config
+    from skillgrade.analyzers.report import analyze
+
+    text = "---\nname: s\ndescription: Use when testing.\n---\n\n" + "| ALWAYS " * 100_000 + "| NEVER x " * 20 + "|\n"
+    (tmp_path / "s").mkdir()
+    t = time.process_time()
+    rep = analyze(text, tmp_path / "s" / "SKILL.md", config=Config(select=("OVER_CONSTRAINED",)), workspace_root=tmp_path)
+    assert time.process_time() - t < 1.0
+    assert [f.message.split(" ")[0] for f in rep.findings] == ["20"]

@@ -104,7 +104,8 @@ _START = r"(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))"
 # Explicit trigger clauses: what routers and the methodology look for.
 _EXPLICIT = re.compile(
     r"\b(?:"
-    r"use[ds]?\s+(?:this\s+skill\s+|this\s+|it\s+|me\s+|skill\s+|these\s+(?:[\w-]{1,20}\s+)?tools\s+)?"
+    r"use[ds]?\s+(?:this\s+skill\s+|this\s+(?:workflow|playbook|runbook|procedure|checklist|guide)\s+|this\s+|it\s+|me\s+"
+    r"|skill\s+|these\s+(?:[\w-]{1,20}\s+)?tools\s+)?"  # ("Use this workflow when taking an issue to a PR")
     r"(?:together\s+with\s+`?[\w.-]{1,60}`?\s+)?"  # "Use together with cve-detect-common during …"
     r"(?:(?:only|immediately|especially|primarily|first|always|also|right|just|standalone|directly|independently),?\s+"
     r"|(?:daily|weekly|monthly|quarterly|regularly|periodically)\s+(?:or|and)\s+)?"  # "Use monthly or after …"
@@ -182,8 +183,10 @@ _EXPLICIT = re.compile(
     # "Used by /mb-site as the concept step": the slash command that loads it
     r"|(?:used|loaded|invoked|called)\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before|to)\b"  # "loaded by /bakeoff:run to …"
     # (also the imperative "Fire on: \"research X\", …")
-    # ("Fires automatically at session start …, or on-demand when …": when, and the moment it is loaded)
-    r"|" + _START + r"(?:fires?|surfaces|kicks\s+in|engages)\s+(?:only\s+|automatically\s+)?(?:on|for|when|whenever|if"
+    # ("Fires automatically at session start …, or on-demand when …": when, and the moment it is loaded; "Applied
+    # automatically at session start.")
+    r"|" + _START + r"(?:fires?|surfaces|kicks\s+in|engages|(?:applied|loaded|activated)(?=\s+automatically))"
+    r"\s+(?:only\s+|automatically\s+)?(?:on|for|when|whenever|if"
     r"|at\s+(?:the\s+)?(?:session|task|turn|conversation)\s+(?:start|end)|at\s+the\s+(?:start|end|beginning)\s+of)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
     r"|(?:^|(?<=[.;!?:]\s))(?:(?:mandatory|required)\s+(?:for|when|whenever|before)|essential\s+(?:when|whenever|before))\b"

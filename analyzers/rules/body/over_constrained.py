@@ -19,7 +19,9 @@ def over_constrained(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Counts the upper-case words MUST, ALWAYS and NEVER used as directives in the markdown prose.
     Words inside code blocks, inline code, the frontmatter, HTML comments, blockquotes and
-    double-quoted text are not directives and are not counted, nor are keywords joined by a slash ("Count
+    double-quoted text are not directives and are not counted, nor are headings (`### NEVER` labels the rules
+    below it), a table cell that is the word alone (`| ALWAYS | Every invocation |`: a loading level's name),
+    nor keywords joined by a slash ("Count
     MUST/NEVER/ALWAYS constraints" names the words), nor a numbered rule's label ("HARD CONSTRAINTS (MUST 7)",
     "(MUST 6, 12, 13)": it cites a rule stated elsewhere). The finding is placed on the 16th
     directive, the one that crosses the limit.

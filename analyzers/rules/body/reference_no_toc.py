@@ -757,14 +757,15 @@ def _code_names_headings(lines: list[str]) -> bool:
     return False
 
 
-_BOX_CHARS = frozenset("─│┌┐└┘├┤┬┴┼═║╔╗╚╝╠╣►▼▶◀▲")  # a box drawing's strokes and arrow heads
+_BOX_CHARS = frozenset("─│┌┐└┘├┤┬┴┼═║╔╗╚╝╠╣►▼▶◀▲↓↑→←⇒⇓")  # a box drawing's strokes and arrow heads (a ladder's `↓`)
 _DIAGRAM_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
 DIAGRAM_HEADINGS = 3  # main sections a diagram at the top must name (and more than half of those below it)
 SHARED_WORD_HEADINGS = 3  # a word in this many main headings or more names none of them ("Mode" of five modes)
 
 
 def _diagram_names_headings(lines: list[str]) -> bool:
-    """A box-drawn diagram in the top's code (a decision tree ending in `Invoice Mode`, `ExcelInvoice Mode`, …) names
+    """A box-drawn diagram in the top's code (a decision tree ending in `Invoice Mode`, `ExcelInvoice Mode`, …; or a ladder
+    drawn with arrows, whose nodes sit on the lines between its `↓`: every line of a code block that draws counts) names
     DIAGRAM_HEADINGS or more of the main sections below it, and more than half of them: every word of such a heading
     that it does not share with two other headings (`## ExcelInvoice Mode` by `ExcelInvoice`) is a whole word of the
     drawing. A drawing of the code's flow (`CachedCustomerRepository`) over `## Cached Repository Decorator` names no
@@ -773,14 +774,24 @@ def _diagram_names_headings(lines: list[str]) -> bool:
     first = -1  # the drawing's first line
     heads: list[set[str]] = []
     fence = ""
+    block: set[str] = set()  # the words of the top's open code block; a drawing's when a line of it draws
     for i, line in enumerate(lines):
         fence, is_fence = fence_step(fence, line)
         if fence and not is_fence:
-            if i < TOP_LINES and any(c in _BOX_CHARS for c in line[:OVERVIEW_CHARS]):
-                drawn.update(w.lower() for w in _DIAGRAM_WORD.findall(line[:OVERVIEW_CHARS]))
-                if first < 0:
-                    first = i
-        elif not is_fence and line.startswith("## ") and first >= 0:
+            if i < TOP_LINES:
+                words = {w.lower() for w in _DIAGRAM_WORD.findall(line[:OVERVIEW_CHARS])}
+                if any(c in _BOX_CHARS for c in line[:OVERVIEW_CHARS]):
+                    drawn |= words | block  # (a ladder's nodes sit on lines of their own between its `↓` arrows)
+                    block = drawn
+                    if first < 0:
+                        first = i
+                elif block is drawn and first >= 0:
+                    drawn |= words
+                else:
+                    block |= words
+        elif is_fence:
+            block = set()
+        elif line.startswith("## ") and first >= 0:
             heads.append({w.lower() for w in _DIAGRAM_WORD.findall(line[3:OVERVIEW_CHARS])})
             if len(heads) >= OVERVIEW_HEADINGS:
                 break
@@ -955,7 +966,9 @@ _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          # a checklist done whole: "Run every item", "Complete each step in order"
                          r"|\b(?:run|apply|complete|tick)\s+(?:every|each)\s+(?:items?|checks?|steps?)\b"
                          # each part worked through in turn: "Run each lens in order" (eight `### Lens N` sections)
-                         r"|\b(?:run|apply|complete|perform|work\s+through)\s+(?:every|each)\s+[\w-]{3,24}\s+in\s+order\b"
+                         # ("Execute all steps in exact order")
+                         r"|\b(?:run|apply|complete|perform|execute|work\s+through)\s+(?:every|each|all)\s+[\w-]{3,24}\s+in\s+"
+                         r"(?:exact\s+|strict\s+)?order\b"
                          # "Run this checklist before approving a PRD", "Every item must pass", "Mark an item as
                          # pass, needs work, or not applicable": each item of the checklist gets its verdict
                          r"|^\W{0,3}run\s+this\s+checklist\b|\b(?:every|each)\s+(?:item|check)\s+must\s+pass\b"
@@ -988,7 +1001,16 @@ def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
         for m in _READS_FILE_WHOLE.finditer(lines[ln], 0, WHOLE_LINE_CHARS):
             if m.group(1).lower() == "read" or rel in m.group(0):
                 return True
+        m = _READ_THE_FULL.search(lines[ln], 0, WHOLE_LINE_CHARS)
+        if m is not None:  # "Read the full reference rules: `references/dendritic-rules.md`": the file, right after
+            at = lines[ln].find(rel, m.end(), m.end() + FULL_GAP + len(rel))
+            if at >= 0 and not any(c in ".;" for c in lines[ln][m.end():at].rstrip("`(['\" ./")):
+                return True
     return False
+
+
+_READ_THE_FULL = lazy_compile(r"\bread\s+the\s+(?:full|entire|complete)\b", re.I)
+FULL_GAP = 60  # characters between "Read the full …" and the file's name
 
 
 WHOLE_LINE_CHARS = 1_000  # of a line naming the file, searched (each `read` looks 120 characters on: bounded work)
@@ -1147,10 +1169,11 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
     checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
-    them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections;
+    them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order";
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
-    end-to-end"; not "Read `references/x.md` before starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
+    end-to-end", "Read the full reference rules: `references/rules.md`"; not "Read `references/x.md` before
+    starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections, or none in a file structured by XML tags, whose headings inside a
     tag opened and closed on lines of their own, such as an output template's `<format id="spec">` … `</format>`, are
     the template's (not inside HTML's own `<details>` or `<div>`, nor an MDX component's `<Update label="…">`); the
@@ -1186,7 +1209,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Review`, or by ` + `)
     (two commas; `、` and `，` count); or the first 30 lines name three of the file's later headings in any form: an outline
     (`**Lifecycle:** A → B → C` above `## Step 1: A` …, also drawn in a code block: `Step 3a → Step 3b`, or an outline of `Stage 1: Baseline Check` (or `Layer 5 …`) lines, or numbered lines there: `1. BACKLOG → task recorded` for
-    `### 1. BACKLOG`; or a box-drawn diagram there, a decision tree ending in `ExcelInvoice Mode`, … that has every
+    `### 1. BACKLOG`; or a box-drawn diagram there (or an arrow-drawn one: a ladder `Project scope` `↓ …` `Global
+    scope` above `## Project → Global`), a decision tree ending in `ExcelInvoice Mode`, … that has every
     word of three main headings below it, and of more than half of them, but the words three headings share:
     `ExcelInvoice` for `## ExcelInvoice Mode`; a drawing of the code's flow, `CachedCustomerRepository` over `##
     Cached Repository Decorator`, names none, and an element tree naming three of six sections is no outline), a numbered list of the steps, an overview table or

@@ -15,6 +15,7 @@ from ...package_code import SIDECAR_FILES, TRIGGER_FILES, package_binds, package
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, explicit_trigger, placeholder_name, usage_context
 from .._sample import sample_skill
+from ..frontmatter.yaml_ambiguous_value import WORD_COMMENT
 from ._text import append_sentence, deprecated, description, not_routed, own_name_as_this_skill
 from .empty_description import MIN_CHARS, weighted_length
 
@@ -179,10 +180,23 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     if ", not " in text:
         text = _NOT_ASIDE.sub(",", text)  # "Use first, not memory, for …" reads "Use first, for …"
     text = own_name_as_this_skill(text, doc)
+    if not explicit_trigger(text) and _trigger_cut_by_comment(doc, fld):
+        return None  # "… (status, #NOTES, …). Use when starting …": YAML_AMBIGUOUS_VALUE's finding; quoting restores it
     if not explicit_trigger(text) and (sample_skill(doc, text) or package_binds(doc)):
         return None  # a sample skill, or a pipeline step its package builds by folder name (asked only when a finding
         # could follow)
     return fld, text
+
+
+def _trigger_cut_by_comment(doc: SkillDocument, fld: Field) -> bool:
+    """The one-line plain description is cut by YAML at ` #word` (a comment), and the lost rest of its line holds the
+    trigger clause: the author wrote one, YAML_AMBIGUOUS_VALUE reports the cut and its fix (quoting) restores it."""
+    rng = fld.value_range
+    if rng.start.line != rng.end.line or rng.end.line >= len(doc.lines) or "#" not in doc.lines[rng.end.line]:
+        return False
+    line = doc.lines[rng.end.line]
+    m = WORD_COMMENT.match(line, rng.end.character)
+    return m is not None and explicit_trigger(line[m.end() - 1:]) is not None
 
 
 @rule("MISSING_TRIGGER", family="description", severity=Severity.WARNING, anti_pattern=True,
@@ -264,6 +278,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `` `name` ``: "after /qor-substantiate seals a session") or "at (the) start / end of <…>",
     "at session start" anywhere ("… before implementing a complex feature", "Runs the tests after each edit",
     "Probes environment health at session start") are a usage context, and so are the purpose clauses "para …" (Portuguese, Spanish) and "…을 / 를 위한" (Korean).
+
+    Not reported either: a one-line plain description that YAML cuts at ` #word` (a comment: "Runs pre-checks
+    (status, #NOTES, …). Use when starting a task.") when the lost rest of its line holds the trigger clause:
+    `YAML_AMBIGUOUS_VALUE` reports the cut, and its fix (quoting the value) brings the trigger back.
 
     Exempt, because the model does not route to them by the description's wording alone: skills with
     `disable-model-invocation: true`, `paths:` (a string or a list) or a non-empty `when_to_use` (Claude

@@ -40,7 +40,7 @@ def _scalars(fld: Field) -> Iterator[tuple[object, object, str]]:
 
 # after a plain value, ` #` and a word at once: a hashtag, a channel, an issue number (`#ops-github`, `#123`,
 # `#expect`), which YAML reads as a comment (a note to readers is written `# note`, with a blank)
-_WORD_COMMENT = lazy_compile(r"[ \t]+#[^\W_]")  # (only for a frontmatter with a `#`)
+WORD_COMMENT = lazy_compile(r"[ \t]+#[^\W_]")  # (only for a frontmatter with a `#`)
 SHOWN = 40  # characters of the lost text shown in the message
 _TICKS = lazy_compile(r"`+")
 
@@ -59,7 +59,7 @@ def _cut_by_comment(doc: SkillDocument, ctx: RuleContext, node: object, where: s
     if rng.start.line != rng.end.line or rng.end.line >= len(doc.lines):
         return None  # (a value over several lines: left as it is)
     line = doc.lines[rng.end.line]
-    m = _WORD_COMMENT.match(line, rng.end.character)
+    m = WORD_COMMENT.match(line, rng.end.character)
     if m is None:
         return None
     lost = line[m.end() - 2:].rstrip()  # from the `#`

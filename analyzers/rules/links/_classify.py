@@ -117,6 +117,8 @@ def prose_cross_refs(doc: SkillDocument) -> Iterator[Target]:
             # a path inside a markdown link's destination is handled as a link
             if pl.text[a - 1 : a] == "(" or a >= 3 and pl.text[a - 3 : a] == "]: ":
                 continue
+            if pl.text[a - 1 : a] == "[" and pl.text[b : b + 2] == "](":
+                continue  # `[skills/x/SKILL.md](../x/SKILL.md)`: the link's label; its destination is checked
             path = pl.text[a:b]
             yield Target(path, path, Range(Pos(pl.line, a), Pos(pl.line, b)), None)
 

@@ -19,7 +19,8 @@ def dead_cross_ref(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ## What it does
     Checks references to other skills and agents: links that leave the skill (`../other/SKILL.md`,
     `../sibling/`, `../../agents/reviewer.md`), repo-relative links (`skills/other/SKILL.md`), and
-    the same paths written in prose (`../other/SKILL.md`, `skills/other-skill`). `skills/x` is looked
+    the same paths written in prose (`../other/SKILL.md`, `skills/other-skill`; not a link's label that is a
+    path, `[skills/x/SKILL.md](../x/SKILL.md)`: the link is checked by its destination, once). `skills/x` is looked
     up from every ancestor directory up to the workspace root. URLs (`github.com/.../skills/...`),
     home paths (`~/.claude/skills/...`), code, and prose such as "skills/agents" are not references.
     Paths outside the workspace are never read (`LINK_ESCAPES_WORKSPACE`). References in an example

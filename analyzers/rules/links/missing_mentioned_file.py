@@ -135,7 +135,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     and one after "<name> Skill 的" or after another skill's kebab-case name ending in `-skill`
     ("詳細は run-build-skill `references/x.md`", "the deploy-skill's `scripts/x.sh`": that skill's file;
     this skill's own name or folder there does not count), or after a kebab-case name in backticks with a
-    possessive ("See `scan-pdf-to-print-html`'s `references/cover-workflow.md`") or after a wiki link to
+    possessive ("See `scan-pdf-to-print-html`'s `references/cover-workflow.md`"), or right before the path's own
+    backticks ("a copy of the `gap-to-topic` `scripts/dossier_to_docx.js` generator"), or after a wiki link to
     another skill ("`[[instagram-reel-publish]] scripts/validate_reel.sh`"), or later on a line that starts with an
     agent's name in backticks ("`nanlabs-architect` agent — trade-off analysis and `references/PATTERNS.md`": that
     agent's file). A path the text says something
@@ -217,7 +218,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
         if m.where != "command" and (_created_here(doc.lines[ln], m.range.start.character)
                                      or _in_description(doc, m.rel)
                                      or _qualified(doc.lines[ln], m.range.start.character, m.range.end.character,
-                                                   own or (), doc.lines[ln + 1] if ln + 1 < len(doc.lines) else "")):
+                                                   own or (), doc.lines[ln + 1] if ln + 1 < len(doc.lines) else "",
+                                                   doc.lines[ln - 1] if ln else "")):
             continue  # "Create or update `references/conventions.md`": the file this skill makes
         if _in_other_skill(doc, ctx, m.rel, others):
             continue  # `references/dream-core.md` of a sibling skill: whose file it is, the text must say
@@ -468,8 +470,9 @@ _NAMED_SKILL = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’
 
 
 # "`scan-pdf-to-print-html`'s `references/cover-workflow.md`": a kebab-case name in backticks and a possessive
-# right before the path (another skill's file, when the name is not this skill's)
-_CODE_NAME_POSSESSIVE = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`\s?['’]s\s?[`'\"]?$", re.I)
+# right before the path (another skill's file, when the name is not this skill's); or the name alone right before
+# the path in backticks of its own ("a near-copy of the `gap-to-topic` `scripts/dossier_to_docx.js` generator")
+_CODE_NAME_POSSESSIVE = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`(?:\s?['’]s\s?[`'\"]?|\s`)$", re.I)
 # "`nanlabs-architect` agent — trade-off analysis and `references/PATTERNS.md`": a backticked agent's name earlier in
 # the line, then the path: that agent's file (its own `references/`)
 _CODE_NAME_AGENT = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`\s{0,3}(?:sub-?)?agent\b[^`\n]{0,80}$", re.I)
@@ -477,12 +480,16 @@ _CODE_NAME_AGENT = lazy_compile(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`\s{0,3}(?:sub-?)?a
 _WIKI_NAME = lazy_compile(r"\[\[([\w.-]{1,80})\]\]\s{0,3}[`'\"]?$")
 
 
-def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = (), following: str = "") -> bool:
+def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = (), following: str = "",
+               previous: str = "") -> bool:
     """The path is said to be optional right after it (on the `following` line when the path ends its line), or is another skill's by a Chinese possessive or by
     another skill's name right before it (`deploy-skill's`, a kebab-case name in backticks with `'s`, or a
     wiki link `[[other-skill]]`; `own`
-    holds this skill's name and folder, lowercased)."""
+    holds this skill's name and folder, lowercased; a path that opens its line is read after the end of the
+    `previous` one: "… of the `gap-to-topic`" then "`scripts/x.js` generator")."""
     before = line[max(0, start - 40):start]
+    if previous and not before.strip(" \t`'\"") and start <= len(before):
+        before = previous[max(0, len(previous.rstrip()) - 40):].rstrip() + " " + before.lstrip(" \t")
     if before.rstrip(" `'\"*_").lower().endswith("if") and "exist" in line[end:end + 60].lower():
         return True  # "If `references/backends.md` exists in the vault, load it"
     if (_OPTIONAL_AFTER.match(line, end, end + 60) is not None or _OPTIONAL_DASH.match(line, end, end + 60) is not None
