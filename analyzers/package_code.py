@@ -191,6 +191,9 @@ def package_runtime_only(doc: SkillDocument, foreign: list[str]) -> bool:
 # `load_skill(ROOT / "classify")`; in loader_keys' set as BINDS + the folder's name (no key starts with NUL)
 BINDS = "\0binds:"
 _BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/[ \t]{0,3}["']([\w.-]{1,60})["']""")
+# a table of slash commands to skill folders (genomix's `COMMAND_SKILL_MAP = {"/domains": "structural/protein-domains"}`):
+# the command picks the folder, the description routes nothing; the folder's name is the path's last part
+_COMMAND_BIND = lazy_compile(r"""["']/[\w:-]{1,40}["'][ \t]*:[ \t]*["']((?:[\w.-]{1,60}/){0,4}[\w.-]{1,60})["']""")
 
 
 SOURCE = "\0source:"  # in loader_keys' set: the name of each source file of the package
@@ -359,9 +362,10 @@ def package_supplies(doc: SkillDocument, rel: str) -> bool:
 
 
 def package_binds(doc: SkillDocument) -> bool:
-    """The code of the skill's shipping package builds an object from this skill's folder by name, and never names
-    `.claude`: a library of pipeline steps its callers chain in code (skillchain's `summarize`), which no model
-    picks by its description."""
+    """The code of the skill's shipping package builds an object from this skill's folder by name, or maps a slash
+    command to it (`{"/domains": "structural/protein-domains"}`), and never names `.claude`: a library of pipeline
+    steps its callers chain in code (skillchain's `summarize`), or skills its own command line picks, which no
+    model picks by its description."""
     keys = _package_keys(doc)
     return keys is not None and doc.skill_dir is not None and BINDS + doc.skill_dir.name in keys \
         and INSTALLS_FOR_CLAUDE not in keys
@@ -751,6 +755,8 @@ def loader_keys(root: str) -> frozenset[str]:
             keys.update(_schema_fields(text))  # `SkillFrontmatterSchema = z.object({ domain: … })`
         if "/" in text and ("from_" in text or "load" in text):
             keys.update(BINDS + n for n in _BIND.findall(text))
+        if "\"/" in text or "'/" in text:
+            keys.update(BINDS + n.rsplit("/", 1)[-1] for n in _COMMAND_BIND.findall(text))
         if CLAUDE_DIR in text and _names_claude_dir(text):
             keys.add(INSTALLS_FOR_CLAUDE)
         if SERVES_BY_FOLDER_MARK in text:

@@ -275,6 +275,20 @@ def test_a_skill_the_package_builds_by_folder_name_is_not_routed(tmp_path: Path)
     assert _codes(skills / "summarize" / "SKILL.md", other, "MISSING_TRIGGER") != []
 
 
+def test_a_skill_the_package_binds_to_a_slash_command_is_not_routed(tmp_path: Path) -> None:
+    """set 46q: genomix's `COMMAND_SKILL_MAP = {"/summarize": "steps/summarize"}` picks the skill folder by command
+    and hands its body to the model; the description routes nothing. A folder no command names, a map of routes to
+    handlers, and a package that also installs into `.claude` still get the trigger finding."""
+    binder = 'COMMAND_SKILL_MAP = {\n    "/summarize": "steps/summarize",\n    "/api": "handlers",\n}\n'
+    skills = _bound_skill(tmp_path, binder)
+    assert _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER") == []
+    assert _codes(skills / "classify" / "SKILL.md", tmp_path, "MISSING_TRIGGER") != []
+    other = tmp_path / "other"
+    other.mkdir()
+    skills = _bound_skill(other, binder + 'TARGET = ".claude/skills"\n')
+    assert _codes(skills / "summarize" / "SKILL.md", other, "MISSING_TRIGGER") != []
+
+
 def test_a_helper_that_indexes_with_its_argument_reads_that_key(tmp_path: Path) -> None:
     """set 38p: abstractskill's `_read("requires_mcp")`, where `def _read(key)` does `meta.metadata.get(key)`, reads
     `metadata.requires_mcp` (a list by the package's convention); a helper that indexes nothing reads nothing."""

@@ -243,7 +243,7 @@ _EXPLICIT = re.compile(
     # the same keyword trigger said of the text: "When a prompt / the request contains | mentions X"
     r"|when(?:ever)?\s+(?:a|an|the|any)\s+(?:user\s+)?(?:prompts?|messages?|requests?|inputs?|quer(?:y|ies)|questions?"
     r"|tasks?|conversations?|chats?)"
-    r"\s+(?:contains?|includes?|mentions?|says?|asks?|references?|matches|uses?)\b"
+    r"\s+(?:contains?|includes?|mentions?|says?|asks?|references?|matches|uses?|involves?)\b"  # ("when the task involves …")
     # Spanish: "Úsala / Úsalo / Usa / Usar cuando | para | si | antes | siempre que …"
     r"|[úu]sa(?:la|lo|r)?\s+(?:esta\s+skill\s+|este\s+skill\s+)?(?:cuando|para|si|antes|siempre\s+que)\b"
     # Portuguese: "Use quando …", "Use também quando pedirem …", "Usar esta skill para …"

@@ -575,7 +575,7 @@ def _toc_at_top(lines: list[str]) -> bool:
 
 # a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
 _PURPOSE_HEADING = re.compile(r"#{2,3}[ \t]+(?:purpose|scope|overview|about|summary)[ \t]*:?[ \t]*", re.I)
-_LIST_SPLIT = re.compile(r",[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t](?:and|or)[ \t]")
+_LIST_SPLIT = re.compile(r",[ \t]*(?:and[ \t]+|or[ \t]+|&[ \t]+)?|[ \t](?:and|or|&)[ \t]")  # ("Daemon management & …")
 _PHRASE_START = ("with ", "in ", "for ", "by ", "to ", "from ", "of ", "at ", "on ", "via ")
 PURPOSE_WORDS = 4  # words of each of a purpose list's last two items ("defensive programming", "red flags to avoid")
 
@@ -665,7 +665,8 @@ def _title_names_hidden_sections(lines: list[str]) -> bool:
 
 def _title_lists_sections(lines: list[str]) -> bool:
     """The title lists the file's main sections, each by its first word and nothing else ("# Tool catalog, advanced
-    builds and recipes" over `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; "# Script-Engine API,
+    builds and recipes" over `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; "# Daemon management &
+    multi-instance reference" over `## Daemon commands`, `## Multi-instance (…)`; "# Script-Engine API,
     modules and big plans" over `## Module install by router family` …): the preview names what the file covers.
     Two to TITLE_SECTIONS sections, one title item per section ("# Automation, shell pipelines and batch processing"
     over nine sections is a topic)."""
@@ -1230,7 +1231,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `## SandboxPool (Pre-warm)`) or by one identifier of several joined by ` + ` or ` & `
     (`ManagedAgentsBatchClient` for `## BatchJob + ManagedAgentsBatchClient`); a heading in words keeps its whole name. So does a title that lists the file's two
     to six main sections, one item each by its first word (`# Tool catalog, advanced builds and recipes` over
-    `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; not `# Automation, shell pipelines and batch processing`
+    `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; items may be joined by `&`: `# Daemon management &
+    multi-instance reference` over `## Daemon commands`, `## Multi-instance …`; not `# Automation, shell pipelines and batch processing`
     over sections it does not name), or whose list after a colon names, by first words, every main section below the
     top 30 lines, each of its items naming a main section (`# rung config reference: policy and bundle` over
     `## Policy` at line 17 and `## Evidence bundle` at line 93: with the headings in view, the whole outline is

@@ -227,7 +227,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        for …" or "Essential when …", "proactively", "when(ever) the user asks / wants / needs / mentions …" (or any verb: "when user discusses applying …"), "when the owner / operator / maintainer / developer says / asks / types / requests / mentions …" (a verb of speech only: "when the owner pushes a branch" is a situation), "when Claude / the agent / an agent / the model needs / wants to …",
        "always loaded", "Loaded first" opening a sentence or after a dash ("the entry-point skill — loaded first"), "this skill / it is loaded first" (an entry skill its
        installer loads before any other; not "The config must be loaded first"), "when a prompt /
-       the request / a message / a task / the conversation contains / mentions / includes …" (the same keyword trigger, said of the
+       the request / a message / a task / the conversation contains / mentions / includes / involves …" (the same keyword trigger, said of the
        text), "Load / Read / Consult / Recall this (skill / index / guide / catalog) (first,) when / before / for / on …", a sentence opening "Reference / Consult these whenever …", "Read / Consult / Load before …",
        a sentence opening "Use / Invoke / Load / Run / Activates / Mandatory / Required (this skill) at / on / upon /
        every / always / from the first / start …" ("Use at the start of a session": not "used at Google") or "Use instead of / rather
@@ -311,7 +311,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), or that
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
     package names (crucible's trigger router), or a trigger list in a JSON sidecar beside SKILL.md (`skill.json`:
-    `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), and a
+    `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), or whose
+    folder the package's code builds an object from by name (`Skill.from_directory(ROOT / "summarize")`) or binds to
+    a slash command (`{"/domains": "structural/protein-domains"}`: its own command line picks it), where no source of
+    the package names `.claude`, and a
     sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` (Unity's `Fixtures~/` and a plugin scaffold's `_template/` too), or a folder named `example_…` / `sample_…` / `fixture_…`, at any depth below the workspace
     root, its description or the first lines of its body calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
     an input for its package's checker, tests or tutorial), and a
