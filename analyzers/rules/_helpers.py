@@ -18,7 +18,10 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # `{skill-name}`, `{{name}}`, `<name>`, `[name]`, `__PKG__` (a scaffold's token its generator replaces)
 _PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\]|__[A-Z][A-Z0-9_]{0,60}__)\s*")
 # a placeholder token inside a name (`__SKILL_NAME__-deep-research`, `{{prefix}}-review`); the rest must be a name (NAME_RE)
-_PLACEHOLDER_TOKEN = re.compile(r"__[A-Z][A-Z0-9_]{0,60}__|\{\{[^{}]{1,60}\}\}|\{[^{}]{1,60}\}|<[^<>]{1,60}>")
+# (also the capitalised word a template puts where the name goes: `TEMPLATE-extractor` in an `_template/` folder that
+# users fork; `Template-Extractor` is a name, and NAME_FORMAT reports its capitals)
+_PLACEHOLDER_TOKEN = re.compile(r"__[A-Z][A-Z0-9_]{0,60}__|\{\{[^{}]{1,60}\}\}|\{[^{}]{1,60}\}|<[^<>]{1,60}>"
+                                r"|(?<![A-Za-z0-9])(?:TEMPLATE|PLACEHOLDER|SKILL_NAME|YOUR_NAME)(?![A-Za-z0-9])")
 
 
 # a runtime's skill id: `momentum-trading`, `data_fetcher`, `builtin/code-review`
@@ -85,7 +88,7 @@ def runtime_record(data: object) -> bool:
 
 def placeholder_name(name: str, line: str = "") -> bool:
     """A template's placeholder name: the whole value (`{skill-name}`, `<name>`), a valid name with a placeholder
-    token in it (`__SKILL_NAME__-deep-research`, `{{prefix}}-review`), or a sample value whose YAML
+    token in it (`__SKILL_NAME__-deep-research`, `{{prefix}}-review`, `TEMPLATE-extractor`), or a sample value whose YAML
     comment on `line` says to replace it (`name: my_skill  # {{PLACEHOLDER: replace with skill name}}`)."""
     if _PLACEHOLDER_NAME.fullmatch(name) is not None:
         return True

@@ -209,7 +209,7 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     in `org-overview/`): it is installed under its name, and the folder is its repository's source layout (an
     installer stripping the `org-` prefix); the folder named alone (`~/.claude/skills/overview/`) is not such a
     use, nor a path relative to the repository (`skills/<name>/checklist.md`, which the folder's name breaks). Nor is a template's placeholder name (`name: "{skill-name}"`, a name with a placeholder token in it,
-    `__SKILL_NAME__-deep-research`, or a sample value whose comment says to replace it:
+    `__SKILL_NAME__-deep-research`, `TEMPLATE-extractor`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
     a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`).
 

@@ -76,7 +76,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     and the skills' documented addresses would break on a rename).
     A template's placeholder (`name: "{skill-name}"`, `<skill-name>`, `__PKG__`) is not reported: whoever copies
     the template fills it in; nor is a valid name with a placeholder token in it (`__SKILL_NAME__-deep-research`,
-    which an installer's `replace("__SKILL_NAME__", …)` completes). Around the token the name must still have
+    which an installer's `replace("__SKILL_NAME__", …)` completes; or the capitalised `TEMPLATE` / `PLACEHOLDER` of a
+    template users fork: `TEMPLATE-extractor`). Around the token the name must still have
     the right shape: `__SKILL_NAME__ Deep Research` is reported.
 
     ## Why is this bad?
