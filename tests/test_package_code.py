@@ -261,31 +261,28 @@ def _bound_skill(root: Path, binder: str) -> Path:
     return skills
 
 
-def test_a_skill_the_package_builds_by_folder_name_is_not_routed(tmp_path: Path) -> None:
-    """set 38p: skillchain's `summarize = Skill.from_directory(str(_SKILLS_DIR / "summarize"))` is a pipeline step its
-    callers chain in code; no model picks it by its description. A skill the code does not bind, and any skill of a
-    package that also installs into `.claude`, still get the trigger finding."""
-    binder = 'from pathlib import Path\n_D = Path(__file__).parent\nsummarize = Skill.from_directory(str(_D / "summarize"))\n'
+# how a package's code binds a skill folder: building an object from it by name, or mapping a slash command to it
+_BINDERS = [
+    # set 38p: skillchain's `summarize = Skill.from_directory(str(_SKILLS_DIR / "summarize"))`, a pipeline step its
+    # callers chain in code
+    'from pathlib import Path\n_D = Path(__file__).parent\nsummarize = Skill.from_directory(str(_D / "summarize"))\n',
+    # set 46q: genomix's `COMMAND_SKILL_MAP = {"/domains": "structural/protein-domains"}`, which picks the folder by
+    # command and hands its body to the model (a route mapped to a handler binds no skill)
+    'COMMAND_SKILL_MAP = {\n    "/summarize": "steps/summarize",\n    "/api": "handlers",\n}\n',
+]
+
+
+@pytest.mark.parametrize("binder", _BINDERS)
+def test_a_skill_the_package_binds_by_folder_name_is_not_routed(binder: str, tmp_path: Path) -> None:
+    """A skill folder the package's code binds is picked in code or by command; no model picks it by its
+    description. A skill the code does not bind, and any skill of a package that also installs into `.claude`,
+    still get the trigger finding."""
     skills = _bound_skill(tmp_path, binder)
     assert _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER") == []
     assert _codes(skills / "classify" / "SKILL.md", tmp_path, "MISSING_TRIGGER") != []
     other = tmp_path / "other"
     other.mkdir()
     skills = _bound_skill(other, binder + 'TARGET = Path.home() / ".claude" / "skills"\n')
-    assert _codes(skills / "summarize" / "SKILL.md", other, "MISSING_TRIGGER") != []
-
-
-def test_a_skill_the_package_binds_to_a_slash_command_is_not_routed(tmp_path: Path) -> None:
-    """set 46q: genomix's `COMMAND_SKILL_MAP = {"/summarize": "steps/summarize"}` picks the skill folder by command
-    and hands its body to the model; the description routes nothing. A folder no command names, a map of routes to
-    handlers, and a package that also installs into `.claude` still get the trigger finding."""
-    binder = 'COMMAND_SKILL_MAP = {\n    "/summarize": "steps/summarize",\n    "/api": "handlers",\n}\n'
-    skills = _bound_skill(tmp_path, binder)
-    assert _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER") == []
-    assert _codes(skills / "classify" / "SKILL.md", tmp_path, "MISSING_TRIGGER") != []
-    other = tmp_path / "other"
-    other.mkdir()
-    skills = _bound_skill(other, binder + 'TARGET = ".claude/skills"\n')
     assert _codes(skills / "summarize" / "SKILL.md", other, "MISSING_TRIGGER") != []
 
 
