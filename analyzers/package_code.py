@@ -21,6 +21,7 @@ CLI's result cache checks the key set again on every run).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import posixpath
@@ -194,6 +195,37 @@ _BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/[ \t]{
 # a table of slash commands to skill folders (genomix's `COMMAND_SKILL_MAP = {"/domains": "structural/protein-domains"}`):
 # the command picks the folder, the description routes nothing; the folder's name is the path's last part
 _COMMAND_BIND = lazy_compile(r"""["']/[\w:-]{1,40}["'][ \t]*:[ \t]*["']((?:[\w.-]{1,60}/){0,4}[\w.-]{1,60})["']""")
+
+
+# a SKILL.md loader that gathers a skill's `references/*.md` by a glob and reads them (html-gen's
+# `skill_dir.glob('references/*.md')`, each appended to the prompt after SKILL.md; `(dir / "references").glob("*.md")`):
+# every reference file reaches the model
+GLOBS_REFERENCES = "\0globs-references"  # in loader_keys' set
+_GLOBS_REFERENCES = lazy_compile(r"""references(?:/|["'][ \t]{0,3}\)[ \t]{0,3}\.r?glob\([ \t]{0,3}[rf]?["'])\*\.md["']""")
+
+
+_READS_FILE = lazy_compile(r"read_text\(|\.read\(|\bopen\(")
+GLOB_READ_GAP = 400  # characters after the glob in which its files are read (`r.read_text()` in the loop below it)
+
+
+def _reads_globbed_references(text: str) -> bool:
+    """A `references/*.md` glob whose files are read soon after (`for r in refs: print(r.read_text())`); a glob that
+    only counts or lists them (`len(refs)` in a `list` command) hands nothing to the model."""
+    globs = [m.end() for m in _GLOBS_REFERENCES.finditer(text)]
+    if not globs:
+        return False
+    reads = [m.start() for m in _READS_FILE.finditer(text)]
+    for at in globs:
+        i = bisect.bisect_left(reads, at)
+        if i < len(reads) and reads[i] - at <= GLOB_READ_GAP:
+            return True
+    return False
+
+
+def package_globs_references(doc: SkillDocument) -> bool:
+    """A SKILL.md loader of the skill's shipping package gathers every `references/*.md` of a skill by a glob."""
+    keys = _package_keys(doc)
+    return keys is not None and GLOBS_REFERENCES in keys
 
 
 SOURCE = "\0source:"  # in loader_keys' set: the name of each source file of the package
@@ -769,6 +801,8 @@ def loader_keys(root: str) -> frozenset[str]:
             keys.add(READS_OWN_FORMAT)
         if "SKILL.md" in text and any(m in text for m in _LINE_SPLITS) and not any(m in text for m in _YAML_LIBS):
             keys.add(READS_LINES)
+        if "SKILL.md" in text and "glob(" in text and _reads_globbed_references(text):
+            keys.add(GLOBS_REFERENCES)
         if "SKILL.md" in text and "/" in text:  # an installer's file map: `".tact/AGENTS.md": …`
             keys.update(PATH_LITERAL + p for p in _PATH_LITERAL.findall(text))
         if "triggers." in text:

@@ -796,3 +796,31 @@ def test_scripts_the_package_imports_are_in_use(tmp_path: Path, cli: str, report
                   workspace_root=tmp_path)
     got = sorted(f.message.split("`")[1].rsplit("/", 1)[-1] for f in rep.findings)
     assert got == reported, got
+
+
+@pytest.mark.parametrize(("loader", "silent"), [
+    # set 46s: html-gen's `refs = sorted(target['dir'].glob('references/*.md'))`, appended after SKILL.md
+    ("def prompt(d):\n    print((d / 'SKILL.md').read_text())\n    refs = sorted(d.glob('references/*.md'))\n"
+     "    for r in refs:\n        print(r.read_text(encoding='utf-8'))\n", True),
+    ('def prompt(d):\n    print((d / "SKILL.md").read_text())\n    for r in (d / "references").glob("*.md"):\n'
+     '        print(open(r).read())\n', True),
+    # schift's `list` command counts the installed references (`len(refs)`) and reads none; a glob of another
+    # folder, or one in code that never names SKILL.md (a docs builder), reaches nothing
+    ("def list_skills(d):\n    refs = list((d / 'references').glob('*.md')) if (d / 'SKILL.md').exists() else []\n"
+     "    print(len(refs))\n", False),
+    ("def prompt(d):\n    print((d / 'SKILL.md').read_text())\n    for r in sorted(d.glob('assets/*.md')):\n"
+     "        print(r.read_text())\n", False),
+    ("def build(d):\n    for r in sorted(d.glob('references/*.md')):\n        print(r.read_text())\n", False),
+])
+def test_reference_files_a_loader_globs_are_reached(loader: str, silent: bool, tmp_path: Path) -> None:
+    """A SKILL.md loader that gathers every `references/*.md` of a skill and reads them hands them all to the model:
+    none is unreferenced. A script in `scripts/` is still reported."""
+    skill = _package(tmp_path, "htmlgen", "htmlgen/cli.py", loader, "htmlgen/skills/slide")
+    (skill / "SKILL.md").write_text("---\nname: slide\ndescription: Builds slides. Use when the user asks for a deck.\n"
+                                    "---\n\n# Slides\n\nWrite the deck.\n")
+    (skill / "references").mkdir()
+    (skill / "references" / "toggles.md").write_text("# Toggles\n\nHow to test toggles.\n")
+    (skill / "scripts").mkdir()
+    (skill / "scripts" / "build.py").write_text("print('build')\n")
+    got = {m.split("`")[1] for _, m in _codes(skill / "SKILL.md", tmp_path, "UNREFERENCED_FILE")}
+    assert got == ({"scripts/build.py"} if silent else {"references/toggles.md", "scripts/build.py"}), got

@@ -1041,6 +1041,8 @@ def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> boo
     example the author fenced, which a nested fence cut open): a table of contents would list one or two
     sections (or none: a file without headings, such as one structured by XML tags)."""
     heads = 0
+    labels = 0  # `## Reference`, `## See also`: sections unless the file is one rule's examples (`### Incorrect`)
+    pair = False
     fence = ""
     tags: list[str] = []  # the prompt-structure tags open here (`<formats>`, `<format id="spec">`)
     closed = {m.group(2) for ln in lines if ln.startswith("</") and (m := _TAG_LINE.fullmatch(ln.rstrip()))}
@@ -1051,11 +1053,37 @@ def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> boo
         if line.startswith("<") and closed:
             _tag_step(tags, line, closed)
             continue
-        if _ATX.match(line) and i not in example and not tags:
-            heads += 1
+        if (m := _ATX.match(line)) and i not in example and not tags:
+            label = _example_label(line[m.end():])
+            if label is None:
+                heads += 1
+            elif label in _PAIR_LABELS:
+                pair = True
+            else:
+                labels += 1
             if heads > MIN_SECTIONS:
                 return False
-    return True
+    return heads + (0 if pair else labels) <= MIN_SECTIONS
+
+
+# the headings that label one rule's examples (`### Incorrect`, `### Correct`: the layout of a best-practices rule file,
+# one rule per file) and, in such a file, its sources (`## Reference`): a table of contents would list only labels
+_PAIR_LABELS = frozenset({"incorrect", "correct", "bad", "good", "wrong", "right", "before", "after", "avoid", "prefer",
+                          "do", "don't", "do not", "dont"})
+_EXAMPLE_LABELS = _PAIR_LABELS | {"reference", "references", "see also"}
+# after the label: a gloss in brackets or after a dash, a colon ("Incorrect (blocks the loop):", "Correct — async
+# client"); not after a colon ("Example: deploying to Cloud Run" names a topic)
+_LABEL_END = re.compile(r"\s*(?:\([^()]*\)|[—–-]\s.*)?\s*:?$")
+
+
+def _example_label(text: str) -> str | None:
+    """The label the heading's text (after its `#`s) is, lowercased (`Incorrect`, `✅ Correct:`, `Bad (N+1 queries)`,
+    `Reference`), or None."""
+    t = text.strip().strip("#").strip().lstrip("❌✅✔✗✘👎👍🚫⛔ *_").lower()
+    if len(t) > 60:
+        return None
+    head = _LABEL_END.sub("", t, count=1).strip(" *_")
+    return head if head in _EXAMPLE_LABELS else None
 
 
 # a line that is only an opening or closing tag of a prompt's structure (`<formats>`, `<format id="spec">`,
@@ -1175,7 +1203,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "Read the full reference rules: `references/rules.md`"; not "Read `references/x.md` before
     starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
-    of contents would list one or two sections, or none in a file structured by XML tags, whose headings inside a
+    of contents would list one or two sections; in a file of one rule's examples, a heading that labels them or the
+    rule's sources is no section: `### Incorrect (…)`, `### ✅ Correct:`, `Bad`, `Good`, `Before`, `After`, and there
+    `## Reference`, the layout of a best-practices file holding one rule; `## References` beside topics still counts;
+    or none in a file structured by XML tags, whose headings inside a
     tag opened and closed on lines of their own, such as an output template's `<format id="spec">` … `</format>`, are
     the template's (not inside HTML's own `<details>` or `<div>`, nor an MDX component's `<Update label="…">`); the
     headings of a

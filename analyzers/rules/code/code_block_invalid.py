@@ -195,6 +195,24 @@ def _header_excerpt(code: str, err: SyntaxError) -> bool:
     return True
 
 
+_COMMENT_LINE = lazy_compile(r"^([ \t]*)#", re.M)
+
+
+def _comment_bodies(code: str, err: SyntaxError) -> bool:
+    """A header's body is only a comment that says what to do (`if not found:` then `    # stop, ask the user to rerun
+    it`): pseudo-code in a `python` block, the step written in words where a statement would go. Each comment line
+    standing for a `pass` makes the block parse (a comment that does not stand for a body still breaks it)."""
+    if not (err.msg or "").startswith("expected an indented block") or "#" not in code:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(_COMMENT_LINE.sub(r"\1pass  #", code))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 # the statement a continuing clause shown alone continues
 _OPENERS = {"elif": "if True:", "else": "if True:", "except": "try:", "finally": "try:"}
 
@@ -215,6 +233,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 return None  # `@tool(name=…, schema=…)` alone: the decorator's form, shown without its function
             if _header_excerpt(code, e):
                 return None  # `if "simpleperf" in process["name"]:` alone: the header to change, its body unchanged
+            if _comment_bodies(code, e):
+                return None  # `if not found:` then `# stop, tell the user to rerun analyze-api`: a step in words
             return ((e.lineno or 1) - 1, max(0, (e.offset or 1) - 1), e.msg)
         except (ValueError, RecursionError, MemoryError) as e:
             return (0, 0, str(e))
@@ -419,7 +439,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     rules' frontmatter, in a block of at most 20,000 characters that parses once it is quoted), a Python decorator
     shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
-    followed by a header without its body are a snippet cut short, and are reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`
+    followed by a header without its body are a snippet cut short, and are reported), a header whose body is only a
+    comment saying what to do (`if not found:` then `    # stop and ask the user to rerun it`: a step in words, not
+    code; a header with no body and no such comment is reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`
     (`ov.single.CellVote(adata: AnnData) -> None`, a parameter list closed by `) → AnnData`, a call whose first
     argument is annotated: `ov.single.MetaTiME(adata: AnnData, …)`). Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.

@@ -214,6 +214,11 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         out = _without_dev_commands(doc, out)
     if out:
         out = _without_package_imports(doc, out)
+    if out and any(_top_reference(f) for f in out):
+        from ...package_code import package_globs_references  # (asked only for an unreached reference file)
+
+        if package_globs_references(doc):  # html-gen's loader appends every `references/*.md` after SKILL.md
+            out = [f for f in out if not _top_reference(f)]
     if out:  # (after the walk: only the few unreached files are read)
         out = [f for f in out if not _deprecated_script(doc, f) and not (f.endswith(".md") and (
             _trigger_evals_md(doc, f) or _behavior_tests_md(doc, f)))]
@@ -233,6 +238,11 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         if out and "make " in doc.text:
             out = _without_build_paths(doc, out)
     return out
+
+
+def _top_reference(rel: str) -> bool:
+    """A markdown file right in `references/` (what a loader's `references/*.md` glob gathers)."""
+    return rel.startswith("references/") and rel.endswith(".md") and rel.count("/") == 1
 
 
 _BUILD_FILES = ("Makefile", "makefile", "GNUmakefile")
@@ -475,7 +485,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     package's own code, outside the skill, imports (`from devex.commands.pr.scripts import lint` for
     `devex/commands/pr/scripts/lint.py`: the package's command runs it), nor the modules of that folder it imports
     in turn or names by its dotted path (`"devex.commands.pr.scripts._await_worker"`, run with `python -m`); a
-    module of that folder nothing imports is still reported. A reference or a script such a check lists
+    module of that folder nothing imports is still reported; nor a markdown file right in `references/` when a
+    SKILL.md loader of the shipping package gathers them all by a glob (`skill_dir.glob('references/*.md')`, appended to
+    the prompt after SKILL.md; a glob of another folder, or one in code that never names SKILL.md, is no such loader).
+    A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md. A folder of three or
     more files that are all reported (none reached, none a README or test the rule passes over) is one finding on
     the outermost such folder
