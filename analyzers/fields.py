@@ -268,7 +268,7 @@ def skill_dialect(data: object, text: str) -> str | None:
     if found is not None or not isinstance(data, dict):
         return found
     if devin_triggers(data.get("triggers")):
-        return DEVIN  # `triggers: [user, model]`: Devin CLI's invocation routes, a key only Devin defines so
+        return DEVIN  # `triggers: [user, model]`: Devin CLI's invocation routes, a shape only Devin gives the key
     value = data.get("platforms")
     if isinstance(value, list) and value and all(isinstance(v, str) and v.strip().lower() in _OS_NAMES
                                                  for v in value):

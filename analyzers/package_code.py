@@ -223,7 +223,8 @@ def _reads_globbed_references(text: str) -> bool:
 
 
 def package_globs_references(doc: SkillDocument) -> bool:
-    """A SKILL.md loader of the skill's shipping package gathers every `references/*.md` of a skill by a glob."""
+    """A SKILL.md loader of the skill's shipping package gathers every `references/*.md` of a skill by a glob and reads
+    them (`_reads_globbed_references`)."""
     keys = _package_keys(doc)
     return keys is not None and GLOBS_REFERENCES in keys
 

@@ -486,8 +486,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `devex/commands/pr/scripts/lint.py`: the package's command runs it), nor the modules of that folder it imports
     in turn or names by its dotted path (`"devex.commands.pr.scripts._await_worker"`, run with `python -m`); a
     module of that folder nothing imports is still reported; nor a markdown file right in `references/` when a
-    SKILL.md loader of the shipping package gathers them all by a glob (`skill_dir.glob('references/*.md')`, appended to
-    the prompt after SKILL.md; a glob of another folder, or one in code that never names SKILL.md, is no such loader).
+    SKILL.md loader of the shipping package gathers them all by a glob and reads each (`for r in
+    skill_dir.glob('references/*.md'): print(r.read_text())`, after SKILL.md; a glob that only counts them, one of
+    another folder, or one in code that never names SKILL.md, is no such loader).
     A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md. A folder of three or
     more files that are all reported (none reached, none a README or test the rule passes over) is one finding on
