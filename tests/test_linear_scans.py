@@ -301,22 +301,24 @@ def test_installed_path_scan_is_linear_on_one_line(tmp_path) -> None:
     assert [f.code for f in rep.findings] == ["NAME_DIR_MISMATCH"]
 
 
-@pytest.mark.parametrize("line", [
-    "ssh " * 100_000 + '"/home/bob/x"',  # many command words before one quote: one look at it
-    'ssh h "x" ' * 50_000 + "/home/bob/x",  # many remote commands, then a local path
-    "ssh h /home/bob/x " * 30_000,  # no quotes at all
-])
-def test_ssh_remote_commands_are_linear_on_one_line(line: str, tmp_path) -> None:
+@pytest.mark.parametrize(("line", "found"), [
+    ("ssh " * 100_000 + '"/home/bob/x"', 1),  # many command words before one quote (no host: a local path)
+    ('ssh h "x" ' * 50_000 + "/home/bob/x", 1),  # many remote commands, then a local path
+    ('ssh h "/home/bob/x" ' * 30_000, 0),  # many remote commands, each holding a path: each looked up once
+], ids=["ssh-words-one-quote", "commands-then-local-path", "paths-in-commands"])
+def test_ssh_remote_commands_are_linear_on_one_line(line: str, found: int, tmp_path) -> None:
     """ABSOLUTE_USER_PATH's remote-command spans (`ssh <host> "…"`) are found once per line, each quote looked at from
-    the command word nearest before it: hostile lines of ~0.5 MB stay well under a second."""
+    the command word nearest before it, and each path is placed among them by a binary search: hostile lines of
+    ~0.5 MB stay well under a second (30,000 paths in 30,000 commands took 13 s with a scan of the spans per path)."""
     from skillgrade.analyzers.config import Config
     from skillgrade.analyzers.report import analyze
 
     text = "---\nname: s\ndescription: Use when testing.\n---\n\n" + line + "\n"
     (tmp_path / "s").mkdir()
     t = time.process_time()
-    analyze(text, tmp_path / "s" / "SKILL.md", config=Config(select=("ABSOLUTE_USER_PATH",)), workspace_root=tmp_path)
+    rep = analyze(text, tmp_path / "s" / "SKILL.md", config=Config(select=("ABSOLUTE_USER_PATH",)), workspace_root=tmp_path)
     assert time.process_time() - t < 1.0
+    assert len(rep.findings) == found
 
 
 def test_directive_table_cells_are_linear_on_one_line(tmp_path) -> None:

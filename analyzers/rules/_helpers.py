@@ -18,10 +18,12 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # `{skill-name}`, `{{name}}`, `<name>`, `[name]`, `__PKG__` (a scaffold's token its generator replaces)
 _PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\]|__[A-Z][A-Z0-9_]{0,60}__)\s*")
 # a placeholder token inside a name (`__SKILL_NAME__-deep-research`, `{{prefix}}-review`); the rest must be a name (NAME_RE)
-# (also the capitalised word a template puts where the name goes: `TEMPLATE-extractor` in an `_template/` folder that
-# users fork; `Template-Extractor` is a name, and NAME_FORMAT reports its capitals)
-_PLACEHOLDER_TOKEN = re.compile(r"__[A-Z][A-Z0-9_]{0,60}__|\{\{[^{}]{1,60}\}\}|\{[^{}]{1,60}\}|<[^<>]{1,60}>"
-                                r"|(?<![A-Za-z0-9])(?:TEMPLATE|PLACEHOLDER|SKILL_NAME|YOUR_NAME)(?![A-Za-z0-9])")
+_PLACEHOLDER_TOKEN = re.compile(r"__[A-Z][A-Z0-9_]{0,60}__|\{\{[^{}]{1,60}\}\}|\{[^{}]{1,60}\}|<[^<>]{1,60}>")
+# the capitalised word a template puts where the name goes: `TEMPLATE-extractor` in an `_template/` folder that users
+# fork (`Template-Extractor` is a name, and NAME_FORMAT reports its capitals). A pattern of its own, asked only when the
+# word is there: as an alternative of the one above, its look-behind cost every description a scan of every position
+_PLACEHOLDER_WORDS = ("TEMPLATE", "PLACEHOLDER", "SKILL_NAME", "YOUR_NAME")
+_PLACEHOLDER_WORD = re.compile(r"(?<![A-Za-z0-9])(?:TEMPLATE|PLACEHOLDER|SKILL_NAME|YOUR_NAME)(?![A-Za-z0-9])")
 
 
 # a runtime's skill id: `momentum-trading`, `data_fetcher`, `builtin/code-review`
@@ -95,6 +97,9 @@ def placeholder_name(name: str, line: str = "") -> bool:
     if _PLACEHOLDER_TOKEN.search(name) is not None and \
             NAME_RE.match(_PLACEHOLDER_TOKEN.sub("x", name.strip())) is not None:
         return True  # `__SKILL_NAME__-deep-research`: an installer fills the token in, the rest is a valid name
+    if any(w in name for w in _PLACEHOLDER_WORDS) and _PLACEHOLDER_WORD.search(name) is not None and \
+            NAME_RE.match(_PLACEHOLDER_WORD.sub("x", _PLACEHOLDER_TOKEN.sub("x", name.strip()))) is not None:
+        return True  # `TEMPLATE-extractor`
     hash_at = line.find(" #")
     if hash_at < 0:
         return False

@@ -775,23 +775,25 @@ def _diagram_names_headings(lines: list[str]) -> bool:
     first = -1  # the drawing's first line
     heads: list[set[str]] = []
     fence = ""
-    block: set[str] = set()  # the words of the top's open code block; a drawing's when a line of it draws
+    block: list[str] = []  # the lines of the top's open code block so far, until one of them draws
+    drawing = False  # the open block draws: each of its lines is the drawing's (a ladder's nodes between its `↓`)
     for i, line in enumerate(lines):
         fence, is_fence = fence_step(fence, line)
         if fence and not is_fence:
             if i < TOP_LINES:
-                words = {w.lower() for w in _DIAGRAM_WORD.findall(line[:OVERVIEW_CHARS])}
-                if any(c in _BOX_CHARS for c in line[:OVERVIEW_CHARS]):
-                    drawn |= words | block  # (a ladder's nodes sit on lines of their own between its `↓` arrows)
-                    block = drawn
+                if drawing:
+                    drawn.update(w.lower() for w in _DIAGRAM_WORD.findall(line[:OVERVIEW_CHARS]))
+                elif any(c in _BOX_CHARS for c in line[:OVERVIEW_CHARS]):
+                    drawing = True
+                    for ln in (*block, line):  # (words are read only from a block that draws)
+                        drawn.update(w.lower() for w in _DIAGRAM_WORD.findall(ln[:OVERVIEW_CHARS]))
+                    block = []
                     if first < 0:
                         first = i
-                elif block is drawn and first >= 0:
-                    drawn |= words
                 else:
-                    block |= words
+                    block.append(line)
         elif is_fence:
-            block = set()
+            block, drawing = [], False
         elif line.startswith("## ") and first >= 0:
             heads.append({w.lower() for w in _DIAGRAM_WORD.findall(line[3:OVERVIEW_CHARS])})
             if len(heads) >= OVERVIEW_HEADINGS:
@@ -1071,6 +1073,7 @@ def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> boo
 _PAIR_LABELS = frozenset({"incorrect", "correct", "bad", "good", "wrong", "right", "before", "after", "avoid", "prefer",
                           "do", "don't", "do not", "dont"})
 _EXAMPLE_LABELS = _PAIR_LABELS | {"reference", "references", "see also"}
+_LABEL_STARTS = tuple(sorted({w.split()[0] for w in _EXAMPLE_LABELS}))
 # after the label: a gloss in brackets or after a dash, a colon ("Incorrect (blocks the loop):", "Correct — async
 # client"); not after a colon ("Example: deploying to Cloud Run" names a topic)
 _LABEL_END = re.compile(r"\s*(?:\([^()]*\)|[—–-]\s.*)?\s*:?$")
@@ -1080,8 +1083,8 @@ def _example_label(text: str) -> str | None:
     """The label the heading's text (after its `#`s) is, lowercased (`Incorrect`, `✅ Correct:`, `Bad (N+1 queries)`,
     `Reference`), or None."""
     t = text.strip().strip("#").strip().lstrip("❌✅✔✗✘👎👍🚫⛔ *_").lower()
-    if len(t) > 60:
-        return None
+    if len(t) > 60 or not t.startswith(_LABEL_STARTS):
+        return None  # (most headings: no regex)
     head = _LABEL_END.sub("", t, count=1).strip(" *_")
     return head if head in _EXAMPLE_LABELS else None
 
