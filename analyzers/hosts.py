@@ -70,8 +70,13 @@ def _agent_skills_folder(doc: SkillDocument, parts: tuple[str, ...]) -> str | No
     `.claude/` or Claude Code: that agent loads the skills kept there."""
     for a, b in zip(parts, parts[1:], strict=False):
         if b == "skills" and a.lower() in _NAMED_AGENTS:
-            return None if ".claude/" in doc.text or "Claude Code" in doc.text else a.lower()
+            return None if _names_claude_code(doc) else a.lower()
     return None
+
+
+def _names_claude_code(doc: SkillDocument) -> bool:
+    """The skill's own text names `.claude/` or Claude Code: written for Claude Code too, whatever folder holds it."""
+    return ".claude/" in doc.text or "Claude Code" in doc.text
 
 
 def _installed_in(doc: SkillDocument) -> str | None:
@@ -120,7 +125,7 @@ def _repository_named_for(doc: SkillDocument) -> str | None:
     nothing on the way up is Claude Code's (`.claude/`, `.claude-plugin/`): such a repository installs its
     skills into that agent's folder, which does not substitute `$N` or read `allowed-tools`. A skill whose own
     text names `.claude/` or Claude Code is taken as written for Claude Code too."""
-    if doc.path is None or ".claude/" in doc.text or "Claude Code" in doc.text:
+    if doc.path is None or _names_claude_code(doc):
         return None
     d = str(doc.path.parent)
     for _ in range(REPO_DEPTH):

@@ -236,8 +236,8 @@ def _remote_spans(line: str) -> list[tuple[int, int]]:
 def _in_spans(spans: list[tuple[int, int]], at: int) -> bool:
     """`at` lies inside one of the sorted, disjoint `spans` (a binary search: a line of many remote commands and
     many paths stays linear)."""
-    i = bisect.bisect_right(spans, (at, len(spans) and spans[-1][1] + 1)) - 1
-    return i >= 0 and spans[i][0] <= at < spans[i][1]
+    i = bisect.bisect_right(spans, at, key=lambda span: span[0]) - 1  # the last span starting at or before `at`
+    return i >= 0 and at < spans[i][1]
 
 
 def _candidate_lines(doc: SkillDocument) -> list[int]:
