@@ -148,7 +148,16 @@ class Resolution:
     rel: str  # normalised path relative to the skill dir (may start with ../)
     inside_skill: bool
     exists: bool | None  # None: not checked (outside the workspace)
-    absolute: Path | None
+    at: Path | None  # the absolute path; with joined=False, the folder `rel` is relative to
+    joined: bool = True
+
+    @property
+    def absolute(self) -> Path | None:
+        """The target's absolute path (joined on demand: a document of 60,000 links resolves each once and
+        asks few of them where they lead)."""
+        if self.joined or self.at is None:
+            return self.at
+        return self.at / self.rel
 
 
 def resolve(doc: SkillDocument, rel_path: str) -> Resolution:
@@ -169,7 +178,7 @@ def _resolve(doc: SkillDocument, rel_path: str) -> Resolution:
         ok = rel == "" or doc.files.exists(rel) if doc.files.root is not None else False
         if doc.files.root is None or doc.files.truncated and not ok:
             ok = _disk_exists(doc, rel)
-        return Resolution(rel, True, ok, doc.skill_dir / rel if doc.skill_dir else None)
+        return Resolution(rel, True, ok, doc.skill_dir, joined=False)
     if doc.skill_dir is None:
         return Resolution(rel, False, None, None)
     target = Path(posixpath.normpath(posixpath.join(doc.skill_dir.as_posix(), rel)))

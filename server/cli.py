@@ -343,7 +343,7 @@ def emit(reports: list[dict], errors: list[str], args: argparse.Namespace, confi
 
             doc = json.loads(render.to_json(reports, errors, indent=None))
             doc["ledger"] = ledger
-            out = json.dumps(doc, indent=indent) + "\n"
+            out = render.dumps(doc, indent=indent) + "\n"
         else:
             out = render.to_json(reports, errors, indent=indent, texts=texts)
     elif args.format == "sarif":

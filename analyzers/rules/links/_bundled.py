@@ -44,7 +44,7 @@ def resolve_bundled(doc: SkillDocument, t: BundledTarget) -> Resolution:
     """Resolve from the file's folder; the skill's manifest (not among the bundled files) exists, whether it
     is spelled `SKILL.md` or, as this skill's own file is, `skill.md`."""
     if t.path == "SKILL.md" or _manifest(doc, t.path):
-        return Resolution(t.path, True, True, doc.skill_dir / t.path if doc.skill_dir else None)
+        return Resolution(t.path, True, True, doc.skill_dir, joined=False)
     return resolve(doc, t.path)
 
 

@@ -453,7 +453,7 @@ def exists_near(doc: SkillDocument, rel: str) -> bool:
     memo = _listing_cache(doc).setdefault("\0near", {})
     hit = memo.get(rel)
     if hit is None:
-        hit = memo[rel] = any(exists_recorded(doc, a / rel) for a in _ancestor_folders(doc))
+        hit = memo[rel] = any(exists_recorded(doc, os.path.join(a, rel)) for a in _ancestor_strings(doc))
     return hit
 
 
@@ -466,10 +466,10 @@ def shared_above(doc: SkillDocument, rel: str) -> bool:
         return False
     if "/" not in rel:
         return rel in _merged_from_parent(doc)
-    above = _ancestor_folders(doc)
+    above = _ancestor_strings(doc)
     if rel.split("/", 1)[0] == doc.skill_dir.name:
         above = above[1:]  # from the skill's own parent that path leads back into the skill
-    return any(exists_recorded(doc, a / rel) for a in above)
+    return any(exists_recorded(doc, os.path.join(a, rel)) for a in above)
 
 
 MERGED_NAMES = 2  # bare names a skill links in its parent folder that make that folder merged into it
@@ -502,6 +502,15 @@ def _ancestor_folders(doc: SkillDocument) -> list[Path]:
     anc = cache.get("\0ancestors")
     if anc is None:
         anc = cache["\0ancestors"] = _ancestors(doc)
+    return anc
+
+
+def _ancestor_strings(doc: SkillDocument) -> list[str]:
+    """_ancestor_folders as strings, to join a path to without building a Path per link."""
+    cache = _listing_cache(doc)
+    anc = cache.get("\0ancestor strings")
+    if anc is None:
+        anc = cache["\0ancestor strings"] = [os.fspath(a) for a in _ancestor_folders(doc)]
     return anc
 
 
