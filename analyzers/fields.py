@@ -137,6 +137,31 @@ def devin_triggers(value: object) -> bool:
         isinstance(v, str) and v.strip().lower() in DEVIN_TRIGGERS for v in value)
 
 
+# Squad (bradygaster/squad, AI agent teams for GitHub Copilot): its agents write the skills they earn to
+# `.squad/skills/<name>/SKILL.md` (`.ai-team/skills/` before) with three top-level keys of its own, which its
+# coordinator reads: `domain`, `confidence` (the skill's lifecycle: low, medium, high) and `source` (how it was
+# learned). Kept out of DIALECT_FIELDS (agent_defines), like Devin's: a `source` or `domain` alone is any runtime's.
+SQUAD = "squad"
+SQUAD_FIELDS: dict[str, FieldSpec] = {
+    f.key: f
+    for f in (
+        FieldSpec("domain", "any", SQUAD, "Squad: the area of work the earned skill covers."),
+        FieldSpec("confidence", "any", SQUAD, "Squad: how proven the skill is (`low`, `medium`, `high`)."),
+        FieldSpec("source", "any", SQUAD, "Squad: how the skill was learned (`earned`, `manual`, the work it came from)."),
+    )
+}
+SQUAD_CONFIDENCE = frozenset({"low", "medium", "high"})
+SQUAD_DIRS = frozenset({".squad", ".ai-team"})  # where Squad keeps a team's skills (`.ai-team/`: before v0.5)
+
+
+def squad_skill(data: dict) -> bool:
+    """A frontmatter in Squad's earned-skill shape: `confidence` on its lifecycle (low, medium, high) beside its
+    `domain` or `source`."""
+    value = data.get("confidence")
+    return isinstance(value, str) and value.strip().lower() in SQUAD_CONFIDENCE and (
+        "domain" in data or "source" in data)
+
+
 RECORD_KEYS = 60  # a runtime's record has at most this many top-level keys (more: a data dump)
 
 
@@ -263,12 +288,15 @@ def skill_dialect(data: object, text: str) -> str | None:
     agent", is read by a loader that ignores them), or with the top-level `tags`, `category` or `related_skills`
     Hermes reads and text that names Hermes as often (a skill merely about Hermes has neither key), or a list of the
     agents it is written for that names Hermes (`compatible_with: [claude-code, openclaw, hermes]`); or Devin CLI
-    for a skill whose `triggers` lists Devin's invocation routes (`[user, model]`)."""
+    for a skill whose `triggers` lists Devin's invocation routes (`[user, model]`); or Squad for one in its
+    earned-skill shape (squad_skill)."""
     found = frontmatter_dialect(data)
     if found is not None or not isinstance(data, dict):
         return found
     if devin_triggers(data.get("triggers")):
         return DEVIN  # `triggers: [user, model]`: Devin CLI's invocation routes, a shape only Devin gives the key
+    if squad_skill(data):
+        return SQUAD  # `confidence: high` beside `domain` / `source`: a skill a Squad team earned
     value = data.get("platforms")
     if isinstance(value, list) and value and all(isinstance(v, str) and v.strip().lower() in _OS_NAMES
                                                  for v in value):

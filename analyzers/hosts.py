@@ -30,11 +30,12 @@ if TYPE_CHECKING:
 PLUGIN_DEPTH = 3  # skills/<name>/SKILL.md: the plugin root is two folders up; one more for a nested layout
 # project folders of agents other than Claude Code (`.claude/` wins where both appear in a path)
 # (`.agent/`: Google Antigravity's workspace folder, and where Codex skill packs such as oh-my-codex keep theirs;
-# `.factory/`: Factory's Droid; `.devin/`: Devin CLI's; the rest as the `skills` installers place them per agent)
+# `.factory/`: Factory's Droid; `.devin/`: Devin CLI's; `.squad/`, `.ai-team/`: a Squad team's (GitHub Copilot); the rest as the `skills` installers place them per agent)
 OTHER_AGENT_DIRS = frozenset({".opencode", ".codex", ".agents", ".agent", ".gemini", ".qwen", ".letta", ".cursor",
                               ".windsurf", ".roo", ".kiro", ".openclaw", ".clawdbot", ".github", ".pi",
                               ".factory", ".goose", ".cline", ".continue", ".crush", ".junie", ".kilocode",
-                              ".openhands", ".qoder", ".trae", ".zencoder", ".augment", ".devin"})
+                              ".openhands", ".qoder", ".trae", ".zencoder", ".augment", ".devin", ".squad",
+                              ".ai-team"})
 
 
 def other_host(doc: SkillDocument) -> str | None:

@@ -127,12 +127,15 @@ def _target_path(target: str) -> str | None:
         # paragraph reads as a definition of `[Convert]` with the target `:ToBase64String(…)`: PowerShell, no path
     if p.lower() in _PLACEHOLDER_TARGETS or any(m in p for m in _PLACEHOLDER_MARKS) or _CAPS_SLOT.fullmatch(p):
         return None  # `[Source Title](URL)`, `H-YYYYMMDD-###.md`: a placeholder for the link the reader fills in
+    if p.rpartition("/")[2].partition(".")[0] in _PLACEHOLDER_NAMES:
+        return None  # `references/TODO.md` in an unfilled scaffold: the reference is still to be chosen
     return p
 
 
 _PLACEHOLDER_TARGETS = frozenset({"url", "uri", "link", "href", "path", "filepath", "file_path", "file-path", "target",
                                   "todo", "tbd", "xxx", "..."})
 _PLACEHOLDER_MARKS = ("YYYY", "###", "XXX", "NNN")  # a date or a number to fill in
+_PLACEHOLDER_NAMES = frozenset({"TODO", "TBD", "FIXME"})  # a file named for the work still to do (in capitals)
 _CAPS_SLOT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `[source](<LINK_URL>)`: a template's slot
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .fields import DEVIN, DEVIN_FIELDS, DIALECT_FIELDS, FIELDS
+from .fields import DEVIN, DEVIN_FIELDS, DIALECT_FIELDS, FIELDS, SQUAD, SQUAD_FIELDS
 
 CLAUDE_CODE = "claude-code"
 CLAUDE_API = "claude-api"
@@ -20,7 +20,8 @@ _SOURCES = {
 _KNOWN = {t: frozenset(k for k, f in FIELDS.items() if f.source in s) for t, s in _SOURCES.items()}
 
 
-_DIALECT_KNOWN = {d: frozenset(f) for d, f in DIALECT_FIELDS.items()} | {DEVIN: frozenset(DEVIN_FIELDS)}
+_DIALECT_KNOWN = {d: frozenset(f) for d, f in DIALECT_FIELDS.items()} | {DEVIN: frozenset(DEVIN_FIELDS),
+                                                                      SQUAD: frozenset(SQUAD_FIELDS)}
 
 
 def known_fields(target: str, dialect: str | None = None) -> frozenset[str]:

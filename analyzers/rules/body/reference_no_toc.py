@@ -570,7 +570,7 @@ def _toc_at_top(lines: list[str]) -> bool:
     return _lede_lists(lines) or _purpose_lists(lines) or _lists_headings(lines) or _names_headings(lines) \
         or _outline_in_top(lines) or _title_lists_sections(lines) or _title_names_hidden_sections(lines) \
         or _colon_list_names_sections(lines) \
-        or _code_names_headings(lines) or _diagram_names_headings(lines)
+        or _code_names_headings(lines) or _diagram_names_headings(lines) or _calls_name_headings(lines)
 
 
 # a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
@@ -808,6 +808,47 @@ def _diagram_names_headings(lines: list[str]) -> bool:
             seen[w] = seen.get(w, 0) + 1
     named = sum(1 for h in heads if (own := {w for w in h if seen[w] < SHARED_WORD_HEADINGS}) and own <= drawn)
     return named >= DIAGRAM_HEADINGS and 2 * named > len(heads)
+
+
+_CALL_AT_START = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_.]{0,80})\(")  # `cgc_callers(repo_id=…)`: a call opening a line
+_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+CALL_NAMED_HEADINGS = 3  # main sections the calls at the top must name (and more than half of those below)
+
+
+def _call_words(name: str) -> set[str]:
+    """The words of a call's name: `cgc_symbol_search` gives cgc, symbol, search; `client.listUsers` client, list, users."""
+    return {w.lower() for part in re.split(r"[_.]+", name) for w in _CAMEL.findall(part)}
+
+
+def _calls_name_headings(lines: list[str]) -> bool:
+    """A code block at the top lists the calls the file documents, one per line (`cgc_symbol_search(…)`,
+    `cgc_callers(…)`, …), and each of CALL_NAMED_HEADINGS or more main sections below, more than half of them, is named
+    by the words of one call (`## Symbol Search`, `## Callers`): an API reference's overview, written as code. Every word
+    of such a heading that it does not share with two other headings must be a word of a call's name."""
+    words: set[str] = set()
+    calls = 0
+    heads: list[set[str]] = []
+    fence = ""
+    for i, line in enumerate(lines):
+        fence, is_fence = fence_step(fence, line)
+        if fence and not is_fence:
+            if i < TOP_LINES and (m := _CALL_AT_START.match(line)):
+                calls += 1
+                words |= _call_words(m.group(1))
+        elif not fence and not is_fence and line.startswith("## ") and calls:
+            heads.append({w.lower() for w in _DIAGRAM_WORD.findall(line[3:OVERVIEW_CHARS])})
+            if len(heads) >= OVERVIEW_HEADINGS:
+                break
+        if i == TOP_LINES and calls < CALL_NAMED_HEADINGS:
+            return False
+    if calls < CALL_NAMED_HEADINGS:
+        return False
+    seen: dict[str, int] = {}
+    for h in heads:
+        for w in h:
+            seen[w] = seen.get(w, 0) + 1
+    named = sum(1 for h in heads if (own := {w for w in h if seen[w] < SHARED_WORD_HEADINGS}) and own <= words)
+    return named >= CALL_NAMED_HEADINGS and 2 * named > len(heads)
 
 
 def _outline_in_top(lines: list[str]) -> bool:
@@ -1248,7 +1289,10 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     scope` above `## Project → Global`), a decision tree ending in `ExcelInvoice Mode`, … that has every
     word of three main headings below it, and of more than half of them, but the words three headings share:
     `ExcelInvoice` for `## ExcelInvoice Mode`; a drawing of the code's flow, `CachedCustomerRepository` over `##
-    Cached Repository Decorator`, names none, and an element tree naming three of six sections is no outline), a numbered list of the steps, an overview table or
+    Cached Repository Decorator`, names none, and an element tree naming three of six sections is no outline), or a code
+    block there listing the calls the file documents, one per line (`cgc_symbol_search(…)`, `cgc_callers(…)` above `##
+    Symbol Search`, `## Callers`: the words of a call's name hold every word of three main headings, and of more than
+    half of them), a numbered list of the steps, an overview table or
     list whose items the headings contain (`| Teacher | …` for `## Teacher tools`; a list item's bold label of two or
     more words before its `: ` gloss, `- **Bulk Start**: Start multiple services`; a later column's cell that is one
     bold label too: `| Single person | **SOLO** |` for `## SOLO Profile`), prose naming them (two

@@ -172,13 +172,15 @@ _THIS_MACHINE = lazy_compile(r"\b(?:on|for)\s+(?:this|the\s+(?:operator|owner)['
 _HEADING_THIS_MACHINE = lazy_compile(r"\bthis\s+(?:[\w-]{1,20}\s+)?(?:machine|computer|laptop|workstation|desktop|box)\b"
                                      r"(?!['’])", re.I)
 # the first line of a block that shows what a program printed: an error, a traceback, a warning
+# or a status mark a diagnostic prints before each result (`❌ Repository path: not found`, `✅ Node 20`)
 _PRINTED_STARTS = ("Error:", "ERROR:", "error:", "Traceback (most recent call last)", "fatal:", "FATAL:", "Warning:",
-                   "WARNING:", "Exception in thread", "panic:")
+                   "WARNING:", "Exception in thread", "panic:", "❌", "✅", "⚠", "✗", "✘", "✖", "✔")
 # the block after such a line is a command's output, not something the agent is told to use
 _OUTPUT_LANGUAGES = frozenset({"", "json", "jsonc", "text", "txt", "output", "console", "log", "plaintext"})
 _OUTPUT_INTROS = ("looks like", "sample output", "example output", "output example", "sample response",
                   "example response", "output format", "output looks", "returned json", "prints json",
-                  "returns json", "outputs json", "is printed", "prints something like", "returns something like")
+                  "returns json", "outputs json", "is printed", "prints something like", "returns something like",
+                  "出力", "输出", "結果", "结果")  # Japanese / Chinese "output", "result" (`**診断結果**:`)
 
 
 # a login on a remote host: `user@` an IPv4 address, or after `ssh` / `scp` / `rsync` / `sftp` on the same line
@@ -285,9 +287,11 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     such words on the path's own line, also "This machine only: …" or "(this machine only)" there, or "this machine"
     in the heading of the path's section ("## Install (Windows, this machine)"); not "Copy this
     machine's config from …"); nor a path in a block that shows what a command prints ("The returned
-    JSON looks like this:", "Sample output:" before an untagged, `json` or `text` block, or such a block opening with
-    what a program prints: `Error:`, `fatal:`, `Traceback (most recent call last)`, `Warning:`, `panic:`): the agent
-    reads the real path from its own run.
+    JSON looks like this:", "Sample output:", or in Japanese or Chinese a line naming the output or result
+    (`**診断結果**:`, "diagnosis result") before an untagged, `json` or `text` block, or such a block opening with
+    what a program prints: `Error:`, `fatal:`, `Traceback (most recent call last)`, `Warning:`, `panic:`, or the status
+    mark a diagnostic prints before a result, `❌` / `✅` / `⚠` / `✔` / `✗`): the agent reads the real path from its
+    own run.
     A realistic example name such as `alice` is reported: the
     agent cannot tell an illustration from the path to use.
 

@@ -15,6 +15,8 @@ from ...fields import (
     HERMES_KEYS,
     OPENCLAW,
     OTHER_AGENT_FIELDS,
+    SQUAD,
+    SQUAD_DIRS,
     skill_dialect,
 )
 from ...findings import Edit, Finding, Fix, Severity
@@ -136,6 +138,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     elif dialect is None and doc.path is not None and ".devin" in doc.path.parts[:-2] \
             and ".claude" not in doc.path.parts:
         dialect = DEVIN  # a skill in Devin CLI's project folder (`.devin/skills/<name>/`): Devin's keys are known
+    elif dialect is None and doc.path is not None and SQUAD_DIRS.intersection(doc.path.parts[:-2]):
+        dialect = SQUAD  # a skill in a Squad team's folder (`.squad/skills/<name>/`): Squad's keys are known
     known = known_fields(ctx.config.target, dialect)
     registry = runtime_record(doc.frontmatter.data)  # `id: visual-analyst`: a runtime's record; its keys are its own
     template = doc.skill_dir is not None and TEMPLATE_DIR in doc.skill_dir.parts

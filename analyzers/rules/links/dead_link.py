@@ -121,7 +121,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     project and the skill into `.agents/skills/`, where the link is alive; not reported.
     URLs, absolute paths, templated paths and targets opening with `:` (`[Convert]::ToBase64String(…)` at a
     paragraph's start reads as a link definition: PowerShell, not a path) are not checked, nor
-    placeholder targets (`URL`, `path`, `target`, `<LINK_URL>`, `H-YYYYMMDD-###.md`), nor a bare word of a non-Latin script with no
+    placeholder targets (`URL`, `path`, `target`, `<LINK_URL>`, `H-YYYYMMDD-###.md`, a file named `TODO`, `TBD` or
+    `FIXME` in capitals: `references/TODO.md` in an unfilled scaffold), nor a bare word of a non-Latin script with no
     folder or extension that names no file (`[측정](영수증)`: a notation for tagging evidence, not a page).
     Links in an example that a nested fence cut open (a ```` ```markdown ```` SKILL.md template holding
     ```` ```bash ```` blocks, which CommonMark closes early) are `NESTED_FENCE`, not dead links, in

@@ -25,7 +25,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     files. Links inside code blocks and inline code are not links and are ignored. The name follows
     the methodology; files nothing links to are `UNREFERENCED_FILE`. A path that exists relative to a
     folder above the skill, up to the workspace root (`skills/references/kql2/x.md` kept once for all
-    the skills under `skills/`, merged into each when a package installs them), is not reported.
+    the skills under `skills/`, merged into each when a package installs them), is not reported, nor a placeholder
+    (`references/TODO.md`, `TBD.md`, `FIXME.md` in capitals: an unfilled scaffold's reference still to be chosen).
 
     ## Why is this bad?
     The agent follows the link when it needs the detail and finds nothing: the instructions that were
