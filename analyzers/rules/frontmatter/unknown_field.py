@@ -70,6 +70,11 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Hermes at least twice or lists it among the agents it is written for (`compatible_with: [claude-code, openclaw,
     hermes]`), may use the top-level keys Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
     Hermes's own keys are never reported, also in a skill marked for another agent as well (`metadata.openclaw`).
+    A skill for Devin CLI (`triggers: [user, model]`, Devin's invocation routes, or a skill under `.devin/skills/`) may
+    use Devin's `triggers`, `permissions` and `subagent`. A skill a Squad team earned (bradygaster/squad, for GitHub
+    Copilot), recognised by `confidence` on Squad's lifecycle (`low`, `medium`, `high`) beside `domain` or `source`, or
+    kept in a Squad team's folder (`.squad/skills/`, `.ai-team/skills/`), may use Squad's `domain`, `confidence` and
+    `source`; the same keys in another shape (`confidence: 0.9`, a `domain` alone) are reported.
 
     A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
     defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
