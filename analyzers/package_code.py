@@ -208,10 +208,23 @@ _READS_FILE = lazy_compile(r"read_text\(|\.read\(|\bopen\(")
 GLOB_READ_GAP = 400  # characters after the glob in which its files are read (`r.read_text()` in the loop below it)
 
 
+# a name bound to a skill's references folder (`refs_dir = skills_dir / "vault-curator" / "references"`), and a
+# `*.md` glob on a name (`refs_dir.glob("*.md")`): the folder's files gathered through a variable
+_REFERENCES_BOUND = lazy_compile(r"""^[ \t]{0,40}([A-Za-z_]\w{0,40})[ \t]{0,3}(?::[^=\n]{0,80})?=[^=\n][^\n]{0,300}?"""
+                                 r"""["']references["'][ \t]{0,3}\)?[ \t]{0,3}$""", re.M)
+_NAME_GLOBS_MD = lazy_compile(r"""\b([A-Za-z_]\w{0,40})\.r?glob\([ \t]{0,3}[rf]?["']\*\.md["']""")
+
+
 def _reads_globbed_references(text: str) -> bool:
-    """A `references/*.md` glob whose files are read soon after (`for r in refs: print(r.read_text())`); a glob that
-    only counts or lists them (`len(refs)` in a `list` command) hands nothing to the model."""
+    """A `references/*.md` glob whose files are read soon after (`for r in refs: print(r.read_text())`), also through
+    a name bound to the folder (`refs_dir = … / "references"`, then `refs_dir.glob("*.md")`); a glob that only counts or
+    lists them (`len(refs)` in a `list` command) hands nothing to the model."""
     globs = [m.end() for m in _GLOBS_REFERENCES.finditer(text)]
+    if '"references"' in text or "'references'" in text:
+        bound = {m.group(1) for m in _REFERENCES_BOUND.finditer(text)}
+        if bound:
+            globs += [m.end() for m in _NAME_GLOBS_MD.finditer(text) if m.group(1) in bound]
+            globs.sort()
     if not globs:
         return False
     reads = [m.start() for m in _READS_FILE.finditer(text)]

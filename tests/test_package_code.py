@@ -811,6 +811,18 @@ def test_scripts_the_package_imports_are_in_use(tmp_path: Path, cli: str, report
     ("def prompt(d):\n    print((d / 'SKILL.md').read_text())\n    for r in sorted(d.glob('assets/*.md')):\n"
      "        print(r.read_text())\n", False),
     ("def build(d):\n    for r in sorted(d.glob('references/*.md')):\n        print(r.read_text())\n", False),
+    # set 47p: alfred's `refs_dir = skills_dir / "vault-curator" / "references"`, then `refs_dir.glob("*.md")`
+    ('def load(skills_dir):\n    parts = [(skills_dir / "slide" / "SKILL.md").read_text()]\n'
+     '    refs_dir = skills_dir / "slide" / "references"\n    if refs_dir.is_dir():\n'
+     '        for ref_file in sorted(refs_dir.glob("*.md")):\n            parts.append(ref_file.read_text())\n', True),
+    ('def load(root: Path):\n    text = (root / "SKILL.md").read_text()\n    refs: Path = root.joinpath("references")\n'
+     '    for r in refs.rglob("*.md"):\n        text += r.read_text()\n    return text\n', True),
+    # a name bound to another folder, or a bound name whose files are only counted
+    ('def load(skills_dir):\n    parts = [(skills_dir / "slide" / "SKILL.md").read_text()]\n'
+     '    refs_dir = skills_dir / "slide" / "templates"\n    for ref_file in sorted(refs_dir.glob("*.md")):\n'
+     '        parts.append(ref_file.read_text())\n', False),
+    ('def count(skills_dir):\n    ok = (skills_dir / "SKILL.md").exists()\n    refs_dir = skills_dir / "references"\n'
+     '    return ok, len(list(refs_dir.glob("*.md")))\n', False),
 ])
 def test_reference_files_a_loader_globs_are_reached(loader: str, silent: bool, tmp_path: Path) -> None:
     """A SKILL.md loader that gathers every `references/*.md` of a skill and reads them hands them all to the model:

@@ -186,6 +186,8 @@ _EXPLICIT = re.compile(
     r"|from\s+the\s+(?:first|start|beginning|outset)\b)\b"  # "Use it from the first message of a build"
     # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
     r"|" + _START + r"always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
+    # "Always use Seam CLI as the first retrieval layer for any codebase understanding task": every such task
+    r"|" + _START + r"always\s+use\s+[^.;!?\n]{1,60}?\s+for\s+(?:any|all|every)\s+\w"
     # "OWASP Proactive Controls. Always load to turn findings into controls." (as "Always use to …")
     r"|" + _START + r"always\s+(?:load|invoke|apply)\s+(?:this(?:\s+skill)?\s+|it\s+)?to\s+\w"
     # "Used by /mb-site as the concept step": the slash command that loads it
@@ -207,6 +209,8 @@ _EXPLICIT = re.compile(
     r"(?:at|on|upon|before|when|whenever|every)\b"
     r"|proactively\b"
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
+    # 'Triggers include "rubber duck this", "rubber duck review"': the label's phrases, quoted
+    r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?))?\s+(?:include|are)\s*(?::\s*)?[\"“']"
     # "… Symptoms: write this as a prompt I can paste, hand this to the team …": the situations, as a label
     r"|" + _START + r"symptoms?\s*:"
     # '… authoring prose. Examples: "check my idioms", "is this proverb used correctly?"': requests a user says, quoted
@@ -215,7 +219,7 @@ _EXPLICIT = re.compile(
     r"|please)\b[^\"“”'\n]{0,60}[\"”']"
     # "WHAT: Keep edits narrow. WHEN: Any modification to an existing file. DO-NOT: …", "When to use: …": the
     # situations, as a label at a sentence's start
-    r"|" + _START + r"when(?:\s+to\s+use(?:\s+(?:this(?:\s+skill)?|it))?)?\s*:\s*\w"
+    r"|" + _START + r"when(?:\s+to\s+use(?:\s+(?:this(?:\s+skill)?|it))?)?\s*:\s*[\w\"“']"  # (`WHEN: "setup AI Runway"`)
     # "[WHAT] … [WHEN] Managing agents/fleets, remote launch … [HOW] …": the same label in brackets
     r"|(?:(?<=^\[)|(?<=[.;!?]\s\[)|(?<=[。！？；]\[))when(?:\s+to\s+use)?\]\s*:?\s*\w"
     # 'Use "addy-idea-refine" or "ideate" to trigger.': the phrases that load it
@@ -318,6 +322,7 @@ _CONTEXT = re.compile(
     r"(?<!\bsearched\s)(?<!\bscanning\s)(?<!\bscanned\s)(?<!\bchecking\s)(?<!\bhunting\s)"  # ("waiting for")
     # (a quoted request after it too: 'for “transcribe this video”')
     r"for\s+[“\"‘]?(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone"
+    r"|llms?|(?:ai\s+)?agents?|(?:ai\s+)?assistants?|developers?"  # ("Plugin for LLMs": who it is for)
     r"|itself|themselves|yourself|yourselves|himself|herself|ourselves|myself|oneself)\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
@@ -388,10 +393,10 @@ def _in_closed_parens(text: str, n: re.Match, stop: int) -> bool:
     return text.find(")", n.end(), min(stop, n.end() + PAREN_REACH)) >= 0
 
 
-def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
-    """The first match not cancelled by a negation earlier in its sentence. Linear: the sentence start
-    and whether the sentence is negated so far are carried from match to match, so each stretch of
-    text is searched once."""
+def _positive(pattern: re.Pattern, text: str, skip=None) -> re.Match | None:
+    """The first match not cancelled by a negation earlier in its sentence (nor one `skip(text, match, sentence
+    start)` rules out). Linear: the sentence start and whether the sentence is negated so far are carried from match
+    to match, so each stretch of text is searched once."""
     start = scanned = 0
     negated = False
     for m in pattern.finditer(text):
@@ -405,7 +410,7 @@ def _positive(pattern: re.Pattern, text: str) -> re.Match | None:
                     negated = True
                     break
         scanned = m.start()
-        if not negated:
+        if not negated and (skip is None or not skip(text, m, start)):
             return m
     return None
 
@@ -510,7 +515,26 @@ def explicit_trigger(text: str) -> re.Match | None:
 @functools.lru_cache(maxsize=256)
 def usage_context(text: str) -> re.Match | None:
     """An explicit trigger or a weaker usage context ("when building…", "for testing…")."""
-    return explicit_trigger(text) or _positive(_CONTEXT, text[:TRIGGER_TEXT_CHARS])
+    return explicit_trigger(text) or _positive(_CONTEXT, text[:TRIGGER_TEXT_CHARS], _not_a_purpose)
+
+
+# a sentence opening with a search verb and its object: "Search the ChEBI ontology (EBI) for chemical entities" (the
+# "for" names what is sought; not "Search tool for …", a noun)
+_SEARCH_OBJECT = re.compile(r"[\s\"'(“]*(?:search(?:es)?|scans?|quer(?:y|ies)|hunts?|greps?|crawls?|mines?|browses?)\s+"
+                            r"(?:the|a|an|your|our|its|their|all|any|every|over|across|through|within|inside)\s", re.I)
+# a sentence opening "For …" that sends that case elsewhere: "For single-memory deletion use /mem-delete."
+_SENDS_ELSEWHERE = re.compile(r"[^.;!?\n]{0,200}?\b(?:use|run|see|try)\s+[`/]", re.I)
+
+
+def _not_a_purpose(text: str, m: re.Match, start: int) -> bool:
+    """A "for" that states no purpose of the skill: what a search looks for (_SEARCH_OBJECT at its sentence's start),
+    or the case a sentence opening "For …" sends to another command (_SENDS_ELSEWHERE)."""
+    if m.group(0)[:3].lower() != "for":
+        return False
+    before = text[start:m.start()]
+    if not before.strip(" \t\"'(“"):
+        return _SENDS_ELSEWHERE.match(text, m.end()) is not None
+    return _SEARCH_OBJECT.match(before) is not None
 
 
 def yaml_quote(value: str) -> str:

@@ -7,6 +7,7 @@ import re
 from ...document import Field, SkillDocument
 from ...findings import Edit, Pos, Range
 from ...lazy_re import lazy_compile
+from .._helpers import kebab_words
 
 
 def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
@@ -122,7 +123,7 @@ def _in_internal_folder(doc: SkillDocument) -> bool:
 # "Use <a name of up to eight words>[ a tool-name glob: `lighter_*`] [tool|skill|cli|command|plugin] to", matched at each "use": words are
 # letters and digits only, so a name splits one way (linear; one pattern for every skill)
 _USE_NAMED = re.compile(
-    r"(use\s+)(?:the\s+)?`?([^\W_]+(?:[\s_-]+[^\W_]+){0,7}?)(?:[_.-]?\*)?`?(?:\s+(?:tools?|skills?|cli|commands?|plugins?))?"
+    r"(use\s+)(?:the\s+)?`?([^\W_]+(?:[\s_/-]+[^\W_]+){0,7}?)(?:[_.-]?\*)?`?(?:\s+(?:tools?|skills?|cli|commands?|plugins?))?"
     r"(?=\s+(?:to|for|when|whenever|if|before|after|during|in|instead\s+of|rather\s+than)\b)",
     re.I)
 _SEPARATORS = re.compile(r"[-_\s]+")
@@ -187,7 +188,7 @@ def own_name_as_this_skill(text: str, doc: SkillDocument) -> str:
             m = _USE_NAMED.match(text, i)
             if m is None:
                 continue
-            said = _SEPARATORS.split(m.group(2).lower())
+            said = _SEPARATORS.split(kebab_words(m.group(2)).replace("/", "-"))  # (`GrokSearch-rs`: grok, search, rs)
             if said == words or (len(said) <= len(key) + NAME_EXTRA_WORDS and set(key) <= set(said)):
                 parts += (text[last:i], m.group(1), "this skill")
                 last = m.end()

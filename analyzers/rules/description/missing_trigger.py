@@ -214,12 +214,14 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        (it) (automatically / explicitly / manually …) when|on|for …", "(explicit) invocation is useful / meant for …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
        should / always use / invoke / load / run this skill / it at / on / before / when / every …" ("YOU MUST invoke
-       this skill at the start of EVERY task"), a sentence
+       this skill at the start of EVERY task"), a sentence opening "Always use <anything> … for any / all / every …"
+       ("Always use Seam CLI as the first retrieval layer for any codebase understanding task"), a sentence
        opening "(Pre-)loaded after / before / when …", "TRIGGER: …" /
-       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …", a sentence opening "Symptoms: …" (the
+       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / 'Triggers include "rubber duck this", …' (quoted
+       phrases after "include" or "are"), a sentence opening "Symptoms: …" (the
        situations, listed after a label), a sentence opening 'Examples: "check my idioms", …' (requests a user says,
        quoted, one in the first person or asking: "my", "me", "I", "help", "can you", "please"; not 'Examples: "this
-       year", "last month"', the data the skill handles), a sentence opening "WHEN: …", "[WHEN] …" or "When to use: …"
+       year", "last month"', the data the skill handles), a sentence opening "WHEN: …" (also `WHEN: "setup AI Runway", …`), "[WHEN] …" or "When to use: …"
        (the `WHAT: … WHEN: … DO-NOT: …` and `[WHAT] … [WHEN] … [HOW] …` layouts), 'Use "idea-refine" or "ideate" to trigger' (the phrases that load it; not 'Use "npm run
        build" to compile'), a schedule at a sentence's start ("Runs weekly as a scheduled check via …", "Invoked every
        hour"; not "Runs every linter"), "Use as <a role> when …", "Use from / via <a command> when …" ("Use from /e when finishing a task"), "Use with <a named tool> to …" at a sentence's start, "Use first, before …", a sentence opening "(Also) run (it) (right / just /
@@ -257,9 +259,12 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
-       everyone' says for whom, not for what, and a reflexive ('speaks for itself', 'see for yourself') is an idiom; and not the "for" of "ask / look / search / wait for", which
+       everyone' (or 'for LLMs / (AI) agents / (AI) assistants / developers': "Plugin for LLMs") says for whom, not for what, and a reflexive ('speaks for itself', 'see for yourself') is an idiom; and not the "for" of "ask / look / search / wait for", which
        says what is asked for: "tells you what you will ask for next" is no purpose, nor "scan / check / hunt for" (also "waiting / asking / looking / searching / scanning / checking for"), what
-       is looked for, nor "except for", an exception>", "in order to", "designed /
+       is looked for, nor the "for" of a sentence opening with a search verb and its object ("Search the ChEBI ontology
+       for chemical entities": what is sought; "Search tool for papers" is a purpose), nor a sentence opening "For …" that
+       sends the case to another command ("For single-memory deletion use /mem-delete"), nor "except for", an
+       exception>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /
        enabling) [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /
@@ -325,7 +330,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     "These tools" stand for "this skill" too ("Use these typed tools instead of arbitrary Python …", "Use these
     tools to query …": the tools the skill brings), and so does its own slash command after use / invoke / run
     ("Invoke /dotclaude:worktree when …", "Invoke /dotclaude:planning in any project where …"; another skill's
-    command does not). The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`)
+    command does not). The skill's own name stands for "this skill": "Use Library Skills to discover …" (`name: library-skills`;
+    a CamelCase or slashed form counts word by word: "Use GrokSearch-rs social/content search tools for …" for
+    `name: grok-search-social-search`)
     and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`, "Use lighter_* tools for …" for `name: lighter`) read as
     "Use this skill to …", and "Use tmux instead of the bash tool to …" (`name: tmux`) as "Use this skill instead of …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
     their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "using", "the",

@@ -487,7 +487,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     in turn or names by its dotted path (`"devex.commands.pr.scripts._await_worker"`, run with `python -m`); a
     module of that folder nothing imports is still reported; nor a markdown file right in `references/` when a
     SKILL.md loader of the shipping package gathers them all by a glob and reads each (`for r in
-    skill_dir.glob('references/*.md'): print(r.read_text())`, after SKILL.md; a glob that only counts them, one of
+    skill_dir.glob('references/*.md'): print(r.read_text())`, after SKILL.md; also through a name bound to the folder:
+    `refs_dir = skills_dir / "curator" / "references"`, then `refs_dir.glob("*.md")`; a glob that only counts them, one of
     another folder, or one in code that never names SKILL.md, is no such loader).
     A reference or a script such a check lists
     (`references/x.md`, `scripts/install.sh`) is still reported. The finding is placed on the first line of SKILL.md. A folder of three or
