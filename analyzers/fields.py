@@ -256,7 +256,7 @@ def frontmatter_dialect(data: object) -> str | None:
     """The agent dialect of a whole frontmatter mapping: its `metadata` (dialect_of), or Hermes's own keys
     (`required_environment_variables`), Codex's `metadata.short-description`, a `compatibility` naming
     Hermes Agent, or a description saying the skill runs with OpenClaw ("… with OpenClaw", "powered by
-    OpenClaw") and naming no Claude."""
+    OpenClaw", "OpenClaw skill for …", "… for OpenClaw") and naming no Claude."""
     if not isinstance(data, dict):
         return None
     meta = data.get("metadata")
@@ -340,5 +340,7 @@ _HERMES_TOP_KEYS = ("tags", "category", "related_skills")
 
 # the description says the skill runs with OpenClaw ("… server with OpenClaw", "powered by OpenClaw"), not that
 # it is about OpenClaw ("manages OpenClaw skills" may run anywhere)
-_RUNS_ON_OPENCLAW = lazy_compile(r"\b(?:with|in|on|via|using|powered\s+by|for\s+your)\s+openclaw\b(?![\w/-])", re.I)
+# ("OpenClaw skill for source-backed web search …", "… search for OpenClaw": an OpenClaw skill)
+_RUNS_ON_OPENCLAW = lazy_compile(r"\b(?:with|in|on|via|using|powered\s+by|for(?:\s+your)?)\s+openclaw\b(?![\w/-])"
+                                 r"|\bopenclaw\s+(?:agent\s+)?skill\b(?![\w/-])", re.I)
 

@@ -192,6 +192,45 @@ def package_runtime_only(doc: SkillDocument, foreign: list[str]) -> bool:
 # `load_skill(ROOT / "classify")`; in loader_keys' set as BINDS + the folder's name (no key starts with NUL)
 BINDS = "\0binds:"
 _BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/[ \t]{0,3}["']([\w.-]{1,60})["']""")
+# a skill's SKILL.md reached by its folder's name (`skills_dir / "vault-curator" / "SKILL.md"`, `os.path.join(root,
+# "curator", "SKILL.md")`) and read, not copied (an installer's): a daemon that sends that file as its prompt
+_NAMED_SKILL_FILE = lazy_compile(r"""^[^\n]{0,300}?["']([\w.-]{1,60})["'][ \t]{0,3}[/,][ \t]{0,3}["']SKILL\.md["'][^\n]{0,300}""",
+                                 re.M)
+_BOUND_NAME = lazy_compile(r"[ \t]{0,40}([A-Za-z_]\w{0,40})[ \t]{0,3}=[^=]")
+_CONTAINER_FOLDERS = frozenset({"skills", "skill", ".claude", ".agents", "src", "data", "assets"})
+
+
+def _reads_named_skill(text: str) -> set[str]:
+    """The skill folders whose SKILL.md the code reads by the folder's name: the path read on its own line
+    (`open(os.path.join(root, "curator", "SKILL.md"))`, `(d / "curator" / "SKILL.md").read_text()`) or bound to a
+    name that is read (`skill_path = skills_dir / "vault-curator" / "SKILL.md"`, then `skill_path.read_text()`). A
+    path only tested or handed on (`candidate.is_file()`, `register_skill(…, path)`) reads nothing."""
+    out: set[str] = set()
+    seen: set[tuple[str, str | None]] = set()
+    copying: list[str] | None = None  # the source's lines that copy something, found once
+    for m in _NAMED_SKILL_FILE.finditer(text):
+        folder, line = m.group(1), m.group(0)
+        b = _BOUND_NAME.match(line)
+        bound = b.group(1) if b is not None else None
+        if folder in _CONTAINER_FOLDERS or (folder, bound) in seen:
+            continue
+        seen.add((folder, bound))
+        if len(seen) > NAMED_SKILLS:
+            break  # a table of names, not a loader
+        if not ("read_text(" in line or "open(" in line or bound is not None and (
+                f"{bound}.read_text(" in text or f"open({bound}" in text)):
+            continue
+        if copying is None:
+            copying = [ln for ln in text.splitlines() if "copy" in ln]
+        marks = (f'"{folder}"', f"'{folder}'") + ((bound,) if bound else ())
+        if not any(mk in ln for ln in copying for mk in marks):  # (`shutil.copy2(skill_path, dest)`: an installer's)
+            out.add(folder)
+    return out
+
+
+NAMED_SKILLS = 50  # skill folders one source may read by name (more: a table of names)
+
+
 # a table of slash commands to skill folders (genomix's `COMMAND_SKILL_MAP = {"/domains": "structural/protein-domains"}`):
 # the command picks the folder, the description routes nothing; the folder's name is the path's last part
 _COMMAND_BIND = lazy_compile(r"""["']/[\w:-]{1,40}["'][ \t]*:[ \t]*["']((?:[\w.-]{1,60}/){0,4}[\w.-]{1,60})["']""")
@@ -408,10 +447,11 @@ def package_supplies(doc: SkillDocument, rel: str) -> bool:
 
 
 def package_binds(doc: SkillDocument) -> bool:
-    """The code of the skill's shipping package builds an object from this skill's folder by name, or maps a slash
-    command to it (`{"/domains": "structural/protein-domains"}`), and never names `.claude`: a library of pipeline
-    steps its callers chain in code (skillchain's `summarize`), or skills its own command line picks, which no
-    model picks by its description."""
+    """The code of the skill's shipping package builds an object from this skill's folder by name, maps a slash
+    command to it (`{"/domains": "structural/protein-domains"}`), or reads its SKILL.md by the folder's name (alfred's
+    `skills_dir / "vault-curator" / "SKILL.md"`, sent as a daemon's prompt), and never names `.claude`: a library of
+    pipeline steps its callers chain in code (skillchain's `summarize`), or skills its own code picks, which no model
+    picks by its description."""
     keys = _package_keys(doc)
     return keys is not None and doc.skill_dir is not None and BINDS + doc.skill_dir.name in keys \
         and INSTALLS_FOR_CLAUDE not in keys
@@ -803,6 +843,8 @@ def loader_keys(root: str) -> frozenset[str]:
             keys.update(BINDS + n for n in _BIND.findall(text))
         if "\"/" in text or "'/" in text:
             keys.update(BINDS + n.rsplit("/", 1)[-1] for n in _COMMAND_BIND.findall(text))
+        if "SKILL.md" in text and "read" in text and "copytree(" not in text:
+            keys.update(BINDS + n for n in _reads_named_skill(text))
         if CLAUDE_DIR in text and _names_claude_dir(text):
             keys.add(INSTALLS_FOR_CLAUDE)
         if SERVES_BY_FOLDER_MARK in text:

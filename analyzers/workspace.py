@@ -202,11 +202,22 @@ PROMPT_PEERS = 3  # markdown files in a folder (skill.md included) above which i
 def _variant_is_skill(folder: str, name: str, entries: list) -> bool:
     """A `skill.md` (a case variant of SKILL.md) counts as a skill's file unless a `skill.py` / `skill.js` sits
     beside it (a runtime's plugin, loaded by that runtime's own code, not by an agent's skill loader) or it
-    has no frontmatter in a folder of markdown prompts (`agent.md`, `rule.md`, `skill.md`: a fragment)."""
+    has no frontmatter in a folder of markdown prompts (`agent.md`, `rule.md`, `skill.md`: a fragment), or it has no
+    frontmatter in a website's static folder (`public/skill.md`: the page a site serves at `/skill.md` for agents to
+    read, like `llms.txt`)."""
     if any(e.name.lower() in _PLUGIN_CODE for e in entries):
         return False
+    if os.path.basename(folder) in _WEB_ROOTS:
+        return _has_frontmatter(folder, name)
     if sum(1 for e in entries if e.name.lower().endswith(".md")) <= PROMPT_PEERS:
         return True  # `templates/skills/panel/skill.md` (+ skill.json): a skill, frontmatter or not
+    return _has_frontmatter(folder, name)
+
+
+_WEB_ROOTS = frozenset({"public", "static", "www", "wwwroot", "htdocs", ".well-known"})  # a site's served files
+
+
+def _has_frontmatter(folder: str, name: str) -> bool:
     try:
         with open(os.path.join(folder, name), "rb") as f:
             head = f.read(8)

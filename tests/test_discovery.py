@@ -258,10 +258,14 @@ def test_case_variant_counts_only_when_it_reads_as_a_skill(tmp_path: Path) -> No
              "templates/skills/panel/skill.md": "# Panel\n\nLaunch the panel.\n",
              "templates/skills/panel/skill.json": "{}\n",
              "plugins/browser/skill.md": head, "plugins/browser/skill.py": "print(1)\n",
-             "skills/lower/skill.md": head}
+             "skills/lower/skill.md": head,
+             # set 47b: agentpick's `public/skill.md`, the page its site serves at /skill.md for agents to read (no
+             # frontmatter); a web root's `skill.md` with frontmatter is still a skill
+             "web/public/skill.md": "# AgentPick\n\nCall GET /api/tools to rank tools.\n",
+             "site/static/skill.md": head}
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text, encoding="utf-8")
     found = sorted(p.relative_to(tmp_path).as_posix() for p in find_skill_files([tmp_path]))
-    assert found == ["skills/lower/skill.md", "templates/skills/panel/skill.md"]
+    assert found == ["site/static/skill.md", "skills/lower/skill.md", "templates/skills/panel/skill.md"]
 

@@ -203,3 +203,15 @@ def test_copaw_snake_case_names(tmp_path: Path, folder: str, name: str, meta: st
     text = f"---\nname: {name}\ndescription: Use when testing names.\n{meta}---\n\n# Names\n"
     p.write_text(text)
     assert [f.code for f in _findings(p, text) if f.code == "NAME_FORMAT"] == codes
+
+
+def test_a_name_written_as_the_folder_path(tmp_path: Path) -> None:
+    """set 47b: epost_agent_kit's `.claude/skills/android/accessibility/` holds `name: android/accessibility` (and
+    `ios/accessibility` its twin). NAME_FORMAT reports the slash and offers the whole path as one name; the folder's
+    name alone would give both one name. NAME_DIR_MISMATCH has nothing to add; another parent folder still differs."""
+    path, text = _skill(tmp_path, ".claude/skills/android/accessibility", "android/accessibility")
+    found = _findings(path, text)
+    assert [f.code for f in found] == ["NAME_FORMAT"], found
+    assert found[0].fix is not None and found[0].fix.title == "Rename to `android-accessibility`"
+    path, text = _skill(tmp_path, ".claude/skills/web/accessibility", "android/accessibility")
+    assert sorted(f.code for f in _findings(path, text)) == ["NAME_DIR_MISMATCH", "NAME_FORMAT"]

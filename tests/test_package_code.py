@@ -269,7 +269,27 @@ _BINDERS = [
     # set 46q: genomix's `COMMAND_SKILL_MAP = {"/domains": "structural/protein-domains"}`, which picks the folder by
     # command and hands its body to the model (a route mapped to a handler binds no skill)
     'COMMAND_SKILL_MAP = {\n    "/summarize": "steps/summarize",\n    "/api": "handlers",\n}\n',
+    # set 47p: alfred's daemons read `skills_dir / "vault-curator" / "SKILL.md"` and send it as the agent's prompt
+    'from pathlib import Path\n\ndef prompt(skills_dir: Path) -> str:\n'
+    '    skill_path = skills_dir / "summarize" / "SKILL.md"\n    return skill_path.read_text(encoding="utf-8")\n',
+    'import os\n\ndef prompt(root):\n    with open(os.path.join(root, "summarize", "SKILL.md")) as f:\n        return f.read()\n',
 ]
+
+
+@pytest.mark.parametrize("source", [
+    # an installer that copies `<name>/SKILL.md` hands the skill to an agent that routes it
+    'import shutil\n\ndef install(src, dest):\n    text = (src / "summarize" / "SKILL.md").read_text()\n'
+    '    shutil.copyfile(src / "summarize" / "SKILL.md", dest)\n',
+    # set 46p: hermes_local_memory's candidates are tested and the path registered with Hermes, which routes it
+    'def path(root):\n    candidates = [root / "summarize" / "SKILL.md"]\n    for c in candidates:\n'
+    '        if c.is_file():\n            return c\n\ndef register(ctx, root):\n'
+    '    ctx.register_skill("summarize", path(root))\n    VERSION = (root / "VERSION").read_text()\n',
+    # set 46r: cli-anything's banner finds `skills/SKILL.md` (the container, not a skill's name)
+    'def banner():\n    auto = Path(__file__).parent / "skills" / "SKILL.md"\n    print(auto.read_text()[:80])\n',
+])
+def test_code_that_does_not_read_a_named_skill_binds_nothing(source: str, tmp_path: Path) -> None:
+    skills = _bound_skill(tmp_path, source)
+    assert _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER") != []
 
 
 @pytest.mark.parametrize("binder", _BINDERS)
@@ -367,6 +387,10 @@ def test_agent_the_package_reads_is_its_key(tmp_path: Path) -> None:
     ("load(/" + " " * 1_000) * 300,
     "def f(\n" * 50_000,
     "_read(" * 100_000,
+    # the named-SKILL.md and bound-references patterns: many lines of quoted names, and long lines of them
+    ('x = "a" / "b" ' * 30 + '"SKILL" read\n') * 5_000,
+    '"a"' * 50_000 + ' / "SKILL.md" read',
+    ('refs = d / "x"' + " " * 200 + '"references"\n') * 3_000 + "refs.glob('*.md') read",
 ])
 def test_package_sources_are_read_in_linear_time(hostile: str, tmp_path: Path) -> None:
     """A loader source (it names SKILL.md) made of hostile runs is read in well under a second."""

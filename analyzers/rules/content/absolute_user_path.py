@@ -24,6 +24,7 @@ _GENERIC = frozenset({
     "user", "username", "users", "you", "your", "yours", "yourname", "yourusername", "yourself", "me",
     "myuser", "myname", "myusername", "name", "someone", "somebody", "example", "exampleuser", "foo", "bar",
     "xxx", "xxxx", "shared", "public", "default", "defaultuser", "allusers", "linuxbrew", "...", "…",
+    "test", "testuser", "demo", "demouser",  # a test account (`C:\\Users\\test\\…`, `/home/testuser`)
     # accounts of well-known sandboxes, CI runners and containers: the same path on every such machine
     "claude", "runner", "runneradmin", "ubuntu", "node", "vscode", "codespace", "codespaces", "jovyan",
     "circleci", "ec2user", "gitpod", "sandbox", "agent", "app", "developer", "dev", "admin",
@@ -258,7 +259,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     blanks, `"/home/ana/Área de Trabalho/x"`, to its closing quote).
 
     Not reported: `~/…`, `$HOME/…`, `%USERPROFILE%\\…`; a generic or placeholder user name (`user`,
-    `username`, `you`, `your-name`, `me`, `name`, `someone`, `example`, `xxxx`, and anything written
+    `username`, `you`, `your-name`, `me`, `name`, `someone`, `example`, `xxxx`, a test account: `test`, `testuser`,
+    `demo`, and anything written
     `<user>`, `$USER`, `${USER}`, `{user}`, `%USERNAME%`; the same in other languages: `用户名`, `你的用户名`,
     `ユーザー名`, `usuario`, `Benutzername`, …); a JavaScript regex literal (`{ name: /home/i }`: `i` is its
     flags, nothing follows); a file's name right after the root, ending the path (`"/Users/photo.png"`,

@@ -317,8 +317,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
     package names (crucible's trigger router), or a trigger list in a JSON sidecar beside SKILL.md (`skill.json`:
     `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), or whose
-    folder the package's code builds an object from by name (`Skill.from_directory(ROOT / "summarize")`) or binds to
-    a slash command (`{"/domains": "structural/protein-domains"}`: its own command line picks it), where no source of
+    folder the package's code builds an object from by name (`Skill.from_directory(ROOT / "summarize")`), binds to
+    a slash command (`{"/domains": "structural/protein-domains"}`: its own command line picks it) or reads the
+    SKILL.md of by name, in code that copies no file (`skills_dir / "vault-curator" / "SKILL.md"`, a daemon's
+    prompt), where no source of
     the package names `.claude`, and a
     sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` (Unity's `Fixtures~/` and a plugin scaffold's `_template/` too), or a folder named `example_…` / `sample_…` / `fixture_…`, at any depth below the workspace
     root, its description or the first lines of its body calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":

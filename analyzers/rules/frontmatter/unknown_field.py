@@ -61,8 +61,9 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     other unknown keys (`descripton`) are still reported.
 
     A skill written for OpenClaw (formerly Clawdbot), recognised by an `openclaw`, `clawdbot`,
-    `clawdis` or `moltbot` key in its `metadata` or by an OpenClaw plugin manifest (`openclaw.plugin.json`)
-    beside SKILL.md, may also use OpenClaw's documented keys: `homepage`,
+    `clawdis` or `moltbot` key in its `metadata`, by an OpenClaw plugin manifest (`openclaw.plugin.json`)
+    beside SKILL.md, or by a description that says it runs on OpenClaw and names no Claude ("… with OpenClaw", "powered
+    by OpenClaw", "OpenClaw skill for …", "… for OpenClaw"; not "Manages OpenClaw configs"), may also use OpenClaw's documented keys: `homepage`,
     `user-invocable`, `disable-model-invocation`, `command-dispatch`, `command-tool` and
     `command-arg-mode`. A skill written for NousResearch Hermes Agent, recognised by `metadata.hermes`, by
     Hermes's own keys (`required_environment_variables`), or by `platforms: [macos, linux]` (Hermes's

@@ -193,7 +193,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     a hub keeping each skill's files in its entry) is compared with the entry's name, nor a code
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`), nor a namespaced name whose part after the colon is the folder's (`forge:challenge`
-    in `challenge/`, invoked as `/forge:challenge`; NAME_FORMAT reports the colon), nor a Python import package holding the skill (`fengchao_skill/` with an
+    in `challenge/`, invoked as `/forge:challenge`; NAME_FORMAT reports the colon), nor a name written as the skill's
+    folder path (`android/accessibility` in `android/accessibility/`; NAME_FORMAT reports the slash), nor a Python import package holding the skill (`fengchao_skill/` with an
     `__init__.py`, for a hyphenated `name` an import package cannot take: its installer copies it to
     `.claude/skills/<name>/`), nor a copy of another repository in a `vendor/`, `third_party/`,
     `external/`, `upstream/` or `submodules/` folder (`vendor/Dilaz__security-review-skill/`: named after
@@ -251,6 +252,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     if ":" in fld.value and fld.value.rsplit(":", 1)[1] == dirname:
         return  # `forge:challenge` in `challenge/`: a namespace and the folder's name, invoked as `/forge:challenge`
         # (NAME_FORMAT reports the colon)
+    if "/" in fld.value and fld.value.strip().rsplit("/", 1)[1] == dirname \
+            and doc.skill_dir.parent.name == fld.value.strip().rsplit("/", 2)[-2]:
+        return  # `android/accessibility` in `android/accessibility/`: the folder's own path (NAME_FORMAT reports it)
     ordered = _ORDER_PREFIX.fullmatch(dirname)
     if ordered is not None and ordered.group(1) == fld.value:
         return  # `01-initialize-srs/` for `initialize-srs`: a number that orders the folders, chosen on purpose

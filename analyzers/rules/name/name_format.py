@@ -107,6 +107,8 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `HTMLParser` `html-parser`; the folder must then be renamed to match) when the slug keeps at least half of
     the name's letters and is no container's name, else uses the folder's name made valid
     (`古法作业.skill` in `Hand-crafted-Homework.skill/` becomes `hand-crafted-homework`, not `skill`);
+    a name written as the skill's folder path (`android/accessibility` in `android/accessibility/`, beside an
+    `ios/accessibility`) becomes that path as one name, `android-accessibility`, not the folder's name alone;
     with none of these, no fix is offered. A platform's copy of a skill (`<Skill>/platforms/antigravity/`,
     also under `platform/`, `targets/`, `variants/`) is not named after its platform folder: every copy would
     get the same name. Unsafe: renaming a skill changes its command.
@@ -134,7 +136,11 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if name == dirname and _HERMES_NAME.fullmatch(name) and _served_by_folder(doc):
         return  # `develop_extension` served by its package as `skill://develop_extension/SKILL.md` (fastmcp)
     fix = None
-    if NAME_RE.match(dirname) and not is_container(dirname) and not _platform_variant(doc.skill_dir):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
+    if "/" in name and name.rsplit("/", 1)[1] == dirname and (whole := slugify(name)) and NAME_RE.match(whole):
+        # `android/accessibility` in `android/accessibility/`: the folder's path names it, and a kit holds
+        # `ios/accessibility` too; the folder's name alone would give both one name
+        fix = Fix.unsafe(f"Rename to `{whole}`", Edit(fld.value_range, whole))
+    elif NAME_RE.match(dirname) and not is_container(dirname) and not _platform_variant(doc.skill_dir):  # the name the spec asks for: NAME_DIR_MISMATCH is then settled too
         fix = Fix.unsafe(f"Rename to `{dirname}` (the folder's name)", Edit(fld.value_range, dirname))
     elif (slug := _camel_slug(name) or slugify(name)) and not is_container(slug) and keeps_most(slug, name):  # (not
         # `skill` of `古法作业.skill`)

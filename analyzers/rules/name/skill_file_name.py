@@ -21,7 +21,11 @@ def skill_file_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     Not reported where the file is not a skill folder an agent loads: data of a Python package (an
     `__init__.py` in its parent or grandparent folder, or a wheel's `*.data/data/`), which an
-    installer copies to `SKILL.md`, or a folder holding other skills.
+    installer copies to `SKILL.md`, or a folder holding other skills. A `skill.md` that is no skill's file is not
+    scored at all: one beside a runtime's plugin code (`skill.py`, `skill.js`), one without frontmatter among more
+    than three markdown prompts (`agent.md`, `rule.md`), or one without frontmatter in a website's static folder
+    (`public/`, `static/`, `www/`, `wwwroot/`, `htdocs/`, `.well-known/`: the page a site serves at `/skill.md` for
+    agents to read, like `llms.txt`).
 
     ## Why is this bad?
     Claude Code loads a skill from a file named exactly `SKILL.md`. On a case-sensitive file system
