@@ -120,7 +120,10 @@ _SCOPE = re.compile(
     r"walkthrough|tutorial)\s+(?:covers|contains|describes|documents|explains|includes|shows|demonstrates|"
     r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es|explores|discusses|introduces|presents|"
     r"defines)"
-    r"|it\s+(?:covers|demonstrates|outlines|walks\s+through))\b"
+    r"|it\s+(?:covers|demonstrates|outlines|walks\s+through)"
+    # "Use this reference for Docker, SearXNG, Crawl4AI, cache, CLI, and HTTP API questions": what it is consulted for
+    r"|(?:use|consult|see|read)\s+this\s+(?:file|document|doc|guide|reference|page)\s+(?:for|when)"
+    r")\b"
     # Chinese, simplified and traditional: 本文件规范 / 本文件規範 (specifies), 介绍 / 介紹, 说明 / 說明, …
     # (also after "will, to you all": 本文将为大家介绍 …)
     r"|本(?:文件|文档|文檔|参考|參考|指南|文|页|頁)(?:将会|將會|将|將|会|會|主要)?(?:为|為|向)?(?:大家|您|你|读者|讀者)?"
@@ -1053,7 +1056,8 @@ def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
     return False
 
 
-_READ_THE_FULL = lazy_compile(r"\bread\s+the\s+(?:full|entire|complete)\b", re.I)
+# (also with the link's label opening between: "Read [the complete client contract](references/client-contract.md)")
+_READ_THE_FULL = lazy_compile(r"\bread\s+\[?the\s+(?:full|entire|complete)\b", re.I)
 FULL_GAP = 60  # characters between "Read the full …" and the file's name
 
 
@@ -1083,12 +1087,12 @@ def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> boo
     """Fewer than MIN_SECTIONS headings after the first one, outside fenced code (and outside `example`: an
     example the author fenced, which a nested fence cut open): a table of contents would list one or two
     sections (or none: a file without headings, such as one structured by XML tags)."""
-    heads = 0
     labels = 0  # `## Reference`, `## See also`: sections unless the file is one rule's examples (`### Incorrect`)
     pair = False
     fence = ""
     tags: list[str] = []  # the prompt-structure tags open here (`<formats>`, `<format id="spec">`)
     closed = {m.group(2) for ln in lines if ln.startswith("</") and (m := _TAG_LINE.fullmatch(ln.rstrip()))}
+    texts: dict[str, int] = {}  # each section heading's text, and how often it is written
     for i, line in enumerate(lines):
         fence, is_fence = fence_step(fence, line)
         if fence or is_fence:
@@ -1099,13 +1103,15 @@ def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> boo
         if (m := _ATX.match(line)) and i not in example and not tags:
             label = _example_label(line[m.end():])
             if label is None:
-                heads += 1
+                text = line[m.end():].strip().strip("#").strip().lower()
+                texts[text] = texts.get(text, 0) + 1
             elif label in _PAIR_LABELS:
                 pair = True
             else:
                 labels += 1
-            if heads > MIN_SECTIONS:
-                return False
+    # a heading written under each example (`### Snapshot YAML`, `### Corresponding Java test method` under `## Example
+    # 1` and `## Example 2`) labels the parts of every one: no section of its own
+    heads = sum(1 for n in texts.values() if n == 1)
     return heads + (0 if pair else labels) <= MIN_SECTIONS
 
 
@@ -1245,10 +1251,12 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order";
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
-    end-to-end", "Read the full reference rules: `references/rules.md`"; not "Read `references/x.md` before
+    end-to-end", "Read the full reference rules: `references/rules.md`", "Read [the complete client
+    contract](references/client-contract.md)"; not "Read `references/x.md` before
     starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections; in a file of one rule's examples, a heading that labels them or the
-    rule's sources is no section: `### Incorrect (…)`, `### ✅ Correct:`, `Bad`, `Good`, `Before`, `After`, and there
+    rule's sources is no section: `### Incorrect (…)`, `### ✅ Correct:`, `Bad`, `Good`, `Before`, `After`, nor is a heading
+    written again under each example (`### Snapshot YAML` under `## Example 1` and `## Example 2`), and there
     `## Reference`, the layout of a best-practices file holding one rule; `## References` beside topics still counts;
     or none in a file structured by XML tags, whose headings inside a
     tag opened and closed on lines of their own, such as an output template's `<format id="spec">` … `</format>`, are
@@ -1270,7 +1278,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     includes / shows / demonstrates / lists / outlines / walks through / provides / specifies / details / summarises /
     explores / discusses / introduces / presents / defines",
     "it covers / demonstrates / outlines
-    / walks through", or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…, also
+    / walks through", "use / consult / see / read this reference / file / guide … for / when" ("Use this reference for
+    Docker, SearXNG, Crawl4AI, cache, CLI, and HTTP API questions."), or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…, also
     "this section / chapter" and a short phrase before the verb, the list counted by its `、` (`本节以简短的例子展示如何完成快速
     部署、建立数据库、…`, `本小节将从构造函数、订阅和取消订阅进行介绍`; not `本文将介绍…的使用方法，帮助用户…，提升…`, whose `，` join
     clauses); or a sentence with no subject opening a line

@@ -36,7 +36,9 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     reported; so is a lower-case list beside a `permissions:` mapping (`deny: [edit]`), a key Claude Code's
     skills do not have (it keeps permissions in its settings): an installer's template that translates the
     names for each client (koolie). A lower-case list of Claude Code's own names (`read, grep, bash`) alone is
-    still reported.
+    still reported. A list that spells a tool both ways (`bash` beside `Bash`) is shared by several agents, each
+    reading its own names (an installer copies the skill to Codex, Crush and Claude Code alike): its lower-case
+    entries (`bash`, `execute_command`) are the other agents' tools and are not reported; other entries still are.
 
     ## Why is this bad?
     Tool names are exact, case-sensitive strings. An entry such as `List`, `bash` or `WebSearchTool`
@@ -79,10 +81,14 @@ def unknown_tool(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if entries and all(_LOWER.fullmatch(e.name) for e, _ in entries) and (any(
             _SNAKE.fullmatch(e.name) or e.name not in by_lower for e, _ in entries) or _own_permissions(doc)):
         return  # `read_file, bash` or `read grep exec`: another agent's own tool names (zeer, koolie), not typos
+    written = {e.name for e, _ in entries}
+    # `bash` beside `Bash`: a list shared by several agents, each spelling its own (an installer copies the skill to
+    # Codex, Crush and Claude Code alike); its lower-case entries (`bash`, `execute_command`) are the others' tools
+    shared = any(_LOWER.fullmatch(n) and by_lower.get(n) in written for n in written)
     close_memo: dict[str, str | None] = {}
     for entry, rng in entries:
         name = entry.name
-        if name in d.tools or MCP.match(name) or not name:
+        if name in d.tools or MCP.match(name) or not name or shared and _LOWER.fullmatch(name):
             continue
         name_rng = Range(rng.start, Pos(rng.start.line, rng.start.character + len(name))) \
             if rng.start.line == rng.end.line else rng
