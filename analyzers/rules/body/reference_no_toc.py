@@ -6,8 +6,8 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from ...bundle import bundled_text_files
-from ...document import SkillDocument
+from ...bundle import bundled_markdown_files, bundled_text_files
+from ...document import LineIndex, SkillDocument
 from ...findings import Finding, Severity
 from ...lazy_re import lazy_compile
 from ...reach import reach
@@ -1036,15 +1036,32 @@ def read_whole(lines: list[str]) -> bool:
 # SKILL.md's own line sending the agent to read the file whole: "Read `references/transport-envelope.md` whole before
 # starting", "read references/api.md in full" (not "Read `references/x.md` before starting")
 _READS_FILE_WHOLE = lazy_compile(r"\b(read|follow)\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely"
-                                 r"|in\s+its\s+entirety|end[\s-]+to[\s-]+end|cover[\s-]+to[\s-]+cover)\b", re.I)
+                                 r"|in\s+its\s+entirety|end[\s-]+to[\s-]+end|cover[\s-]+to[\s-]+cover"
+                                 # "Read `./tag-detection.md` and follow all steps": each step of the file, in turn
+                                 r"|all\s+(?:the\s+|its\s+)?steps|every\s+step)\b", re.I)
 
 
 def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
     """A line of SKILL.md names the file and tells the agent to read it whole ("Read `x.md` in full"), or to follow the
     file itself end to end ("Follow `references/git-workflow.md` end-to-end"; not "Follow the end-to-end flow in
-    `x.md`"): it is read, not previewed."""
-    lines = doc.index.lines
-    for ln in doc.index.lines_with((rel,)):
+    `x.md`"), or a markdown file beside it does ("Read `./tag-detection.md` and follow all steps" in
+    `references/pre-flight.md`): it is read, not previewed."""
+    if _lines_read_whole(doc.index, rel):
+        return True
+    folder, _, name = rel.rpartition("/")
+    if not folder:
+        return False
+    for bf in bundled_markdown_files(doc):  # (only for a file about to be reported: few)
+        if bf.rel != rel and bf.rel.rpartition("/")[0] == folder and name in bf.text \
+                and _lines_read_whole(bf.index, name):
+            return True
+    return False
+
+
+def _lines_read_whole(index: LineIndex, rel: str) -> bool:
+    """A line of the file `index` indexes names `rel` and asks for it to be read whole (_skill_reads_whole)."""
+    lines = index.lines
+    for ln in index.lines_with((rel,)):
         for m in _READS_FILE_WHOLE.finditer(lines[ln], 0, WHOLE_LINE_CHARS):
             if m.group(1).lower() == "read" or rel in m.group(0):
                 return True
@@ -1252,7 +1269,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "Read the full reference rules: `references/rules.md`", "Read [the complete client
-    contract](references/client-contract.md)"; not "Read `references/x.md` before
+    contract](references/client-contract.md)", "Read `x.md` and follow all steps"; also such a line in a markdown file
+    beside it: `references/pre-flight.md` saying "Read `./tag-detection.md` and follow all steps"; not "Read `references/x.md` before
     starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections; in a file of one rule's examples, a heading that labels them or the
     rule's sources is no section: `### Incorrect (…)`, `### ✅ Correct:`, `Bad`, `Good`, `Before`, `After`, nor is a heading
