@@ -1026,6 +1026,7 @@ _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          r"|\bdo\s+not\s+(?:move|proceed|skip)\s+(?:on\s+)?to\s+the\s+next\s+(?:group|section|step|phase)\b",
                          re.I)
 MIN_SECTIONS = 3  # headings after the first: fewer, and the top of the file already shows the layout
+DISTINCT_SECTIONS = 16  # heading texts past which a file has many sections even if each is written twice
 
 
 def read_whole(lines: list[str]) -> bool:
@@ -1122,6 +1123,8 @@ def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> boo
             if label is None:
                 text = line[m.end():].strip().strip("#").strip().lower()
                 texts[text] = texts.get(text, 0) + 1
+                if len(texts) > DISTINCT_SECTIONS:
+                    return False  # (bounded: so many sections are no few, whatever repeats)
             elif label in _PAIR_LABELS:
                 pair = True
             else:
