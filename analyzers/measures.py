@@ -179,6 +179,8 @@ def _resolve(doc: SkillDocument, rel_path: str) -> Resolution:
         return Resolution(rel, inside, None, None)  # an unsaved buffer: nothing to check against
     if inside:
         ok = rel == "" or doc.files.exists(rel) if doc.files.root is not None else False
+        if not ok and doc.path is not None and rel == doc.path.name:
+            ok = True  # `[SKILL.md](SKILL.md)`: the skill's own file (the listing leaves it out)
         if doc.files.root is None or doc.files.truncated and not ok:
             ok = _disk_exists(doc, rel)
         return Resolution(rel, True, ok, doc.skill_dir, joined=False)

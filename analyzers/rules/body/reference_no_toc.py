@@ -1023,10 +1023,12 @@ _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          # a question bank asked whole, in order: "Ask them in order. Do not move to the next group
                          # until the current group has answers."
                          r"|\bask\s+(?:them|these(?:\s+questions)?|the\s+questions|each\s+question)\s+in\s+order\b"
-                         r"|\bdo\s+not\s+(?:move|proceed|skip)\s+(?:on\s+)?to\s+the\s+next\s+(?:group|section|step|phase)\b",
+                         r"|\bdo\s+not\s+(?:move|proceed|skip)\s+(?:on\s+)?to\s+the\s+next\s+(?:group|section|step|phase)\b"
+                         # "任何前端任务输出前，必须过一遍这个清单": go through this whole checklist (Chinese)
+                         r"|(?:过|過)一遍(?:这|這|此)?(?:个|個|份)?(?:清单|清單|检查表|檢查表|列表)",
                          re.I)
 MIN_SECTIONS = 3  # headings after the first: fewer, and the top of the file already shows the layout
-DISTINCT_SECTIONS = 16  # heading texts past which a file has many sections even if each is written twice
+DISTINCT_SECTIONS = 8  # heading texts past which a file has many sections (at most a few repeated labels among them)
 
 
 def read_whole(lines: list[str]) -> bool:
@@ -1039,7 +1041,9 @@ def read_whole(lines: list[str]) -> bool:
 _READS_FILE_WHOLE = lazy_compile(r"\b(read|follow)\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely"
                                  r"|in\s+its\s+entirety|end[\s-]+to[\s-]+end|cover[\s-]+to[\s-]+cover"
                                  # "Read `./tag-detection.md` and follow all steps": each step of the file, in turn
-                                 r"|all\s+(?:the\s+|its\s+)?steps|every\s+step)\b", re.I)
+                                 r"|all\s+(?:the\s+|its\s+)?steps|every\s+step)\b"
+                                 # "先阅读 `references/implement.md`，并按指引逐步执行": read it, then carry it out step by step
+                                 r"|(阅读|閱讀|读|讀)[^。；\n]{0,80}?(?:逐步执行|逐步執行|逐步操作|全文|完整阅读|完整閱讀)", re.I)
 
 
 def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
@@ -1052,11 +1056,14 @@ def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
     folder, _, name = rel.rpartition("/")
     if not folder:
         return False
-    for bf in bundled_markdown_files(doc):  # (only for a file about to be reported: few)
-        if bf.rel != rel and bf.rel.rpartition("/")[0] == folder and name in bf.text \
-                and _lines_read_whole(bf.index, name):
-            return True
-    return False
+    key = ("\0md by folder",)
+    by_folder = doc._resolved.get(key)  # (a tuple key never meets resolve()'s string keys)
+    if by_folder is None:
+        by_folder = doc._resolved[key] = {}
+        for bf in bundled_markdown_files(doc):
+            by_folder.setdefault(bf.rel.rpartition("/")[0], []).append(bf)
+    return any(bf.rel != rel and name in bf.text and _lines_read_whole(bf.index, name)
+               for bf in by_folder.get(folder, ()))
 
 
 def _lines_read_whole(index: LineIndex, rel: str) -> bool:
@@ -1064,8 +1071,12 @@ def _lines_read_whole(index: LineIndex, rel: str) -> bool:
     lines = index.lines
     for ln in index.lines_with((rel,)):
         for m in _READS_FILE_WHOLE.finditer(lines[ln], 0, WHOLE_LINE_CHARS):
-            if m.group(1).lower() == "read" or rel in m.group(0):
+            if (m.group(1) or "").lower() == "read" or m.group(2) is not None or rel in m.group(0):
                 return True
+        at = lines[ln].find(rel)
+        if 0 <= at < WHOLE_LINE_CHARS and _FOR_THE_FULL.match(lines[ln], at + len(rel)) is not None \
+                and _READ_VERB.search(lines[ln], max(0, at - READ_GAP), at) is not None:
+            return True  # "Read `references/TAILORING.md` for the full workflow": the whole procedure it holds
         m = _READ_THE_FULL.search(lines[ln], 0, WHOLE_LINE_CHARS)
         if m is not None:  # "Read the full reference rules: `references/dendritic-rules.md`": the file, right after
             at = lines[ln].find(rel, m.end(), m.end() + FULL_GAP + len(rel))
@@ -1075,6 +1086,10 @@ def _lines_read_whole(index: LineIndex, rel: str) -> bool:
 
 
 # (also with the link's label opening between: "Read [the complete client contract](references/client-contract.md)")
+_FOR_THE_FULL = lazy_compile(r"[`'\")\]]{0,3}\s{1,3}for\s+the\s+(?:full|complete|entire|whole)\s+"
+                             r"(?:workflow|process|procedure|steps|playbook|flow|method)\b", re.I)
+_READ_VERB = lazy_compile(r"\bread\b", re.I)
+READ_GAP = 40  # characters before the file's name where "Read" must stand ("see `x.md` for the full …" is a pointer)
 _READ_THE_FULL = lazy_compile(r"\bread\s+\[?the\s+(?:full|entire|complete)\b", re.I)
 FULL_GAP = 60  # characters between "Read the full …" and the file's name
 
@@ -1268,11 +1283,14 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
     checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
-    them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order";
+    them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order",
+    in Chinese "必须过一遍这个清单" (go through this whole checklist);
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "Read the full reference rules: `references/rules.md`", "Read [the complete client
-    contract](references/client-contract.md)", "Read `x.md` and follow all steps"; also such a line in a markdown file
+    contract](references/client-contract.md)", "Read `x.md` and follow all steps", "Read `x.md` for the full workflow"
+    (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
+    then carry it out step by step); also such a line in a markdown file
     beside it: `references/pre-flight.md` saying "Read `./tag-detection.md` and follow all steps"; not "Read `references/x.md` before
     starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections; in a file of one rule's examples, a heading that labels them or the

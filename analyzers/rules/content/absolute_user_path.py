@@ -158,6 +158,35 @@ def _sample_output(doc: SkillDocument, ln: int) -> bool:
     return first.startswith(_PRINTED_STARTS)  # `Error: git init failed in /Users/jesse/…`: what a program printed
 
 
+# a label naming the absolute-path form, at a line's start: "✅ 绝对路径：`![](/Users/…)`", "# 方案2: 绝对路径",
+# "**示例 2：绝对路径**", "- Absolute path: …", "Example 2: absolute path"
+_ABSOLUTE_FORM = lazy_compile(r"[\s#>*_+\-0-9.)✅❌✔✗•]{0,12}(?:(?:示例|方案|例|option|example)\s{0,2}\d{0,3}\s{0,2}[:：]\s{0,2})?"
+                              r"[*_`]{0,2}(?:absolute\s+path|绝对路径|絕對路徑|絶対パス)[*_`]{0,2}\s{0,2}(?:[:：(（]|$)", re.I)
+FORM_LABEL_CHARS = 60  # a label line above the path: short
+
+
+def _absolute_form_example(doc: SkillDocument, ln: int) -> bool:
+    """The path illustrates the absolute-path form beside others (relative, URL): its own line, the short line above it
+    (a comment in its block: `# 方案2: 绝对路径`), or the line introducing its code block (`**示例 2：绝对路径**`) opens
+    with a label naming that form. The agent is shown what such a path looks like, not told to use it."""
+    lines = doc.lines
+    if _ABSOLUTE_FORM.match(lines[ln]) is not None:
+        return True
+    k = ln - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    if k >= 0 and len(lines[k]) <= FORM_LABEL_CHARS and _ABSOLUTE_FORM.match(lines[k]) is not None:
+        return True
+    blocks = doc.code_blocks
+    i = bisect.bisect_left(blocks, ln, key=lambda b: b.start_line) - 1
+    if i < 0 or not blocks[i].start_line < ln < blocks[i].end_line:
+        return False
+    k = blocks[i].start_line - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    return k >= 0 and len(lines[k]) <= FORM_LABEL_CHARS and _ABSOLUTE_FORM.match(lines[k]) is not None
+
+
 # "Use when … on Frank's machine": the skill says it is written for one person's machine, whose home it names
 _OWN_MACHINE = lazy_compile(r"\b([A-Z][\w.-]{1,31})['’]s\s+(?:own\s+)?(?:machine|computer|laptop|pc|mac|macbook|"
                             r"workstation|desktop)\b")
@@ -293,7 +322,9 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     (`**診断結果**:`, "diagnosis result") before an untagged, `json` or `text` block, or such a block opening with
     what a program prints: `Error:`, `fatal:`, `Traceback (most recent call last)`, `Warning:`, `panic:`, or the status
     mark a diagnostic prints before a result, `❌` / `✅` / `⚠` / `✔` / `✗`): the agent reads the real path from its
-    own run.
+    own run; nor a path shown as the absolute-path form beside others, under a label naming it at the start of its
+    line, of the short line above it or of the line introducing its block ("✅ 绝对路径：`![](/Users/bruce/photo.jpg)`",
+    "# 方案2: 绝对路径", "**示例 2：绝对路径**", "- Absolute path: `/Users/bob/cover.jpg`").
     A realistic example name such as `alice` is reported: the
     agent cannot tell an illustration from the path to use.
 
@@ -335,7 +366,7 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 continue  # `"/Users/photo.png"`: a file placed in the root of homes, a made-up path, no user's
             if _elided(m.group("rest")):
                 continue  # `/Users/jp/.../.worktrees/<branch>`: an elided example, a path on no machine
-            if _sample_output(doc, ln):
+            if _sample_output(doc, ln) or _absolute_form_example(doc, ln):
                 break
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path

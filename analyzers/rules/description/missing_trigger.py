@@ -160,6 +160,15 @@ _COPY_ME = re.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.
                       re.I)
 
 
+# a scaffold's stand-in for the description, the whole of it: "A brief description of what this skill does", "Replace
+# with a description of the skill and when to use it", "Describe what this skill does"
+_SCAFFOLD_DESCRIPTION = re.compile(
+    r"\s*[\"'(\[]?(?:(?:a|an)\s+(?:(?:brief|short|clear|one[\s-]line)\s+)?description\s+of\s+what\s+(?:this|the|your)\s+skill\s+does"
+    r"|(?:replace|update)\s+(?:this\s+)?with\s+(?:a\s+)?description\s+of\s+(?:the|this|your)\s+skill"
+    r"|describe\s+what\s+(?:this|the|your)\s+skill\s+does)"
+    r"(?:\s+and\s+when\s+to\s+use\s+it)?[\s.\])\"']*$", re.I)
+
+
 # an aside set off by commas that says what is not meant: ", not memory,", ", not the API,"
 _NOT_ASIDE = lazy_compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
 
@@ -171,8 +180,10 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fld, text = description(doc)
     if fld is None or text is None or weighted_length(text.strip()) < MIN_CHARS:
         return None  # EMPTY_DESCRIPTION / FIELD_TYPE
-    if not english(text) or placeholder_name(text) or _COPY_ME.search(text[:400]) is not None:
-        return None  # (`{{customDescription}}`: the installer writes it; "Copy this folder, rename it …": its copy does)
+    if not english(text) or placeholder_name(text) or _COPY_ME.search(text[:400]) is not None \
+            or _SCAFFOLD_DESCRIPTION.match(text) is not None:
+        return None  # (`{{customDescription}}`: the installer writes it; "Copy this folder, rename it …": its copy does;
+        # "A brief description of what this skill does": a scaffold's, still to be written)
     name = fm.get("name")
     if name is not None and isinstance(name.value, str) and placeholder_name(
             name.value, doc.lines[name.value_range.start.line]):
@@ -326,8 +337,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     root, its description or the first lines of its body calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
     an input for its package's checker, tests or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
-    (`description: "{{customDescription}}"`), or that says to copy it ("Template skill … Copy this folder,
-    rename it, and fill in …"): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
+    (`description: "{{customDescription}}"`, or a scaffold's stand-in sentence, the whole description: "A brief
+    description of what this skill does", "Replace with a description of the skill …"), or that says to copy it
+    ("Template skill … Copy this folder, rename it, and fill in …"): whoever copies or installs it writes the description. Descriptions too short for `EMPTY_DESCRIPTION` to pass are left to that rule.
 
     "These tools" stand for "this skill" too ("Use these typed tools instead of arbitrary Python …", "Use these
     tools to query …": the tools the skill brings), and so does its own slash command after use / invoke / run
