@@ -192,6 +192,9 @@ _EXPLICIT = re.compile(
     r"|" + _START + r"always\s+(?:load|invoke|apply)\s+(?:this(?:\s+skill)?\s+|it\s+)?to\s+\w"
     # "Used by /mb-site as the concept step": the slash command that loads it
     r"|(?:used|loaded|invoked|called)\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before|to)\b"  # "loaded by /bakeoff:run to …"
+    # "Invoked as /froid-loop-resolve <story-key>": its command, which an orchestrator or the user types; "Automation-only
+    # — invoked by froid-loop sweep runs, not by humans": no model picks it
+    r"|\binvoked\s+as\s+`?/[\w:.-]{1,40}|\b(?:automation|automated)[\s-]only\b"
     # (also the imperative "Fire on: \"research X\", …")
     # ("Fires automatically at session start …, or on-demand when …": when, and the moment it is loaded; "Applied
     # automatically at session start.")
