@@ -9,11 +9,11 @@ which win over the disk. Findings on a bundled file carry `Finding.file` = its r
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 
 from .document import LineIndex, SkillDocument, SkillFiles
 from .findings import Edit, Range
+from .lazy_re import lazy_compile
 
 MAX_BUNDLED_BYTES = 1_000_000  # larger bundled files are not read (data, not instructions)
 MAX_BUNDLED_FILES = 500  # at most this many bundled text files are read per skill
@@ -45,8 +45,8 @@ def is_text_name(rel: str) -> bool:
 
 
 # an inline suppression anywhere in a non-markdown file (after `#`, `//`, `--`, inside `<!-- -->`, ...)
-_DISABLE_ANY = re.compile(r"skillgrade-(disable-next-line|disable)(?![\w-])([^\n]*)")
-_CODE_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*\*?")
+_DISABLE_ANY = lazy_compile(r"skillgrade-(disable-next-line|disable)(?![\w-])([^\n]*)")
+_CODE_WORD = lazy_compile(r"[A-Za-z][A-Za-z0-9_]*\*?")
 
 
 @dataclass(slots=True)

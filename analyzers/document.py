@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from .findings import Pos, Range
+from .lazy_re import lazy_compile
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
+_NEWLINE = lazy_compile(r"\r\n|\r|\n")
 
 
 def _line_of(p: ProseLine) -> int:

@@ -28,6 +28,7 @@ from .document import (
     yaml_node_range,
 )
 from .findings import Pos, Range
+from .lazy_re import lazy_compile
 from .workspace import BUNDLE_SKIP_DIRS, is_manifest_name
 
 try:  # the C loader is ~10x faster; fall back to pure Python where libyaml is missing
@@ -41,7 +42,7 @@ MAX_FRONTMATTER_KEYS = 2_000  # more keys are reported (FILE_TOO_LARGE) and not 
 
 _DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
-_DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])")  # then codes, then -->
+_DISABLE = lazy_compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])")  # then codes, then -->
 
 
 @lru_cache(maxsize=1)
@@ -185,7 +186,7 @@ def _body_heading(lines: list[str], start: int, error: int) -> int | None:
 
 # `name: x`, `  - id:`, `tags:` (the blanks after the dash only with the dash: `[ \t]*-?[ \t]*` split a run of
 # blanks two ways, 1.6 s on a line of 10^4 blanks before a word)
-_KEY_LINE = re.compile(r"[ \t]*(?:-[ \t]*)?[\w.-]{1,80}:(?:[ \t]|$)")
+_KEY_LINE = lazy_compile(r"[ \t]*(?:-[ \t]*)?[\w.-]{1,80}:(?:[ \t]|$)")
 
 
 def _parse_frontmatter(index: LineIndex) -> tuple[Frontmatter, int]:
@@ -325,7 +326,7 @@ def _blank_code_spans(text: str) -> str:
     return codespan.blank_code_spans(text) if "`" in text else text
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy_compile("[\ud800-\udfff]")
 
 
 def _has_surrogate(text: str) -> bool:

@@ -51,7 +51,7 @@ from .measures import COMPLETIONS
 
 MAX_READ = 400  # reached text files read per skill; past that, reachability is uncertain
 # a tool a manifest declares: `- name: export_fbx` (YAML) or `"name": "export_fbx"` (JSON); one line each, linear
-_TOOL_NAME = re.compile(r"^[ \t]*(?:-[ \t]+)?name:[ \t]*[\"']?([\w-]{1,80})[\"']?[ \t]*$"
+_TOOL_NAME = lazy_compile(r"^[ \t]*(?:-[ \t]+)?name:[ \t]*[\"']?([\w-]{1,80})[\"']?[ \t]*$"
                         r'|"name"[ \t]*:[ \t]*"([\w-]{1,80})"', re.M)
 _MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 MANIFEST_CHARS = 200_000  # characters of a reached manifest looked at for declared tools
@@ -63,7 +63,7 @@ _TOKEN = re.compile(r"[\w.$~%{}<>/-]+")
 # `-m` at the text's start or after a space or tab, then spaces or tabs: a module name follows (`python -m tool`)
 _DASH_M = re.compile(r"(?:^|(?<=[ \t]))-m[ \t]+")
 _PATH_TOKEN = re.compile(r"(?<![\w.$~%{}<>/-])(?>[\w$~%{}<>-]*)[./][\w.$~%{}<>/-]*")
-_ANGLE_LINK = re.compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
+_ANGLE_LINK = lazy_compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DYNAMIC = frozenset("${}%~<>")  # `{lang}`, `<lang>`, `$VAR`, `%s`, `~`: a segment filled in at run time
 _PROSE_SUFFIXES = MARKDOWN_SUFFIXES | {".txt", ".rst"}

@@ -27,7 +27,7 @@ _PLACEHOLDER_WORD = re.compile(r"(?<![A-Za-z0-9])(?:TEMPLATE|PLACEHOLDER|SKILL_N
 
 
 # a runtime's skill id: `momentum-trading`, `data_fetcher`, `builtin/code-review`
-_RUNTIME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}(?:/[a-z0-9][a-z0-9_-]{0,63}){0,3}")
+_RUNTIME_ID = lazy_compile(r"[a-z0-9][a-z0-9_-]{0,63}(?:/[a-z0-9][a-z0-9_-]{0,63}){0,3}")
 
 
 RUNTIME_ID_KEYS = ("id", "skill_id", "skill")
@@ -52,7 +52,7 @@ def runtime_id(data: object) -> str | None:
 FOLDER_SLUG_KEYS = ("alwaysAllow", "connectors")
 # a runtime's own tool names (`search_tickets`, `web_search`): no agent's tools are spelt so (Claude Code's are
 # `Read`, `WebSearch`, `mcp__server__tool`)
-_SNAKE_TOOL = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_SNAKE_TOOL = lazy_compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
 def folder_label(data: object, name: str, dirname: str) -> bool:
@@ -526,7 +526,7 @@ def usage_context(text: str) -> re.Match | None:
 _SEARCH_OBJECT = re.compile(r"[\s\"'(“]*(?:search(?:es)?|scans?|quer(?:y|ies)|hunts?|greps?|crawls?|mines?|browses?)\s+"
                             r"(?:the|a|an|your|our|its|their|all|any|every|over|across|through|within|inside)\s", re.I)
 # a sentence opening "For …" that sends that case elsewhere: "For single-memory deletion use /mem-delete."
-_SENDS_ELSEWHERE = re.compile(r"[^.;!?\n]{0,200}?\b(?:use|run|see|try)\s+[`/]", re.I)
+_SENDS_ELSEWHERE = lazy_compile(r"[^.;!?\n]{0,200}?\b(?:use|run|see|try)\s+[`/]", re.I)
 
 
 def _not_a_purpose(text: str, m: re.Match, start: int) -> bool:
@@ -581,11 +581,11 @@ def frontmatter_insert_point(doc: SkillDocument) -> Pos:
 # a fill-in field: `[Client name]`, `[Project name]` (not a `[ ]` / `[x]` checkbox, a link or a footnote),
 # or `{APP_NAME}`, `{page URL where the issue was found}`, `{标题}` (not `${VAR}`, `{{mustache}}` or JSON), or a
 # `{{…}}` slot (_SLOT)
-_FIELD = re.compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[^\W\d_][^{}\n]{0,79}\}(?!\})"
+_FIELD = lazy_compile(r"\[(?![ xX]?\])[^\[\]\n]{1,80}\](?![(\[:])|(?<![${])\{[^\W\d_][^{}\n]{0,79}\}(?!\})"
                     r"|<[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+>")  # `<nom-du-projet>`, `<project_name>` (not `<details>`)
 # a `{{…}}` slot of a document template: `{{BRAND_NAME}}`, `{{Project Name}}`, `{{project-name}}`, `{{What problem
 # exists and for whom}}` (upper-case first, or words apart: not template code, `{{ var }}`, `{{user.name}}`)
-_SLOT = re.compile(r"\{\{([^{}\s][^{}\n]{0,79})\}\}")
+_SLOT = lazy_compile(r"\{\{([^{}\s][^{}\n]{0,79})\}\}")
 
 
 def _slots(line: str) -> int:
@@ -593,7 +593,7 @@ def _slots(line: str) -> int:
 # a free-text field in angle brackets: `<Title that names the outcome>`, `<who reads the result>` (three or
 # more words, no `=` or quotes: not an HTML tag with attributes, `<details open>` or `<br />`)
 _FREE_FIELD = lazy_compile(r"<[A-Za-z][^<>=\"'\n]{0,160}>")
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_CODE_SPAN = lazy_compile(r"`[^`\n]*`")
 # a one-word field: `<N>`, `<number>`, `<file>` (not an HTML element: `<details>`, `<br>`); a date mask `YYYY-MM-DD`
 _WORD_FIELD = lazy_compile(r"<([A-Za-z][A-Za-z0-9]{0,30})>|\bYYYY-MM-DD\b")
 HTML_ELEMENTS = frozenset({"details", "summary", "div", "section", "article", "aside", "main", "nav", "header",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..document import SkillDocument
+from ..lazy_re import lazy_compile
 from .description._text import description
 
 _SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data", "tests",
@@ -13,7 +14,7 @@ _SAMPLE_PREFIXES = ("example_", "example-", "examples_", "examples-", "sample_",
                     "fixtures-")  # `example_suite/`, `samples-basic/` (dataagent's demo suite)
 # "an example skill", "a test skill"; a description that opens "This is a test …" (mcp-scan's test client's skill)
 # ("Fixture for workflow guidance.", "Held-out fixture with …": the word fixture alone, under a sample folder)
-_SAMPLE_WORDS = re.compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|\bfixture\b|^\W{0,3}this\s+is\s+a\s+"
+_SAMPLE_WORDS = lazy_compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|\bfixture\b|^\W{0,3}this\s+is\s+a\s+"
                            r"(?:test|dummy|sample)\b", re.I)
 SAMPLE_DEPTH = 6  # folders above a skill looked at for `examples/` when there is no workspace root
 OPENING_LINES = 3  # prose lines of the body read for "Fixture skill for …"

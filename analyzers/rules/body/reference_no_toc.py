@@ -27,10 +27,10 @@ _TOC_HEADING_START = re.compile(
     r"navigation|目录|索引|目次|导航)",
     re.I,
 )
-_TOC_HEADING_END = re.compile(r":?\s*#*")  # after the label, blanks aside: a colon, closing hashes
+_TOC_HEADING_END = lazy_compile(r":?\s*#*")  # after the label, blanks aside: a colon, closing hashes
 _SUBTITLE_SEPARATORS = ("·", "：", "—", "|")  # "## 索引 · 25 个叙事类型各读哪几段": the label, then what it indexes
 _TOC_LABEL_START = re.compile(r"\s*(?:\*\*|__)?(?:table\s+of\s+contents|contents|toc|on\s+this\s+page)", re.I)
-_TOC_LABEL_END = re.compile(r":?\s*(?:\*\*|__)?:?")  # a colon, the closing bold, a colon
+_TOC_LABEL_END = lazy_compile(r":?\s*(?:\*\*|__)?:?")  # a colon, the closing bold, a colon
 
 
 def _toc_heading(line: str, after: list[str]) -> bool:
@@ -100,8 +100,8 @@ def _own_anchors(lines: list[str]) -> set[str]:
     return out
 
 
-_TITLE_START = re.compile(r"#\s+")
-_SLUG_DROP = re.compile(r"[^\w\- ]")
+_TITLE_START = lazy_compile(r"#\s+")
+_SLUG_DROP = lazy_compile(r"[^\w\- ]")
 
 
 def _url_anchor_item(line: str, own: set[str]) -> bool:
@@ -135,7 +135,7 @@ _SCOPE = re.compile(
     r"|(?:^[\s>*_]*|。)(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)", re.I | re.M)
 # "本节以简短的例子展示如何…完成快速部署、建立数据库、…", "本小节将从构造函数、订阅和取消订阅…进行介绍": this section / chapter,
 # a short phrase, then the verb (shows, introduces, describes)
-_SCOPE_ZH_GAP = re.compile(r"本(?:小节|小節|节|節|章|文档|文檔|文件|文)[^。！？\n]{0,40}?(?:介绍|介紹|展示|演示|说明|說明|描述)")
+_SCOPE_ZH_GAP = lazy_compile(r"本(?:小节|小節|节|節|章|文档|文檔|文件|文)[^。！？\n]{0,40}?(?:介绍|介紹|展示|演示|说明|說明|描述)")
 SCOPE_LINES = 10
 SCOPE_SENTENCES = 4  # scope sentences of one line looked at
 # the word joining a list's last item ("A, B and C", "A、B和C"): one more item than its commas
@@ -249,7 +249,7 @@ MIN_NAME = 3  # shorter names are not compared
 LONG_NAME = 10  # a one-word heading found in the top's prose must be this long (not "Events", "Config")
 SHORT_ITEMS = 3  # shorter one-word headings one sentence of the top names that make an overview
 MAX_SENTENCES = 60  # sentences of the top looked at (bounded: an overview sentence opens the file)
-_SENTENCE_END = re.compile(r"[.!?;:](?:\s|$)")
+_SENTENCE_END = lazy_compile(r"[.!?;:](?:\s|$)")
 
 
 def _main_level(lines: list[str]) -> int:
@@ -361,8 +361,8 @@ _STEP_LINE = lazy_compile(r"[\s│├└─|*+-]{0,12}(?:stage|step|phase|part|r
 
 # a bold label of an inline enumeration, its gloss after a dash or colon ("**方案A Hodor**——配置即可用", "**Reads**: …"),
 # not a term stressed in a sentence ("use **progressive disclosure** to …"); negated class: linear
-_BOLD = re.compile(r"\*\*([^*\n]{1,80})\*\*[ \t]?(?:——|—|–|:|：)")
-_BOLD_CELL = re.compile(r"\|[ \t]*\*\*([^*|\n]{1,80})\*\*[ \t]*(?=\|)")  # a table cell that is one bold label
+_BOLD = lazy_compile(r"\*\*([^*\n]{1,80})\*\*[ \t]?(?:——|—|–|:|：)")
+_BOLD_CELL = lazy_compile(r"\|[ \t]*\*\*([^*|\n]{1,80})\*\*[ \t]*(?=\|)")  # a table cell that is one bold label
 _ITEM_GLOSS = (" — ", " – ", " - ")  # (not ": ": "Format: `{service}_{action}`" is a key and its value, no section)
 # a gloss in brackets closing an item: "类 I：AI 自检（看自己输出即可）" names `## 类 I：AI 自检（看输出即可，18 条）`
 _TRAILING_GLOSS = re.compile(r"\s{0,3}[（(][^（）()\n]{1,80}[）)]$")
@@ -889,7 +889,7 @@ def _lede_lists(lines: list[str]) -> bool:
 
 # the items of a CJK lede list: split at `・` and `、` (an English list's commas are as often a clause's: "You know
 # the operations, their contracts and their notification schemes" lists no topics)
-_LEDE_SPLIT = re.compile(r"[・、]")
+_LEDE_SPLIT = lazy_compile(r"[・、]")
 LEDE_TOPIC_WIDTH = 30  # width of one topic in a CJK lede list ("サウンドメイキングロジック": a CJK character counts two)
 
 
@@ -1158,7 +1158,7 @@ _EXAMPLE_LABELS = _PAIR_LABELS | {"reference", "references", "see also"}
 _LABEL_STARTS = tuple(sorted({w.split()[0] for w in _EXAMPLE_LABELS}))
 # after the label: a gloss in brackets or after a dash, a colon ("Incorrect (blocks the loop):", "Correct — async
 # client"); not after a colon ("Example: deploying to Cloud Run" names a topic)
-_LABEL_END = re.compile(r"\s*(?:\([^()]*\)|[—–-]\s.*)?\s*:?$")
+_LABEL_END = lazy_compile(r"\s*(?:\([^()]*\)|[—–-]\s.*)?\s*:?$")
 
 
 def _example_label(text: str) -> str | None:

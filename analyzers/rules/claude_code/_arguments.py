@@ -15,7 +15,7 @@ from ...lazy_re import lazy_compile
 # garrytan/gstack#2896): `$` + one digit not followed by a word character, not escaped with a backslash.
 # `$12` (argument 13) is left out: it needs 13 words of arguments.
 POSITIONAL = re.compile(r"(?<!\\)\$([0-9])(?!\w)")
-ARGUMENTS = re.compile(r"(?<!\\)\$ARGUMENTS\b(?:\[[0-9]+\])?")
+ARGUMENTS = lazy_compile(r"(?<!\\)\$ARGUMENTS\b(?:\[[0-9]+\])?")
 # a code span that is nothing but a placeholder: the author writing about the argument (`$0`)
 _BARE = re.compile(r"^`+\s*\$(?:[0-9]|ARGUMENTS(?:\[[0-9]+\])?)\s*`+$")
 _PRICE_AFTER = lazy_compile(r"[0-9]*(?:[.,][0-9]|[kKmMbB]\b|\s*(?:USD|per|/|a\s|an\s|each))")

@@ -9,13 +9,14 @@ from collections.abc import Iterator
 from ...claude_code import data
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import CLAUDE_CODE
 from ._fields import tool_entries
 
-MCP = re.compile(r"^mcp__[A-Za-z0-9_.*-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
+MCP = lazy_compile(r"^mcp__[A-Za-z0-9_.*-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
 # `read_file`, `fs.read`, `skill.read_file` (monoid's, loro's tool ids): no Claude Code tool is written so
-_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+")
+_SNAKE = lazy_compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+")
 _LOWER = re.compile(r"[a-z][a-z0-9_.]*")  # `bash` beside `read_file`: the same agent's one-word tool
 
 

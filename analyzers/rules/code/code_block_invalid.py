@@ -25,7 +25,7 @@ from ...rule import RuleContext, rule
 # a single word, `[BETA]`, nor a list comprehension's `[x for x in y]`)
 _PLACEHOLDER = re.compile(r"\.\.\.|…|<\w[^<>\n]{0,80}>|\[(?:[A-Z][a-z]+|your)(?: (?!(?:for|in|if|else|not|is|and|or)\b)[a-z]+){1,6}\]|:[ \t]*\{[A-Za-z_][\w .-]{0,60}\}|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
 # YAML that lists a value's alternatives: `type: "feature" | "bugfix"`
-_YAML_ALTERNATIVES = re.compile(r":[ \t]+\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]")
+_YAML_ALTERNATIVES = lazy_compile(r":[ \t]+\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]")
 # JSON that lists a value's alternatives, TypeScript-style: `"type": "new" | "variant" | "existing"`
 # or names a value's type (`"duration_ms": number`, `"tags": string[]`)
 _ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"
@@ -89,8 +89,8 @@ def _only_bare_globs_wrong(code: str) -> bool:
 # the first line after a frontmatter block that starts a document's body: an AsciiDoc title (`= Title`) or a tag; a
 # markdown heading (`# Title`) only under a document's frontmatter (`name`, `title`, `description`): in a YAML stream
 # (Kubernetes manifests) `# …` is a comment
-_BODY_START = re.compile(r"={1,6}[ \t]+\S|<[A-Za-z!]")
-_MD_HEADING = re.compile(r"#{1,6}[ \t]+\S")
+_BODY_START = lazy_compile(r"={1,6}[ \t]+\S|<[A-Za-z!]")
+_MD_HEADING = lazy_compile(r"#{1,6}[ \t]+\S")
 _DOC_KEYS = ("name", "title", "description")
 
 

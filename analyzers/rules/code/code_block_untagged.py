@@ -271,7 +271,7 @@ def _tagged_inside(b: CodeBlock, lines: list[str]) -> int:
 
 # "### Phase 5: Apply Updates": a heading that numbers a part of the document
 # (also dotted: "### 9.5 当前产品覆盖" continues "### 9.4 …")
-_NUMBERED_HEADING = re.compile(r"(#{1,6})[ \t]+(?:(step|phase|part|stage|section|chapter)[ \t]+)?(\d{1,3}(?:\.\d{1,3}){0,3})\b",
+_NUMBERED_HEADING = lazy_compile(r"(#{1,6})[ \t]+(?:(step|phase|part|stage|section|chapter)[ \t]+)?(\d{1,3}(?:\.\d{1,3}){0,3})\b",
                                re.I)
 SWALLOW_LOOKBACK = 400  # lines above a block searched for the heading it continues (bounded)
 

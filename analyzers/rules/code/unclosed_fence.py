@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
+from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from ._helpers import document_pairing, fence_line, line_break
 
-_ATX_2_TO_6 = re.compile(r"#{2,6}(?: |$)")
+_ATX_2_TO_6 = lazy_compile(r"#{2,6}(?: |$)")
 
 
 @rule("UNCLOSED_FENCE", family="code", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES)

@@ -19,21 +19,21 @@ KINDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("an Anthropic API key", ("sk-ant-",), re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}")),
     # the whole token; _openai() then looks for the T3BlbkFJ marker inside it (a regex with the marker
     # between two runs of the same class backtracks quadratically on a line of `sk-sk-sk-…`)
-    ("an OpenAI API key", ("T3BlbkFJ",), re.compile(r"\bsk-[A-Za-z0-9_-]{20,}")),
-    ("an AWS access key id", ("AKIA", "ASIA"), re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("an OpenAI API key", ("T3BlbkFJ",), lazy_compile(r"\bsk-[A-Za-z0-9_-]{20,}")),
+    ("an AWS access key id", ("AKIA", "ASIA"), lazy_compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
     ("a GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
      re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b")),
     ("a Slack token", ("xox",), re.compile(r"\bxox[abprs]-[0-9]{6,}-[A-Za-z0-9-]{10,}")),
-    ("a Google API key", ("AIza",), re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("a Google API key", ("AIza",), lazy_compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("a Stripe live key", ("_live_",), re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
     # another service's live key in Stripe's style (`pb_live_…`, PostBridge; held-out set 45d); _random() asks for
     # digits and both cases after `_live_`; a publishable `pk_live_` key is meant to be public
     ("a live API key", ("_live_",), re.compile(r"\b(?![rsp]k_)[a-z]{2,4}_live_[0-9A-Za-z]{20,}")),
     # `BSA` and ~28 random characters (held-out set 35d: a live key in a Hermes skill); _random() then asks for
     # digits and both cases in the rest, so an upper-case word such as `BSAFETYCHECKLIST…` is not one
-    ("a Brave Search API key", ("BSA",), re.compile(r"\bBSA[A-Za-z0-9_-]{24,40}\b")),
+    ("a Brave Search API key", ("BSA",), lazy_compile(r"\bBSA[A-Za-z0-9_-]{24,40}\b")),
     ("a private key", ("PRIVATE KEY-",),
-     re.compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY( BLOCK)?-----")),
+     lazy_compile(r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY( BLOCK)?-----")),
 )
 _PLACEHOLDER = lazy_compile(r"x{4,}|X{4,}|\*{3,}|\.\.\.|0{8,}|1234|example|sample|dummy|fake|your|test|redacted|placeholder",
                           re.I)
@@ -99,7 +99,7 @@ def _made_up(secret: str) -> bool:
     return False
 
 
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}")
+_BASE64_RUN = lazy_compile(r"[A-Za-z0-9+/]{40,}={0,2}")
 KEY_BODY_LINES = 60  # a 4096-bit RSA key is ~50 lines of base64
 KEY_LINE_CHARS = 8192  # of the header's own line (a `\\n`-joined key in JSON is ~1.7k-3.3k characters)
 

@@ -16,7 +16,7 @@ MAX_COMMENTS = 500  # per file
 MAX_COMMENT_CHARS = 20_000  # of each comment, analysed
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’_-]*|[|:,]")
-_CODE_SPAN = re.compile(r"`[^`\n]{0,200}`")
+_CODE_SPAN = lazy_compile(r"`[^`\n]{0,200}`")
 # the end of a sentence inside a line: a run of `.!?;` (matched from its first character only, possessively:
 # linear on a run of dots) before a space or the end
 _SENTENCE_END = re.compile(r"(?<![.!?;])[.!?;]++(?=\s|$)")
@@ -63,7 +63,7 @@ _ACTION_VERBS = _MACHINE_VERBS | _ANSWER_VERBS | _DOCUMENT_VERBS
 # a risky object in the raw sentence: a URL, a path (`/etc`, `~/`, `./x`, `C:\`), a dotfile (`.env`, `.ssh`),
 # an environment variable (`$HOME`)
 _COPY_SELF = lazy_compile(r"\bcopy\s+(?:it\s+|this(?:\s+file)?\s+)?(?:to|into)\s", re.I)  # the file itself
-_OUTSIDE_PROJECT = re.compile(r"~|://|\$|(?<![\w.>-])/|\b[A-Za-z]:\\")  # a home, URL, variable, absolute path
+_OUTSIDE_PROJECT = lazy_compile(r"~|://|\$|(?<![\w.>-])/|\b[A-Za-z]:\\")  # a home, URL, variable, absolute path
 # (a path, not the `>/` of a `<placeholder>/file`)
 _RISKY_TOKEN = lazy_compile(r"://|~/|(?<![\w.>])\.{0,2}/\w|(?<![\w./])\.[A-Za-z]\w*|\$\{?[A-Za-z_]\w*|\b[A-Za-z]:\\")
 _SECRET_WORDS = frozenset({"password", "passwords", "passwd", "passphrase", "credential", "credentials",
@@ -80,7 +80,7 @@ _FILLER = frozenset({"the", "a", "an", "and", "or", "of", "to", "in", "on", "for
                      "as", "is", "are", "be", "being", "been", "this", "that", "these", "those", "it", "its",
                      "each", "every", "all", "any", "your", "you", "if", "when", "then", "not", "no", "|", ":",
                      ","})
-_TAG = re.compile(r"<[^<>\n]*>")
+_TAG = lazy_compile(r"<[^<>\n]*>")
 MAX_LABEL_LINES = 5  # visible lines after a comment compared with it
 MAX_LABEL_CHARS = 2_000  # and at most so many characters of them
 # words that may come before the imperative verb

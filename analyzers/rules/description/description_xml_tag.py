@@ -15,9 +15,9 @@ from ._text import description
 
 # an opening, closing or self-closing tag: `<example>`, `</example>`, `<br/>`, `<tool name="x">`
 TAG = lazy_compile(r"</?[A-Za-z][\w.:-]*(?:\s+[\w.:-]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>=`]+))?)*\s*/?>")
-_NAME = re.compile(r"</?([\w.:-]+)")
-_BARE = re.compile(r"<[\w.:-]+\s*>")  # an opening tag without attributes
-_WORDS = re.compile(r"<[\w.:-]+(?:\s+[\w.:-]+)*\s*>")  # an opening tag of words only: `<project root>`
+_NAME = lazy_compile(r"</?([\w.:-]+)")
+_BARE = lazy_compile(r"<[\w.:-]+\s*>")  # an opening tag without attributes
+_WORDS = lazy_compile(r"<[\w.:-]+(?:\s+[\w.:-]+)*\s*>")  # an opening tag of words only: `<project root>`
 
 
 def _name(tag: str) -> str:

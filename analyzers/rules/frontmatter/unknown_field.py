@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterator
 
 from ... import claude_code
@@ -20,6 +19,7 @@ from ...fields import (
     skill_dialect,
 )
 from ...findings import Edit, Finding, Fix, Severity
+from ...lazy_re import lazy_compile
 from ...package_code import package_provides, package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
@@ -258,7 +258,7 @@ def _claude_tools(value: object) -> bool:
 
 
 _VALUED = ("model", "context", "effort", "shell")
-_NAME = re.compile(r"[A-Za-z_][\w-]{0,63}")
+_NAME = lazy_compile(r"[A-Za-z_][\w-]{0,63}")
 
 
 def _names(value: str) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ...document import SkillDocument
@@ -77,7 +76,7 @@ def yaml_syntax(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
 
 # a top-level `key: value` on one line (the key at the line's start)
-_ONE_LINE = re.compile(r"([A-Za-z_][\w-]{0,60}):[ \t]+(\S[^\n]*)")
+_ONE_LINE = lazy_compile(r"([A-Za-z_][\w-]{0,60}):[ \t]+(\S[^\n]*)")
 
 
 def _quote_fix(doc: SkillDocument, line: int) -> tuple[str, Fix] | None:
@@ -107,7 +106,7 @@ def _quote_fix(doc: SkillDocument, line: int) -> tuple[str, Fix] | None:
 
 
 _PLACEHOLDER_SLOT = lazy_compile(r"\{\{\s?[A-Za-z_][\w.-]{0,60}\s?\}\}")
-_SLOT_LINE = re.compile(r"__[A-Z][A-Z0-9_]{1,60}__")  # a line an installer replaces whole: `__ALLOWED_RULES__`
+_SLOT_LINE = lazy_compile(r"__[A-Z][A-Z0-9_]{1,60}__")  # a line an installer replaces whole: `__ALLOWED_RULES__`
 
 
 FILL_CHARS = 20_000  # frontmatter re-read with its placeholders filled in, at most (a template's is short)

@@ -11,6 +11,7 @@ from ...bundle import BundledFile, bundled_markdown_files
 from ...document import Link, SkillDocument
 from ...fastmd import atx_heading_text
 from ...findings import Range
+from ...lazy_re import lazy_compile
 from ...measures import Resolution, exists_recorded, link_path, normalize, resolve
 from ...workspace import underscored_data_folder
 from .._helpers import github_slug
@@ -95,11 +96,11 @@ _HTML_ANCHOR = re.compile(r"""<[A-Za-z][\w-]{0,20}[^<>\n]{0,300}?\b(?:id|name)[ 
 
 # a heading's explicit id, written at its end (`## Setup {#setup}`, `{: #setup}`, `{#setup .wide}`): Pandoc,
 # kramdown, MkDocs and Hugo name the heading by it
-_HEADING_ID = re.compile(r"\{:?[ \t]*#([\w-]{1,100})[^{}\n]{0,100}\}[ \t]*\Z")
+_HEADING_ID = lazy_compile(r"\{:?[ \t]*#([\w-]{1,100})[^{}\n]{0,100}\}[ \t]*\Z")
 
 
 # a link or image in a heading's text: `[text](target)`, kept as its text (bounded runs: linear)
-_LINK_TEXT = re.compile(r"!?\[([^\[\]\n]{0,200})\]\([^()\n]{0,400}\)")
+_LINK_TEXT = lazy_compile(r"!?\[([^\[\]\n]{0,200})\]\([^()\n]{0,400}\)")
 
 
 def _explicit_id_keys(text: str) -> tuple[str, ...]:

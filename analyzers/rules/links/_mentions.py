@@ -14,6 +14,7 @@ from pathlib import Path
 from ...codespan import code_spans
 from ...document import SkillDocument
 from ...findings import Pos, Range
+from ...lazy_re import lazy_compile
 from ...measures import exists_recorded, normalize, within
 from ._classify import link_targets
 
@@ -146,7 +147,7 @@ def _scan(text: str, line: int, where: str, exclude, out: list[Mention], offset:
 
 
 # an ASCII extension with letters of another script glued to it (`x.md의`, `x.md을`, `x.mdを`): the path ends there
-_EXT_THEN_WORD = re.compile(r"\.[A-Za-z0-9]{1,8}(?=[^\x00-\x7f/.]+$)")
+_EXT_THEN_WORD = lazy_compile(r"\.[A-Za-z0-9]{1,8}(?=[^\x00-\x7f/.]+$)")
 
 
 def _add(text: str, s: int, e: int, line: int, where: str, out: list[Mention], offset: int) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from ...bundle import bundled_text_files
 from ...document import Field, SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
+from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import package_data
 from .._helpers import NAME_RE, folder_label, placeholder_name, runtime_id, runtime_record, slugify
@@ -23,7 +24,7 @@ _ROOT_MARKS = (".git", "package.json", "pyproject.toml")
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "thirdparty", "external", "externals",
                        "upstream", "submodules", "mirrors", "archive", "archived", "archives", "deprecated", "attic"})
 # a GitHub owner (letters, digits, hyphens): `Dubibubii` of a copy kept as `Dubibubii_usage-limit-reducer/`
-_OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,38}")
+_OWNER = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,38}")
 _ORDER_PREFIX = re.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number ordering the skills' folders
 # a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's

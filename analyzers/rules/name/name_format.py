@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from ...document import SkillDocument
 from ...fields import HERMES, skill_dialect
 from ...findings import Edit, Finding, Fix, Severity
+from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import (
     NAME_RE,
@@ -22,7 +22,7 @@ from .._helpers import (
 from .name_dir_mismatch import is_container
 
 # Hermes Agent's own skill-name pattern (its VALID_NAME_RE): underscores and dots allowed, still lower-case
-_HERMES_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+_HERMES_NAME = lazy_compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 
 
 def _why(name: str) -> str:
@@ -162,7 +162,7 @@ def _copaw(data: dict) -> bool:
 
 
 # `ApiFetcher`, `MuseSparkInit`, `HTMLParser`: one CamelCase word, split where a capital starts a word
-_CAMEL = re.compile(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
+_CAMEL = lazy_compile(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
 
 
 def _camel_slug(name: str) -> str:
@@ -188,7 +188,7 @@ def _runtime_key(doc: SkillDocument, name: str) -> bool:
     return _SNAKE_NAME.fullmatch(name) is not None and package_quotes(doc, name)
 
 
-_SNAKE_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_SNAKE_NAME = lazy_compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
 def _served_by_folder(doc: SkillDocument) -> bool:

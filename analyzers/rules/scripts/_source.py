@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ...lazy_re import lazy_compile
+
 PY, SH, JS, PS = "python", "shell", "javascript", "powershell"
 
 _LANG_BY_SUFFIX = {
@@ -40,26 +42,26 @@ def language(rel: str, text: str) -> str | None:
 
 _PY_START = re.compile(r"#|[rRbBuUfF]{0,2}(?:'''|\"\"\"|'|\")")
 _PY_END = {
-    "'''": re.compile(r"(?:[^'\\]|\\[\s\S]|'(?!''))*'''"),
+    "'''": lazy_compile(r"(?:[^'\\]|\\[\s\S]|'(?!''))*'''"),
     '"""': re.compile(r'(?:[^"\\]|\\[\s\S]|"(?!""))*"""'),
     "'": re.compile(r"(?:[^'\\\n]|\\[\s\S])*'"),
     '"': re.compile(r'(?:[^"\\\n]|\\[\s\S])*"'),
 }
-_JS_START = re.compile(r"//|/\*|['\"`]")
+_JS_START = lazy_compile(r"//|/\*|['\"`]")
 _JS_END = {
-    "'": re.compile(r"(?:[^'\\\n]|\\[\s\S])*'"),
-    '"': re.compile(r'(?:[^"\\\n]|\\[\s\S])*"'),
-    "`": re.compile(r"(?:[^`\\]|\\[\s\S])*`"),
+    "'": lazy_compile(r"(?:[^'\\\n]|\\[\s\S])*'"),
+    '"': lazy_compile(r'(?:[^"\\\n]|\\[\s\S])*"'),
+    "`": lazy_compile(r"(?:[^`\\]|\\[\s\S])*`"),
 }
 # shell: a comment starts a word; a heredoc body is data; $'…' has escapes, '…' none, "…" has escapes
 _SH_START = re.compile(r"(?:(?<=[\s;&|()])|^)#|\$'|'|\"|(?<!<)<<-?[ \t]*(['\"]?)([A-Za-z_][\w-]*)\1|\\[\s\S]", re.M)
 _SH_END = {
     "'": re.compile(r"[^']*'"),
-    "$'": re.compile(r"(?:[^'\\]|\\[\s\S])*'"),
+    "$'": lazy_compile(r"(?:[^'\\]|\\[\s\S])*'"),
     '"': re.compile(r'(?:[^"\\]|\\[\s\S])*"'),
 }
-_PS_START = re.compile(r"#|<#|['\"]")
-_PS_END = {"'": re.compile(r"[^']*'"), '"': re.compile(r'(?:[^"`]|`[\s\S])*"')}
+_PS_START = lazy_compile(r"#|<#|['\"]")
+_PS_END = {"'": lazy_compile(r"[^']*'"), '"': lazy_compile(r'(?:[^"`]|`[\s\S])*"')}
 
 
 def _blank(text: str, a: int, b: int, out: list[str]) -> None:

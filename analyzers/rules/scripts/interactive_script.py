@@ -30,15 +30,15 @@ _JS_STDIN_RL = lazy_compile(r"createInterface\s*\(\s*\{[^}]{0,200}?input\s*:\s*p
 _PS = lazy_compile(r"(?P<what>\bRead-Host|\$Host\.UI\.ReadLine|\[Console\]::ReadKey|\[Console\]::ReadLine)\b", re.I)
 # the script checks for a terminal first (it is written to also run without one)
 _TTY_GUARD = {
-    PY: re.compile(r"isatty\s*\("),
-    JS: re.compile(r"\.isTTY\b"),
+    PY: lazy_compile(r"isatty\s*\("),
+    JS: lazy_compile(r"\.isTTY\b"),
     SH: re.compile(r"\[\[?\s+-t\s+[0-2]\b|\btest\s+-t\s+[0-2]\b|\btty\s+-s\b"),
-    PS: re.compile(r"IsInputRedirected|\[Environment\]::UserInteractive", re.I),
+    PS: lazy_compile(r"IsInputRedirected|\[Environment\]::UserInteractive", re.I),
 }
 # shell: `read` as a command: at a line start, or after a separator or keyword, after VAR=value prefixes
 _SH_READ = re.compile(r"(?<![\w$./-])read(?![\w-])")
-_ASSIGN = re.compile(r"[A-Za-z_]\w*=\S*")  # one way to match a word: no backtracking
-_CASE_LABEL = re.compile(r"[ \t]*\)|\|[\w|*.-]*\)")  # after `read`: `read)` or `read|r)` ends a case pattern
+_ASSIGN = lazy_compile(r"[A-Za-z_]\w*=\S*")  # one way to match a word: no backtracking
+_CASE_LABEL = lazy_compile(r"[ \t]*\)|\|[\w|*.-]*\)")  # after `read`: `read)` or `read|r)` ends a case pattern
 _KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "time", "!", "{", "("})
 _SEPARATORS = (";", "&", "|", "(", "`", "$(", "{", "!")
 MAX_EXAMINED = 5_000  # `read` words looked at per file: bounds a hostile file
@@ -170,7 +170,7 @@ def _else_of_argument(code: str, start: int) -> bool:
     return any(k in cond for k in _ARGUMENT_TESTS)
 
 
-_FILL_LINE = re.compile(r"[ \t]*(?:if[ \t]+not[ \t]+(\w{1,40})[ \t]*:[ \t]*)?(\w{1,40})[ \t]*=[ \t]*")
+_FILL_LINE = lazy_compile(r"[ \t]*(?:if[ \t]+not[ \t]+(\w{1,40})[ \t]*:[ \t]*)?(\w{1,40})[ \t]*=[ \t]*")
 _EMPTY_VALUES = frozenset({"None", '""', "''", "0", "False", "[]", "{}"})
 FILL_WINDOW = 600  # characters before the test searched for the variable's own assignment
 
@@ -344,7 +344,7 @@ _GUARD_NEEDS = {PY: ("isatty",), JS: ("isTTY",), SH: ("-t", "tty"), PS: ("",)}
 _SKIP_OPTIONS = ("--yes", "--assume-yes", "--confirm", "--no-input", "--no-prompt", "--non-interactive",
                  "--noninteractive", "--no-interactive", "--unattended", "--auto-approve", "--skip-confirm",
                  "--answers", "--answers-file", "--answer-file")  # (an answers file: `wizard --answers a.json`)
-_CASE_ARM_Y = re.compile(r"^[ \t]*-y[ \t]*[|)]", re.M)
+_CASE_ARM_Y = lazy_compile(r"^[ \t]*-y[ \t]*[|)]", re.M)
 
 
 def _word_char(text: str, k: int) -> bool:
