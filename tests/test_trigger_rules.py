@@ -203,3 +203,35 @@ def test_trigger_fix_adds_a_sentence_after_a_full_stop(field: str, want: str) ->
     new, applied = apply_edits(text, list(found[0].fix.edits))
     fm = yaml.safe_load(new.split("---")[1])
     assert applied == 1 and fm["description"] == want and fm["license"] == "MIT"
+
+
+_DRIVER = """# Coop agent
+
+## Skills
+
+Skills live in `coop_os/agent/skills/`. Invoke the relevant skill when the user's request matches.
+
+| Skill | When to use |
+|-------|-------------|
+| `check-in` | User wants to start their day, review priorities, or get a morning briefing |
+| `scan-notes` | User wants to process raw notes into tasks |
+"""
+
+
+@pytest.mark.parametrize(("driver", "folder", "silent"), [
+    # set 48p: coop_os's `agent/AGENT.md` routes its skills by a "When to use" table
+    (_DRIVER, "check-in", True),
+    (_DRIVER.replace("AGENT", "AGENTS"), "scan-notes", True),
+    # a skill the table does not name, or a table with no "when" column, routes nothing
+    (_DRIVER, "weekly-review", False),
+    (_DRIVER.replace("When to use", "Owner"), "check-in", False),
+])
+def test_a_driver_files_when_table_routes_the_skill(tmp_path, driver: str, folder: str, silent: bool) -> None:
+    agent = tmp_path / "coop_os" / "agent"
+    skill = agent / "skills" / folder / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    (agent / "AGENT.md").write_text(driver, encoding="utf-8")
+    text = f"---\nname: {folder}\ndescription: Morning planning session that reviews tasks and calendar.\n---\n\n# {folder}\n"
+    skill.write_text(text, encoding="utf-8")
+    rep = analyze(text, skill, config=Config(select=("MISSING_TRIGGER", "WEAK_TRIGGER")), workspace_root=tmp_path)
+    assert (rep.findings == []) is silent, rep.findings

@@ -1025,7 +1025,9 @@ _READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          r"|\bask\s+(?:them|these(?:\s+questions)?|the\s+questions|each\s+question)\s+in\s+order\b"
                          r"|\bdo\s+not\s+(?:move|proceed|skip)\s+(?:on\s+)?to\s+the\s+next\s+(?:group|section|step|phase)\b"
                          # "任何前端任务输出前，必须过一遍这个清单": go through this whole checklist (Chinese)
-                         r"|(?:过|過)一遍(?:这|這|此)?(?:个|個|份)?(?:清单|清單|检查表|檢查表|列表)",
+                         r"|(?:过|過)一遍(?:这|這|此)?(?:个|個|份)?(?:清单|清單|检查表|檢查表|列表)"
+                         # "依次执行以下校验，……不跳过": every check below, in order, none skipped
+                         r"|(?:依次|逐一|按顺序|按順序)(?:执行|執行)",
                          re.I)
 MIN_SECTIONS = 3  # headings after the first: fewer, and the top of the file already shows the layout
 DISTINCT_SECTIONS = 8  # heading texts past which a file has many sections (at most a few repeated labels among them)
@@ -1043,7 +1045,10 @@ _READS_FILE_WHOLE = lazy_compile(r"\b(read|follow)\b(?:[^.;\n]|\.(?=\S)){0,120}?
                                  # "Read `./tag-detection.md` and follow all steps": each step of the file, in turn
                                  r"|all\s+(?:the\s+|its\s+)?steps|every\s+step)\b"
                                  # "先阅读 `references/implement.md`，并按指引逐步执行": read it, then carry it out step by step
-                                 r"|(阅读|閱讀|读|讀)[^。；\n]{0,80}?(?:逐步执行|逐步執行|逐步操作|全文|完整阅读|完整閱讀)", re.I)
+                                 r"|(阅读|閱讀|读取|讀取|读|讀|加载|加載|载入|載入)[^。；\n]{0,80}?"
+                                 r"(?:逐步执行|逐步執行|逐步操作|全文|完整阅读|完整閱讀"
+                                 # "立即读取 `x.md` 并执行", "加载 `x.md` → 执行": read the step file and carry it out
+                                 r"|(?:并|並|然后|然後|→|->)\s{0,2}(?:立即\s{0,2})?(?:执行|執行))", re.I)
 
 
 def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
@@ -1284,13 +1289,15 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
     checklist before approving", "Every item must pass", "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
     them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order",
-    in Chinese "必须过一遍这个清单" (go through this whole checklist);
+    in Chinese "必须过一遍这个清单" (go through this whole checklist), "依次执行以下校验…不跳过" (run each check below in order,
+    skip none);
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "Read the full reference rules: `references/rules.md`", "Read [the complete client
     contract](references/client-contract.md)", "Read `x.md` and follow all steps", "Read `x.md` for the full workflow"
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
-    then carry it out step by step); also such a line in a markdown file
+    then carry it out step by step), "立即读取 `x.md` 并执行" / "加载 `x.md` → 执行" (read or load it and carry it out); also
+    such a line in a markdown file
     beside it: `references/pre-flight.md` saying "Read `./tag-detection.md` and follow all steps"; not "Read `references/x.md` before
     starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections; in a file of one rule's examples, a heading that labels them or the

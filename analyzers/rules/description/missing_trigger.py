@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 
@@ -11,6 +12,7 @@ from ...document import Field, SkillDocument
 from ...fields import devin_triggers
 from ...findings import Finding, Fix, Severity
 from ...lazy_re import lazy_compile
+from ...measures import text_recorded, within
 from ...package_code import SIDECAR_FILES, TRIGGER_FILES, package_binds, package_names_file, package_reads
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, explicit_trigger, placeholder_name, usage_context
@@ -153,6 +155,56 @@ def routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     if key not in memo:
         memo[key] = _routed_description(doc)
     return memo[key]
+
+
+DRIVER_FILES = ("AGENT.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md")  # the instructions an agent reads first
+DRIVER_LEVELS = 3  # folders above the skill looked in: its skills folder and two more
+
+
+def driver_routes(doc: SkillDocument) -> bool:
+    """An agent's driver file above the skill (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in its skills folder or up
+    to two folders higher, within the workspace) routes it: a table whose header says when (`| Skill | When to use |`)
+    has a row for the skill's name (`| `check-in` | User wants to start their day … |`). The agent reads that table
+    first and invokes the skill whose row matches; the description routes nothing. Asked only of a skill about to be
+    reported (each file read is remembered for the result cache)."""
+    memo = doc._resolved
+    key = ("driver_routes",)
+    if key not in memo:
+        memo[key] = _driver_routes(doc)
+    return memo[key]
+
+
+def _driver_routes(doc: SkillDocument) -> bool:
+    if doc.skill_dir is None:
+        return False
+    name = doc.frontmatter.data.get("name") if doc.frontmatter.ok else None
+    names = {n for n in (name if isinstance(name, str) else None, doc.skill_dir.name) if n}
+    root = doc.workspace_root
+    folder = doc.skill_dir
+    for _ in range(DRIVER_LEVELS):
+        folder = folder.parent
+        if root is not None and not within(doc, folder, root) or folder == folder.parent:
+            break
+        for f in DRIVER_FILES:
+            text = text_recorded(doc, os.path.join(folder, f))
+            if text and _routes_in_table(text, names):
+                return True
+    return False
+
+
+_WHEN_HEADER = lazy_compile(r"^\|[^\n]{0,200}?\b(?:when|trigger)", re.I | re.M)
+
+
+def _routes_in_table(text: str, names: set[str]) -> bool:
+    """A table with a when / trigger column has a row whose first cell is one of `names`."""
+    if _WHEN_HEADER.search(text) is None:
+        return False
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cell = line[1:].split("|", 1)[0].strip().strip("`*_ ")
+            if cell in names:
+                return True
+    return False
 
 
 # a template skill's own description: "Template skill for … Copy this folder, rename it, and fill in …"
@@ -393,7 +445,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     reads, the message names it: its phrases belong in the description, where agents look.
     """
     found = routed_description(doc)
-    if found is None or usage_context(found[1]):
+    if found is None or usage_context(found[1]) or driver_routes(doc):
         return
     fld = found[0]
     fix = Fix.suggestion("Add a \"Use when …\" trigger clause", append_sentence(doc, fld, PLACEHOLDER))

@@ -9,7 +9,7 @@ from ...findings import Finding, Fix, Severity
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import explicit_trigger, usage_context
 from ._text import append_sentence
-from .missing_trigger import PLACEHOLDER, routed_description, unread_trigger_note
+from .missing_trigger import PLACEHOLDER, driver_routes, routed_description, unread_trigger_note
 
 
 @rule("WEAK_TRIGGER", family="description", severity=Severity.INFO, fix=FixAvailability.ALWAYS)
@@ -55,8 +55,8 @@ def weak_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     if found is None:
         return
     fld, text = found
-    if explicit_trigger(text) or not usage_context(text):
-        return  # explicit: fine; none at all: MISSING_TRIGGER
+    if explicit_trigger(text) or not usage_context(text) or driver_routes(doc):
+        return  # explicit: fine; none at all: MISSING_TRIGGER; routed by an agent's driver file: no matter
     fix = Fix.suggestion("Add an explicit \"Use when …\" clause", append_sentence(doc, fld, PLACEHOLDER))
     # (`usage_trigger: "Use when …"`: the clause exists, where no agent reads it)
     yield ctx.finding(fld.value_range, "`description` only implies when to use the skill; add an explicit "
