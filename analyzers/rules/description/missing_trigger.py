@@ -384,7 +384,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     a slash command (`{"/domains": "structural/protein-domains"}`: its own command line picks it) or reads the
     SKILL.md of by name, in code that copies no file (`skills_dir / "vault-curator" / "SKILL.md"`, a daemon's
     prompt), where no source of
-    the package names `.claude`, and a
+    the package names `.claude`, a skill an agent's driver file routes (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in
+    its skills folder or up to two folders higher whose table with a "When to use" / trigger column has a row for the
+    skill's name: `| `check-in` | User wants to start their day … |`), and a
     sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` (Unity's `Fixtures~/` and a plugin scaffold's `_template/` too), or a folder named `example_…` / `sample_…` / `fixture_…`, at any depth below the workspace
     root, its description or the first lines of its body calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
     an input for its package's checker, tests or tutorial), and a
