@@ -202,7 +202,7 @@ _EXPLICIT = re.compile(
     r"\s+(?:only\s+|automatically\s+)?(?:on|for|when|whenever|if"
     r"|at\s+(?:the\s+)?(?:session|task|turn|conversation)\s+(?:start|end)|at\s+the\s+(?:start|end|beginning)\s+of)\b"
     # "… communication. MANDATORY for complex requests": at a sentence's start (not "gate required before")
-    r"|(?:^|(?<=[.;!?:]\s))(?:(?:mandatory|required)\s+(?:for|when|whenever|before)|essential\s+(?:when|whenever|before))\b"
+    r"|(?:^|(?<=[.;!?:]\s))(?:(?:mandatory|required)\s+(?:for|when|whenever|before|after)|essential\s+(?:when|whenever|before))\b"
     # "The DB checklist — mandatory before writing any database code": after a dash, the moment it is required
     r"|(?<=[—–]\s)(?:mandatory|required)\s+(?:when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted|followed|applied)\b[^.;!?\n]{0,80}?"
