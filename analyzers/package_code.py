@@ -194,8 +194,7 @@ BINDS = "\0binds:"
 _BIND = lazy_compile(r"""(?:\bfrom_\w{1,30}|\bload\w{0,30})\([^\n]{0,80}?/[ \t]{0,3}["']([\w.-]{1,60})["']""")
 # a skill's SKILL.md reached by its folder's name (`skills_dir / "vault-curator" / "SKILL.md"`, `os.path.join(root,
 # "curator", "SKILL.md")`) and read, not copied (an installer's): a daemon that sends that file as its prompt
-_NAMED_SKILL_FILE = lazy_compile(r"""^[^\n]{0,300}?["']([\w.-]{1,60})["'][ \t]{0,3}[/,][ \t]{0,3}["']SKILL\.md["'][^\n]{0,300}""",
-                                 re.M)
+_NAMED_SKILL_FILE = lazy_compile(r"""["']([\w.-]{1,60})["'][ \t]{0,3}[/,][ \t]{0,3}["']SKILL\.md["']""")
 _BOUND_NAME = lazy_compile(r"[ \t]{0,40}([A-Za-z_]\w{0,40})[ \t]{0,3}=[^=]")
 _CONTAINER_FOLDERS = frozenset({"skills", "skill", ".claude", ".agents", "src", "data", "assets"})
 
@@ -208,8 +207,11 @@ def _reads_named_skill(text: str) -> set[str]:
     out: set[str] = set()
     seen: set[tuple[str, str | None]] = set()
     copying: list[str] | None = None  # the source's lines that copy something, found once
-    for m in _NAMED_SKILL_FILE.finditer(text):
-        folder, line = m.group(1), m.group(0)
+    for line in _lines_holding(text, ('"SKILL.md"', "'SKILL.md'")):
+        m = _NAMED_SKILL_FILE.search(line)
+        if m is None:
+            continue
+        folder = m.group(1)
         b = _BOUND_NAME.match(line)
         bound = b.group(1) if b is not None else None
         if folder in _CONTAINER_FOLDERS or (folder, bound) in seen:
@@ -231,6 +233,27 @@ def _reads_named_skill(text: str) -> set[str]:
 NAMED_SKILLS = 50  # skill folders one source may read by name (more: a table of names)
 
 
+def _lines_holding(text: str, needles: tuple[str, ...]) -> list[str]:
+    """The lines of `text` holding one of `needles`, each once, in order (found by `str.find`: no regex walks the
+    source's other lines)."""
+    starts: set[int] = set()
+    for needle in needles:
+        i = text.find(needle)
+        while i >= 0:
+            starts.add(text.rfind("\n", 0, i) + 1)
+            i = text.find(needle, i + len(needle))
+            if len(starts) > NAMED_LINES:
+                break
+    out = []
+    for a in sorted(starts):
+        b = text.find("\n", a)
+        out.append(text[a:b if b >= 0 else len(text)])
+    return out
+
+
+NAMED_LINES = 500  # lines looked at per source (bounded on a generated file)
+
+
 # a table of slash commands to skill folders (genomix's `COMMAND_SKILL_MAP = {"/domains": "structural/protein-domains"}`):
 # the command picks the folder, the description routes nothing; the folder's name is the path's last part
 _COMMAND_BIND = lazy_compile(r"""["']/[\w:-]{1,40}["'][ \t]*:[ \t]*["']((?:[\w.-]{1,60}/){0,4}[\w.-]{1,60})["']""")
@@ -249,8 +272,8 @@ GLOB_READ_GAP = 400  # characters after the glob in which its files are read (`r
 
 # a name bound to a skill's references folder (`refs_dir = skills_dir / "vault-curator" / "references"`), and a
 # `*.md` glob on a name (`refs_dir.glob("*.md")`): the folder's files gathered through a variable
-_REFERENCES_BOUND = lazy_compile(r"""^[ \t]{0,40}([A-Za-z_]\w{0,40})[ \t]{0,3}(?::[^=\n]{0,80})?=[^=\n][^\n]{0,300}?"""
-                                 r"""["']references["'][ \t]{0,3}\)?[ \t]{0,3}$""", re.M)
+_REFERENCES_BOUND = lazy_compile(r"""[ \t]{0,40}([A-Za-z_]\w{0,40})[ \t]{0,3}(?::[^=\n]{0,80})?=[^=\n][^\n]{0,300}?"""
+                                 r"""["']references["'][ \t]{0,3}\)?[ \t]{0,3}$""")
 _NAME_GLOBS_MD = lazy_compile(r"""\b([A-Za-z_]\w{0,40})\.r?glob\([ \t]{0,3}[rf]?["']\*\.md["']""")
 
 
@@ -260,7 +283,8 @@ def _reads_globbed_references(text: str) -> bool:
     lists them (`len(refs)` in a `list` command) hands nothing to the model."""
     globs = [m.end() for m in _GLOBS_REFERENCES.finditer(text)]
     if '"references"' in text or "'references'" in text:
-        bound = {m.group(1) for m in _REFERENCES_BOUND.finditer(text)}
+        bound = {m.group(1) for line in _lines_holding(text, ('"references"', "'references'"))
+                 if (m := _REFERENCES_BOUND.match(line)) is not None}
         if bound:
             globs += [m.end() for m in _NAME_GLOBS_MD.finditer(text) if m.group(1) in bound]
             globs.sort()
