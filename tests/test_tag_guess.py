@@ -26,6 +26,9 @@ def _guess(content: str) -> str:
     ("import os, sys\nprint(sys.argv)", "python"),
     ("class Config(BaseModel):\n    name: str", "python"),
     ("npm install\nnpm test", "bash"),
+    # set 48r: tmux commands after a comment (hermes_tmux_suite tags its other tmux blocks `bash`)
+    ("# Task 1: PS commit\ntmux new-window -t agora-code -n ps-commit\ntmux send-keys -t agora-code:ps-commit 'make' Enter",
+     "bash"),
     ("#!/usr/bin/env bash\nset -e", "bash"),
     ("# Install the tools\npip install pypdf\n# Run\npython3 fill.py", "bash"),  # comments before the command
     ("# read the config\nimport os\nprint(os.environ)", "python"),

@@ -17,7 +17,7 @@ from .nested_fence import EXAMPLE_LANGS
 _SHELL_START = re.compile(
     r"(?:\$ |\./[\w./-]+\.sh\b|[A-Z][A-Z0-9_]*=\S*\s+[a-z]|(?:npm|pip|pip3|pipx|npx|pnpm|yarn|bun|deno|git|gh|cd|mkdir|python3?|pytest|ruff|poetry|conda|curl|wget|"
     r"uv|uvx|brew|apt-get|apt|sudo|docker|kubectl|helm|terraform|aws|gcloud|echo|printf|export|source|ls|cat|cp|mv|"
-    r"rm|touch|grep|find|sed|jq|tar|ssh|rsync|chmod|make|cargo|go|node|bash|sh)(?: |$))")
+    r"rm|touch|grep|find|sed|jq|tar|ssh|rsync|chmod|make|cargo|go|node|bash|sh|tmux)(?: |$))")
 
 
 # `export const x = …` is TypeScript / JavaScript, not the shell's `export`
