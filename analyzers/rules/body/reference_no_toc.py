@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from ...bundle import bundled_markdown_files, bundled_text_files
-from ...document import LineIndex, SkillDocument
+from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...lazy_re import lazy_compile
 from ...reach import reach
@@ -1056,7 +1056,7 @@ def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
     file itself end to end ("Follow `references/git-workflow.md` end-to-end"; not "Follow the end-to-end flow in
     `x.md`"), or a markdown file beside it does ("Read `./tag-detection.md` and follow all steps" in
     `references/pre-flight.md`): it is read, not previewed."""
-    if _lines_read_whole(doc.index, rel):
+    if _lines_read_whole([doc.index.lines[ln] for ln in doc.index.lines_with((rel,))], rel):
         return True
     folder, _, name = rel.rpartition("/")
     if not folder:
@@ -1067,25 +1067,40 @@ def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
         by_folder = doc._resolved[key] = {}
         for bf in bundled_markdown_files(doc):
             by_folder.setdefault(bf.rel.rpartition("/")[0], []).append(bf)
-    return any(bf.rel != rel and name in bf.text and _lines_read_whole(bf.index, name)
+    return any(bf.rel != rel and name in bf.text and _lines_read_whole(_lines_naming(bf.text, name), name)
                for bf in by_folder.get(folder, ()))
 
 
-def _lines_read_whole(index: LineIndex, rel: str) -> bool:
-    """A line of the file `index` indexes names `rel` and asks for it to be read whole (_skill_reads_whole)."""
-    lines = index.lines
-    for ln in index.lines_with((rel,)):
-        for m in _READS_FILE_WHOLE.finditer(lines[ln], 0, WHOLE_LINE_CHARS):
+def _lines_naming(text: str, name: str) -> list[str]:
+    """The lines of `text` holding `name` (found by `str.find`: a sibling's text gets no line index)."""
+    out: list[str] = []
+    i = text.find(name)
+    while i >= 0 and len(out) < WHOLE_LINES:
+        a = text.rfind("\n", 0, i) + 1
+        b = text.find("\n", i)
+        b = len(text) if b < 0 else b
+        out.append(text[a:b])
+        i = text.find(name, b)
+    return out
+
+
+WHOLE_LINES = 200  # lines of a sibling naming the file that are read (bounded)
+
+
+def _lines_read_whole(lines: list[str], rel: str) -> bool:
+    """One of `lines` (those naming `rel`) asks for the file to be read whole (_skill_reads_whole)."""
+    for line in lines:
+        for m in _READS_FILE_WHOLE.finditer(line, 0, WHOLE_LINE_CHARS):
             if (m.group(1) or "").lower() == "read" or m.group(2) is not None or rel in m.group(0):
                 return True
-        at = lines[ln].find(rel)
-        if 0 <= at < WHOLE_LINE_CHARS and _FOR_THE_FULL.match(lines[ln], at + len(rel)) is not None \
-                and _READ_VERB.search(lines[ln], max(0, at - READ_GAP), at) is not None:
+        at = line.find(rel)
+        if 0 <= at < WHOLE_LINE_CHARS and _FOR_THE_FULL.match(line, at + len(rel)) is not None \
+                and _READ_VERB.search(line, max(0, at - READ_GAP), at) is not None:
             return True  # "Read `references/TAILORING.md` for the full workflow": the whole procedure it holds
-        m = _READ_THE_FULL.search(lines[ln], 0, WHOLE_LINE_CHARS)
+        m = _READ_THE_FULL.search(line, 0, WHOLE_LINE_CHARS)
         if m is not None:  # "Read the full reference rules: `references/dendritic-rules.md`": the file, right after
-            at = lines[ln].find(rel, m.end(), m.end() + FULL_GAP + len(rel))
-            if at >= 0 and not any(c in ".;" for c in lines[ln][m.end():at].rstrip("`(['\" ./")):
+            at = line.find(rel, m.end(), m.end() + FULL_GAP + len(rel))
+            if at >= 0 and not any(c in ".;" for c in line[m.end():at].rstrip("`(['\" ./")):
                 return True
     return False
 
