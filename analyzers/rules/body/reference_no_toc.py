@@ -805,12 +805,18 @@ def _diagram_names_headings(lines: list[str]) -> bool:
             return False
     if not drawn:
         return False
+    return _words_name_headings(heads, drawn, DIAGRAM_HEADINGS)
+
+
+def _words_name_headings(heads: list[set[str]], words: set[str], least: int) -> bool:
+    """`least` or more of the main headings `heads` (each its set of words), and more than half of them, have every
+    word they do not share with two other headings among `words`."""
     seen: dict[str, int] = {}
     for h in heads:
         for w in h:
             seen[w] = seen.get(w, 0) + 1
-    named = sum(1 for h in heads if (own := {w for w in h if seen[w] < SHARED_WORD_HEADINGS}) and own <= drawn)
-    return named >= DIAGRAM_HEADINGS and 2 * named > len(heads)
+    named = sum(1 for h in heads if (own := {w for w in h if seen[w] < SHARED_WORD_HEADINGS}) and own <= words)
+    return named >= least and 2 * named > len(heads)
 
 
 _CALL_AT_START = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_.]{0,80})\(")  # `cgc_callers(repo_id=…)`: a call opening a line
@@ -846,12 +852,7 @@ def _calls_name_headings(lines: list[str]) -> bool:
             return False
     if calls < CALL_NAMED_HEADINGS:
         return False
-    seen: dict[str, int] = {}
-    for h in heads:
-        for w in h:
-            seen[w] = seen.get(w, 0) + 1
-    named = sum(1 for h in heads if (own := {w for w in h if seen[w] < SHARED_WORD_HEADINGS}) and own <= words)
-    return named >= CALL_NAMED_HEADINGS and 2 * named > len(heads)
+    return _words_name_headings(heads, words, CALL_NAMED_HEADINGS)
 
 
 def _outline_in_top(lines: list[str]) -> bool:
