@@ -1318,7 +1318,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     starting", nor "Follow the end-to-end flow in `x.md`"), nor files with fewer than three headings after the first (a table
     of contents would list one or two sections; in a file of one rule's examples, a heading that labels them or the
     rule's sources is no section: `### Incorrect (…)`, `### ✅ Correct:`, `Bad`, `Good`, `Before`, `After`, nor is a heading
-    written again under each example (`### Snapshot YAML` under `## Example 1` and `## Example 2`), and there
+    written again under each example (`### Snapshot YAML` under each numbered example section), and there
     `## Reference`, the layout of a best-practices file holding one rule; `## References` beside topics still counts;
     or none in a file structured by XML tags, whose headings inside a
     tag opened and closed on lines of their own, such as an output template's `<format id="spec">` … `</format>`, are
