@@ -27,6 +27,26 @@ def _find(text: str, needle: str | re.Pattern[str], pos: int) -> int:
     return m.start() if m is not None else -1
 
 
+def lines_holding(text: str, needles: tuple[str, ...], limit: int) -> list[str]:
+    """The lines of `text` holding any of `needles` (substrings), each once, in order, at most `limit`: found by
+    `str.find` from line to line, for a text that has no LineIndex (a package's source, a sibling file) and needs
+    none (LineIndex.lines_with is the indexed form)."""
+    starts: set[int] = set()
+    for needle in needles:
+        i = text.find(needle)
+        while i >= 0 and len(starts) < limit:
+            starts.add(text.rfind("\n", 0, i) + 1)
+            end = text.find("\n", i)
+            if end < 0:
+                break
+            i = text.find(needle, end)
+    out = []
+    for a in sorted(starts)[:limit]:
+        b = text.find("\n", a)
+        out.append(text[a:b if b >= 0 else len(text)])
+    return out
+
+
 class LineIndex:
     """Maps offsets (code points) to 0-based line/character and back; LSP line breaks only."""
 

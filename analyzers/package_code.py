@@ -34,7 +34,7 @@ try:  # the builtin module: hashlib would also load OpenSSL (~6 ms of every star
 except ImportError:  # pragma: no cover
     from hashlib import blake2b
 
-from .document import SkillDocument
+from .document import SkillDocument, lines_holding
 from .lazy_re import lazy_compile
 from .measures import exists_recorded, within
 from .workspace import BUNDLE_SKIP_DIRS
@@ -207,7 +207,7 @@ def _reads_named_skill(text: str) -> set[str]:
     out: set[str] = set()
     seen: set[tuple[str, str | None]] = set()
     copying: list[str] | None = None  # the source's lines that copy something, found once
-    for line in _lines_holding(text, ('"SKILL.md"', "'SKILL.md'")):
+    for line in lines_holding(text, ('"SKILL.md"', "'SKILL.md'"), NAMED_LINES):
         m = _NAMED_SKILL_FILE.search(line)
         if m is None:
             continue
@@ -231,26 +231,6 @@ def _reads_named_skill(text: str) -> set[str]:
 
 
 NAMED_SKILLS = 50  # skill folders one source may read by name (more: a table of names)
-
-
-def _lines_holding(text: str, needles: tuple[str, ...]) -> list[str]:
-    """The lines of `text` holding one of `needles`, each once, in order (found by `str.find`: no regex walks the
-    source's other lines)."""
-    starts: set[int] = set()
-    for needle in needles:
-        i = text.find(needle)
-        while i >= 0:
-            starts.add(text.rfind("\n", 0, i) + 1)
-            i = text.find(needle, i + len(needle))
-            if len(starts) > NAMED_LINES:
-                break
-    out = []
-    for a in sorted(starts):
-        b = text.find("\n", a)
-        out.append(text[a:b if b >= 0 else len(text)])
-    return out
-
-
 NAMED_LINES = 500  # lines looked at per source (bounded on a generated file)
 
 
@@ -283,7 +263,7 @@ def _reads_globbed_references(text: str) -> bool:
     lists them (`len(refs)` in a `list` command) hands nothing to the model."""
     globs = [m.end() for m in _GLOBS_REFERENCES.finditer(text)]
     if '"references"' in text or "'references'" in text:
-        bound = {m.group(1) for line in _lines_holding(text, ('"references"', "'references'"))
+        bound = {m.group(1) for line in lines_holding(text, ('"references"', "'references'"), NAMED_LINES)
                  if (m := _REFERENCES_BOUND.match(line)) is not None}
         if bound:
             globs += [m.end() for m in _NAME_GLOBS_MD.finditer(text) if m.group(1) in bound]

@@ -13,6 +13,7 @@ import pytest
 parse = importlib.import_module("skillgrade.analyzers.parse")
 static_layer = importlib.import_module("skillgrade.analyzers.static_layer")
 code_block_invalid = importlib.import_module("skillgrade.analyzers.rules.code.code_block_invalid")
+usage_context = importlib.import_module("skillgrade.analyzers.rules._helpers").usage_context
 
 OLD_DISABLE = re.compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])([^>]*?)-->")
 OLD_OUTPUT_FORMAT = re.compile(r"\boutput\b.*\bformat\b|\bformat\b.*\boutput\b|\breturns?\b.*\bjson\b")
@@ -50,6 +51,8 @@ HOSTILE = {  # name -> (function, input); each took seconds to minutes with the 
     "output-without-format": (static_layer._states_format, "output " * 20_000 + "formats"),
     "returns-without-json": (static_layer._states_format, "returns " * 20_000),
     "blank-lines-in-code": (code_block_invalid._PLACEHOLDER.search, "\n" * 100_000 + "x"),
+    # "Always use <x> … for any …" (session 26): a run of blanks after "use" was once split two ways (41 s)
+    "always-use-then-blanks": (usage_context, "Always use " + " " * 100_000 + "x"),
 }
 
 

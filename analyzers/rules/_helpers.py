@@ -184,10 +184,10 @@ _EXPLICIT = re.compile(
     r"(?:this\s+(?:skill\s+)?|it\s+|these\s+(?:[\w-]{1,20}\s+)?tools\s+)?(?:once\s+|first\s+|only\s+)?"
     r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every"
     r"|from\s+the\s+(?:first|start|beginning|outset)\b)\b"  # "Use it from the first message of a build"
-    # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time
-    r"|" + _START + r"always\s+use\s+(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
-    # "Always use Seam CLI as the first retrieval layer for any codebase understanding task": every such task
-    r"|" + _START + r"always\s+use\s+[^.;!?\n]{1,60}?\s+for\s+(?:any|all|every)\s+\w"
+    # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time; "Always use
+    # Seam CLI as the first retrieval layer for any codebase understanding task": every such task
+    r"|" + _START + r"always\s+use\s+(?:(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
+    r"|(?=\S)[^.;!?\n]{1,60}?\s+for\s+(?:any|all|every)\s+\w)"  # ((?=\S): one way to split a run of blanks)
     # "OWASP Proactive Controls. Always load to turn findings into controls." (as "Always use to …")
     r"|" + _START + r"always\s+(?:load|invoke|apply)\s+(?:this(?:\s+skill)?\s+|it\s+)?to\s+\w"
     # "Used by /mb-site as the concept step": the slash command that loads it

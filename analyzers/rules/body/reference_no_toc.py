@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from ...bundle import bundled_markdown_files, bundled_text_files
-from ...document import SkillDocument
+from ...document import SkillDocument, lines_holding
 from ...findings import Finding, Severity
 from ...lazy_re import lazy_compile
 from ...reach import reach
@@ -1068,21 +1068,9 @@ def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
         by_folder = doc._resolved[key] = {}
         for bf in bundled_markdown_files(doc):
             by_folder.setdefault(bf.rel.rpartition("/")[0], []).append(bf)
-    return any(bf.rel != rel and name in bf.text and _lines_read_whole(_lines_naming(bf.text, name), name)
+    return any(bf.rel != rel and name in bf.text
+               and _lines_read_whole(lines_holding(bf.text, (name,), WHOLE_LINES), name)
                for bf in by_folder.get(folder, ()))
-
-
-def _lines_naming(text: str, name: str) -> list[str]:
-    """The lines of `text` holding `name` (found by `str.find`: a sibling's text gets no line index)."""
-    out: list[str] = []
-    i = text.find(name)
-    while i >= 0 and len(out) < WHOLE_LINES:
-        a = text.rfind("\n", 0, i) + 1
-        b = text.find("\n", i)
-        b = len(text) if b < 0 else b
-        out.append(text[a:b])
-        i = text.find(name, b)
-    return out
 
 
 WHOLE_LINES = 200  # lines of a sibling naming the file that are read (bounded)

@@ -6,7 +6,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from ...document import Heading, SkillDocument
+from ...document import CodeBlock, Heading, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
@@ -138,19 +138,28 @@ def _under_this_machine(heads: list[Heading], ln: int) -> bool:
     return i >= 0 and _HEADING_THIS_MACHINE.search(heads[i].text) is not None
 
 
+def _enclosing_block(doc: SkillDocument, ln: int) -> CodeBlock | None:
+    """The code block line `ln` is inside (between its fences), or None."""
+    blocks = doc.code_blocks  # in document order, not nested: the last one opening before `ln` is the only candidate
+    i = bisect.bisect_left(blocks, ln, key=lambda b: b.start_line) - 1
+    return blocks[i] if i >= 0 and blocks[i].start_line < ln < blocks[i].end_line else None
+
+
+def _nonblank_above(lines: list[str], ln: int) -> int:
+    """The nearest line above `ln` that is not blank (-1: none)."""
+    k = ln - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    return k
+
+
 def _sample_output(doc: SkillDocument, ln: int) -> bool:
     """Line `ln` is inside a block that shows what a command prints ("The returned JSON looks like this:" and a
     ```json block): its paths are the author's run, and the agent reads the real ones from its own run."""
-    blocks = doc.code_blocks  # in document order, not nested: the last one opening before `ln` is the only candidate
-    i = bisect.bisect_left(blocks, ln, key=lambda b: b.start_line) - 1
-    if i < 0 or not blocks[i].start_line < ln < blocks[i].end_line:
+    b = _enclosing_block(doc, ln)
+    if b is None or b.language.lower() not in _OUTPUT_LANGUAGES:
         return False
-    b = blocks[i]
-    if b.language.lower() not in _OUTPUT_LANGUAGES:
-        return False
-    k = b.start_line - 1
-    while k >= 0 and not doc.lines[k].strip():
-        k -= 1
+    k = _nonblank_above(doc.lines, b.start_line)
     intro = doc.lines[k].lower() if k >= 0 else ""
     if any(w in intro for w in _OUTPUT_INTROS):
         return True
@@ -170,20 +179,14 @@ def _absolute_form_example(doc: SkillDocument, ln: int) -> bool:
     (a comment in its block: `# 方案2: 绝对路径`), or the line introducing its code block (`**示例 2：绝对路径**`) opens
     with a label naming that form. The agent is shown what such a path looks like, not told to use it."""
     lines = doc.lines
-    if _ABSOLUTE_FORM.match(lines[ln]) is not None:
+    if _ABSOLUTE_FORM.match(lines[ln]) is not None or _form_label(lines, _nonblank_above(lines, ln)):
         return True
-    k = ln - 1
-    while k >= 0 and not lines[k].strip():
-        k -= 1
-    if k >= 0 and len(lines[k]) <= FORM_LABEL_CHARS and _ABSOLUTE_FORM.match(lines[k]) is not None:
-        return True
-    blocks = doc.code_blocks
-    i = bisect.bisect_left(blocks, ln, key=lambda b: b.start_line) - 1
-    if i < 0 or not blocks[i].start_line < ln < blocks[i].end_line:
-        return False
-    k = blocks[i].start_line - 1
-    while k >= 0 and not lines[k].strip():
-        k -= 1
+    b = _enclosing_block(doc, ln)
+    return b is not None and _form_label(lines, _nonblank_above(lines, b.start_line))
+
+
+def _form_label(lines: list[str], k: int) -> bool:
+    """Line `k` is a short label naming the absolute-path form."""
     return k >= 0 and len(lines[k]) <= FORM_LABEL_CHARS and _ABSOLUTE_FORM.match(lines[k]) is not None
 
 
