@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import rx
+
 _DATA = Path(__file__).resolve().parent / "data" / "claude_code.json"
 
 
@@ -25,7 +27,7 @@ def data() -> ClaudeCodeData:
     raw = json.loads(_DATA.read_text(encoding="utf-8"))
     return ClaudeCodeData(
         model_aliases=tuple(raw["model"]["aliases"]),
-        model_patterns=tuple(re.compile(p) for p in raw["model"]["id_patterns"]),
+        model_patterns=tuple(rx.compile(p) for p in raw["model"]["id_patterns"]),
         enums={k: tuple(raw[k]["values"]) for k in ("context", "effort", "shell")},
         tools=frozenset(raw["tools"]["names"]) | frozenset(raw["tools"]["legacy"])
         | frozenset(raw["tools"].get("also_accepted", ())),

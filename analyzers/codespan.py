@@ -18,9 +18,9 @@ to markdown-it whenever `<` or `](` survive outside the spans (fastmd does).
 
 from __future__ import annotations
 
-import re
+from . import rx
 
-_RUN = re.compile("`+")
+_RUN = rx.compile("`+")
 
 
 def _runs(text: str) -> list[tuple[int, int]]:

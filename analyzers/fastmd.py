@@ -14,18 +14,18 @@ Returns plain tuples in the layout of parse._Facts (lines relative to the sectio
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
+from . import rx
 from .codespan import blank_code_spans
 
-_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
-_BULLET = re.compile(r"[-+*](?: |$)")
-_ORDERED = re.compile(r"(\d{1,9})[.)](?: |$)")
-_HR = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
-_SETEXT = re.compile(r"(?:=+|-+)[ \t]*$")
-_DELIM_CELL = re.compile(r"^:?-+:?$")
-_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+_ATX = rx.compile(r"#{1,6}(?:[ \t]|$)")
+_BULLET = rx.compile(r"[-+*](?: |$)")
+_ORDERED = rx.compile(r"(\d{1,9})[.)](?: |$)")
+_HR = rx.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_SETEXT = rx.compile(r"(?:=+|-+)[ \t]*$")
+_DELIM_CELL = rx.compile(r"^:?-+:?$")
+_UNESCAPED_PIPE = rx.compile(r"(?<!\\)\|")
 MAX_FILLED_CELLS = 0x10000
 
 # what a continuation or item line may not start with: these open blocks whose extent needs context
@@ -34,7 +34,7 @@ _BLOCK_CHARS = frozenset("`~><#=-*_+0123456789")
 _RISKY_START = ("#", ">", "<", "```", "~~~", "|")  # (tabs never reach here: scan declines them)
 
 
-_DEF_START = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]?)*\[")
+_DEF_START = rx.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]?)*\[")
 
 
 def may_define(lines: list[str]) -> bool:
@@ -190,7 +190,7 @@ def _quote_map_end(lines: list[str], i: int, j: int, n: int, paras: list) -> int
     return state
 
 
-_SIMPLE_LINK = re.compile(r'(!?)\[([^\[\]\n\0]*)\]\(([^\s()<>\\\0]+)(?: +"[^"\\\n\0]*")?\)')
+_SIMPLE_LINK = rx.compile(r'(!?)\[([^\[\]\n\0]*)\]\(([^\s()<>\\\0]+)(?: +"[^"\\\n\0]*")?\)')
 
 
 def simple_links(content: str) -> list | None:
@@ -254,7 +254,7 @@ def link_items(children: list) -> list:
 # starts at (no brackets, backticks, `<`, escapes, line feeds), a destination of characters that
 # markdown-it keeps verbatim (no spaces or controls, parentheses, `<>`, escapes or entities), at most
 # a plain double-quoted title, and the closing parenthesis right after
-_EXACT_LINK = re.compile(r'\[([^\[\]`<\\\n\0]*)\]\(([^\x00-\x20\x7f()<>\\&]+)(?: +"[^"\\\n\0]*")?\)')
+_EXACT_LINK = rx.compile(r'\[([^\[\]`<\\\n\0]*)\]\(([^\x00-\x20\x7f()<>\\&]+)(?: +"[^"\\\n\0]*")?\)')
 
 
 def inline_links(content: str, parser, env: dict) -> list:

@@ -1,14 +1,16 @@
 """Regular expressions compiled on first use.
 
-Compiling a pattern runs Python code (`re._parser`, `re._compiler`): the rules' ~165 patterns cost the parent
-process of every run ~35 ms before it reads a file. A pattern that most skills never reach (a secret's
-placeholder, a JavaScript stdin read, a YAML type sketch) is compiled when first used instead, by the worker
-that needs it.
+A pattern that most skills never reach (a secret's placeholder, a JavaScript stdin read, a YAML type sketch) is
+compiled when first used, by the worker that needs it, through `rx.compile` (from the shipped table of engine code when
+it holds the pattern: then the saving is small; on another interpreter, where `rx.compile` is `re.compile`, it is the
+Python-level parse and code generation, ~19,000 instructions a character).
 """
 
 from __future__ import annotations
 
 import re
+
+from . import rx
 
 
 class LazyPattern:
@@ -17,13 +19,15 @@ class LazyPattern:
     __slots__ = ("_args", "_compiled")
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._args = (pattern, flags)
+        self._args = (pattern, int(flags))
+        if rx.recording is not None:
+            rx.recording.append(self._args)
         self._compiled: re.Pattern[str] | None = None
 
     def __getattr__(self, name: str) -> object:
         compiled = self._compiled
         if compiled is None:
-            compiled = self._compiled = re.compile(*self._args)
+            compiled = self._compiled = rx.compile(*self._args)
         return getattr(compiled, name)
 
 

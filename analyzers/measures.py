@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
 
+from . import rx
 from .document import Link, SkillDocument
 from .findings import Pos, Range
 
 # (not a keyword joined to another by a slash: "Count MUST/NEVER/ALWAYS constraints" names the words, it obeys none;
 # nor a numbered rule's label: "HARD CONSTRAINTS (MUST 7)", "(MUST 6, 12, 13)" cite rules stated elsewhere)
-_DIRECTIVE = re.compile(r"(?<![\w/])(MUST|ALWAYS|NEVER)\b(?!/| ?\d+(?:, ?\d+)*\))")
-_DQUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
+_DIRECTIVE = rx.compile(r"(?<![\w/])(MUST|ALWAYS|NEVER)\b(?!/| ?\d+(?:, ?\d+)*\))")
+_DQUOTED = rx.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ def estimate_tokens(text: str) -> int:
     return _tokens(len(text), 0 if text.isascii() else _wide_chars(text))
 
 
-URL_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+URL_RE = rx.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
 def link_path(link: Link) -> str | None:
@@ -136,7 +136,7 @@ _PLACEHOLDER_TARGETS = frozenset({"url", "uri", "link", "href", "path", "filepat
                                   "todo", "tbd", "xxx", "..."})
 _PLACEHOLDER_MARKS = ("YYYY", "###", "XXX", "NNN")  # a date or a number to fill in
 _PLACEHOLDER_NAMES = frozenset({"TODO", "TBD", "FIXME"})  # a file named for the work still to do (in capitals)
-_CAPS_SLOT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `[source](<LINK_URL>)`: a template's slot
+_CAPS_SLOT = rx.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # `[source](<LINK_URL>)`: a template's slot
 
 
 @lru_cache(maxsize=4096)

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from . import codespan, fastmd
+from . import codespan, fastmd, rx
 from .document import (
     CodeBlock,
     Field,
@@ -40,8 +40,8 @@ MAX_ANALYSED_CHARS = 2_000_000  # larger texts get frontmatter checks only (FILE
 MAX_FILES = 5_000
 MAX_FRONTMATTER_KEYS = 2_000  # more keys are reported (FILE_TOO_LARGE) and not checked
 
-_DELIM = re.compile(r"^(?:\ufeff)?---[ \t]*$")
-_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
+_DELIM = rx.compile(r"^(?:\ufeff)?---[ \t]*$")
+_CLOSE = rx.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _DISABLE = lazy_compile(r"<!--\s*skillgrade-(disable-next-line|disable)(?![\w-])")  # then codes, then -->
 
 
@@ -343,9 +343,9 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-_ATX = re.compile(r"^#{1,6}(?:[ \t]|$)")
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_HTML_RAW = re.compile(r"^ {0,3}<(?:script|pre|style|textarea)(?:\s|>|$)", re.I)
+_ATX = rx.compile(r"^#{1,6}(?:[ \t]|$)")
+_FENCE_OPEN = rx.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HTML_RAW = rx.compile(r"^ {0,3}<(?:script|pre|style|textarea)(?:\s|>|$)", re.I)
 
 
 def _sections(lines: list[str], start: int) -> list[tuple[int, int]]:

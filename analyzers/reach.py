@@ -44,6 +44,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
+from . import rx
 from .bundle import MARKDOWN_SUFFIXES, is_text_name, read_bundled, suffix
 from .document import SkillDocument
 from .lazy_re import lazy_compile
@@ -57,19 +58,19 @@ _MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 MANIFEST_CHARS = 200_000  # characters of a reached manifest looked at for declared tools
 
 # a path-like token: one character class, so the scan is linear on any input
-_TOKEN = re.compile(r"[\w.$~%{}<>/-]+")
+_TOKEN = rx.compile(r"[\w.$~%{}<>/-]+")
 # a token with a `/` or `.` (what _TOKEN finds, bare words left out), tried only at a token's start: the
 # atomic group reads the token up to its first `/` or `.` once, so a long bare word costs linear time
 # `-m` at the text's start or after a space or tab, then spaces or tabs: a module name follows (`python -m tool`)
-_DASH_M = re.compile(r"(?:^|(?<=[ \t]))-m[ \t]+")
-_PATH_TOKEN = re.compile(r"(?<![\w.$~%{}<>/-])(?>[\w$~%{}<>-]*)[./][\w.$~%{}<>/-]*")
+_DASH_M = rx.compile(r"(?:^|(?<=[ \t]))-m[ \t]+")
+_PATH_TOKEN = rx.compile(r"(?<![\w.$~%{}<>/-])(?>[\w$~%{}<>-]*)[./][\w.$~%{}<>/-]*")
 _ANGLE_LINK = lazy_compile(r"\]\(<([^<>\n]+)>")  # [x](<path with spaces.md>)
-_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_PERCENT = rx.compile(r"%[0-9A-Fa-f]{2}")
 _DYNAMIC = frozenset("${}%~<>")  # `{lang}`, `<lang>`, `$VAR`, `%s`, `~`: a segment filled in at run time
 _PROSE_SUFFIXES = MARKDOWN_SUFFIXES | {".txt", ".rst"}
 _QUOTES = frozenset("\"'`")
 # `{workflow.review_layers}`: a value a renderer fills in from the skill's own config file
-_CONFIG_REF = re.compile(r"\{([A-Za-z_][\w-]{0,63})\.[\w.-]{1,80}\}")
+_CONFIG_REF = rx.compile(r"\{([A-Za-z_][\w-]{0,63})\.[\w.-]{1,80}\}")
 _CONFIG_SUFFIXES = frozenset({".toml", ".yaml", ".yml", ".json"})
 _TOP_KEY = lazy_compile(r"^(?:\[\[?[ \t]*\"?([\w-]+)|([\w-]+)[ \t]*[=:]|[ \t]{0,4}\"([\w-]+)\"[ \t]*:)", re.M)
 

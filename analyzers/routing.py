@@ -16,13 +16,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import prompts
+from . import prompts, rx
 from .layers.ask import Asked, CallsModels, Invalid, Tally, ask, reply_json
 from .llm.types import LLMError, Reply, Request
 
@@ -146,7 +145,7 @@ def metrics(decisions: Sequence[Decision], skill: str) -> Metrics:
 
 # ---- the skill list ---------------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[a-z][a-z0-9]+")
+_WORD = rx.compile(r"[a-z][a-z0-9]+")
 _STOP = frozenset({"about", "also", "and", "asks", "code", "create", "each", "file", "files", "for",
     "from", "into", "like", "make", "more", "need", "needs", "only", "other", "over", "skill", "skills",
     "such", "than", "that", "the", "their", "them", "they", "this", "under", "use", "used", "user",

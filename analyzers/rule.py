@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from . import rx
 from .findings import Finding, Fix, Range, Related, Severity
 from .targets import ALL_TARGETS
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from .document import SkillDocument
     from .workspace import Workspace
 
-_CODE = re.compile(r"^[A-Z][A-Z0-9_]+$")
+_CODE = rx.compile(r"^[A-Z][A-Z0-9_]+$")
 
 
 class FixAvailability(Enum):

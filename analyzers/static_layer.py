@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import rx
 from .document import SkillDocument
 from .findings import Finding
 from .measures import directives, link_path
@@ -25,21 +26,21 @@ STATIC_TO_DIMENSION = {
     "code_template_quality": "code_template_quality",
 }
 
-_PROACTIVE = re.compile(r"\bproactively\b", re.I)
-_NEGATIVE_SCOPE = re.compile(r"\b(?:do\s+not|don['’]t|not\s+for|never)\s+(?:use|trigger|invoke)\b|\bnot\s+for\b", re.I)
-_USE_CASES = re.compile(
+_PROACTIVE = rx.compile(r"\bproactively\b", re.I)
+_NEGATIVE_SCOPE = rx.compile(r"\b(?:do\s+not|don['’]t|not\s+for|never)\s+(?:use|trigger|invoke)\b|\bnot\s+for\b", re.I)
+_USE_CASES = rx.compile(
     r",\s*(?:or\s+)?(?:when|for|during|implementing|building|creating|debugging|testing|deploying|configuring"
     r"|setting up|reviewing|writing|editing|analy[sz]ing)",
     re.I,
 )
-_CONTEXTS = re.compile(r"\b(when\s+\w+ing|for\s+\w+ing|during\s+\w+ing)\b", re.I)
+_CONTEXTS = rx.compile(r"\b(when\s+\w+ing|for\s+\w+ing|during\s+\w+ing)\b", re.I)
 # a line that states an output format: "output … format", "format … output", "return(s) … json".
 # Checked as (first word, later word) pairs: the regex `\boutput\b.*\bformat\b|…` re-scanned the rest of
 # the line from every "output" when no "format" followed (90 s on "output " * 20,000).
-_OUTPUT_FORMAT = tuple((re.compile(rf"\b{a}\b"), re.compile(rf"\b{b}\b"))
+_OUTPUT_FORMAT = tuple((rx.compile(rf"\b{a}\b"), rx.compile(rf"\b{b}\b"))
                        for a, b in (("output", "format"), ("format", "output"), ("returns?", "json")))
-_ORCH_VERB = re.compile(r"\b(?:orchestrat\w*|coordinat(?:e|es|ing)|dispatch(?:es|ing)?|delegat(?:e|es|ing)|spawn(?:s|ing)?)\b")
-_ORCH_OBJECT = re.compile(r"\b(?:sub-?agents?|agents?|workers?|other\s+skills?|skills)\b")
+_ORCH_VERB = rx.compile(r"\b(?:orchestrat\w*|coordinat(?:e|es|ing)|dispatch(?:es|ing)?|delegat(?:e|es|ing)|spawn(?:s|ing)?)\b")
+_ORCH_OBJECT = rx.compile(r"\b(?:sub-?agents?|agents?|workers?|other\s+skills?|skills)\b")
 
 
 def _has_word(text: str, stems: tuple[str, ...], suffixes: tuple[str, ...] = ("",), whole: bool = True) -> bool:
@@ -80,11 +81,11 @@ def _orchestrates_agents(prose: str) -> bool:
     return False
 
 
-_EXAMPLES = re.compile(r"^(?:\d+[.)]?\s*)?(examples?|usage|sample|worked example|quick ?start)", re.I)
-_TROUBLE = re.compile(r"troubleshoot|common (?:issues|problems|mistakes|errors)|faq|pitfalls?|edge cases?|"
+_EXAMPLES = rx.compile(r"^(?:\d+[.)]?\s*)?(examples?|usage|sample|worked example|quick ?start)", re.I)
+_TROUBLE = rx.compile(r"troubleshoot|common (?:issues|problems|mistakes|errors)|faq|pitfalls?|edge cases?|"
                       r"gotchas?|failure modes?|errors?\b|when things go wrong|known issues|limitations", re.I)
-_DECISION = re.compile(r"decision|when to use|comparison|trade-?off")
-_SEPARATOR = re.compile(r"^[\s|:\-=*_#>`~+]*$")
+_DECISION = rx.compile(r"decision|when to use|comparison|trade-?off")
+_SEPARATOR = rx.compile(r"^[\s|:\-=*_#>`~+]*$")
 _SEPARATOR_CHARS = frozenset("|:-=*_#>`~+")  # what a stripped separator line can start with
 
 

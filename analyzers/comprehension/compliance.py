@@ -17,13 +17,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .. import rx
 from .evalfile import Behavior
 
 # the seed's list (A.4, RULE-6) and a few unambiguous softeners, matched case-insensitively on word boundaries
 HEDGE_WORDS = ("could be improved", "worth reviewing", "could be strengthened", "might be", "perhaps",
                "possibly", "arguably", "somewhat", "worth considering", "could be better")
-_HEDGE = re.compile(r"\b(" + "|".join(re.escape(h) for h in HEDGE_WORDS) + r")\b", re.I)
-_VERDICT_BLOCK = re.compile(r"<verdict>(.*?)</verdict>", re.S)
+_HEDGE = rx.compile(r"\b(" + "|".join(re.escape(h) for h in HEDGE_WORDS) + r")\b", re.I)
+_VERDICT_BLOCK = rx.compile(r"<verdict>(.*?)</verdict>", re.S)
 
 
 class Unparsable(ValueError):

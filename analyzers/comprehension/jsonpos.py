@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from json.decoder import scanstring
 from typing import Any
 
+from .. import rx
+
 MAX_DEPTH = 256
 Path = tuple[str | int, ...]
 
-_WS = re.compile(r"[ \t\n\r]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WS = rx.compile(r"[ \t\n\r]*")
+_NUMBER = rx.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _LITERALS = {"true": True, "false": False, "null": None}
 
 

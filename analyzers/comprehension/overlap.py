@@ -14,8 +14,9 @@ consecutive kept tokens joined by one space.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from .. import rx
 
 # The seed's starting list (A.3), verbatim. Words of 3 characters or fewer are dropped by length anyway.
 STOPWORDS = frozenset((
@@ -25,7 +26,7 @@ STOPWORDS = frozenset((
 ))
 VERBATIM_N = 6
 FAR_TRANSFER_N = 4
-_NON_ALNUM = re.compile(r"[^a-z0-9\s]")
+_NON_ALNUM = rx.compile(r"[^a-z0-9\s]")
 
 
 def tokenize(text: str) -> list[str]:

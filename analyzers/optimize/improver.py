@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import prompts
+from .. import prompts, rx
 from ..document import SkillDocument
 from ..findings import Severity
 from ..layers.ask import Invalid, reply_json
@@ -55,7 +55,7 @@ def _pattern(prompt: str) -> re.Pattern[str] | None:
     words = prompt.split()
     if not words:
         return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words), re.I)
+    return rx.compile(r"\s+".join(re.escape(w) for w in words), re.I)
 
 
 class Redactor:
@@ -181,7 +181,7 @@ def check_candidate(value: Any, *, skill_text: str, tried: Iterable[str]) -> Can
     return Candidate(desc, one_line(why))
 
 
-_WRAPPER = re.compile(r"^\s*<(new_description|description)>(.*)</\1>\s*$", re.S | re.I)
+_WRAPPER = rx.compile(r"^\s*<(new_description|description)>(.*)</\1>\s*$", re.S | re.I)
 
 
 def reply_value(reply: Reply) -> Any:

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 
 import yaml
 
+from .. import rx
 from ..document import LineIndex
 from ..parse import parse
 
 WRAP = 80
-_HEADER = re.compile(r"([|>])([+-]?)([1-9]?)([+-]?)")
+_HEADER = rx.compile(r"([|>])([+-]?)([1-9]?)([+-]?)")
 _PLAIN_FIRST = set("-?:,[]{}#&*!|>'\"%@`")
 
 
@@ -69,7 +69,7 @@ def wrap_words(text: str, width: int) -> list[str]:
 
 def _eol_after(text: str, offset: int) -> tuple[int, str]:
     """(offset of the end of the line holding `offset`, the line break that follows it)."""
-    m = re.compile(r"\r\n|\r|\n").search(text, offset)
+    m = rx.compile(r"\r\n|\r|\n").search(text, offset)
     if m is None:
         return len(text), "\n"
     return m.start(), m.group(0)

@@ -7,23 +7,24 @@ import json
 import re
 import unicodedata
 
+from .. import rx
 from ..document import SkillDocument
 from ..fields import RECORD_KEYS, agent_defines
 from ..findings import Pos
 from ..lazy_re import lazy_compile
 
-NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+NAME_RE = rx.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # `name: "{skill-name}"`, `<skill-name>`, `[Skill Name]`: a template's placeholder, filled in by whoever
 # copies it (a skill-format template shipped as templates/skill.md)
 # `{skill-name}`, `{{name}}`, `<name>`, `[name]`, `__PKG__` (a scaffold's token its generator replaces)
-_PLACEHOLDER_NAME = re.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\]|__[A-Z][A-Z0-9_]{0,60}__)\s*")
+_PLACEHOLDER_NAME = rx.compile(r"\s*(?:\{\{?[^{}]{1,60}\}\}?|<[^<>]{1,60}>|\[[^\[\]]{1,60}\]|__[A-Z][A-Z0-9_]{0,60}__)\s*")
 # a placeholder token inside a name (`__SKILL_NAME__-deep-research`, `{{prefix}}-review`); the rest must be a name (NAME_RE)
-_PLACEHOLDER_TOKEN = re.compile(r"__[A-Z][A-Z0-9_]{0,60}__|\{\{[^{}]{1,60}\}\}|\{[^{}]{1,60}\}|<[^<>]{1,60}>")
+_PLACEHOLDER_TOKEN = rx.compile(r"__[A-Z][A-Z0-9_]{0,60}__|\{\{[^{}]{1,60}\}\}|\{[^{}]{1,60}\}|<[^<>]{1,60}>")
 # the capitalised word a template puts where the name goes: `TEMPLATE-extractor` in an `_template/` folder that users
 # fork (`Template-Extractor` is a name, and NAME_FORMAT reports its capitals). A pattern of its own, asked only when the
 # word is there: as an alternative of the one above, its look-behind cost every description a scan of every position
 _PLACEHOLDER_WORDS = ("TEMPLATE", "PLACEHOLDER", "SKILL_NAME", "YOUR_NAME")
-_PLACEHOLDER_WORD = re.compile(r"(?<![A-Za-z0-9])(?:TEMPLATE|PLACEHOLDER|SKILL_NAME|YOUR_NAME)(?![A-Za-z0-9])")
+_PLACEHOLDER_WORD = rx.compile(r"(?<![A-Za-z0-9])(?:TEMPLATE|PLACEHOLDER|SKILL_NAME|YOUR_NAME)(?![A-Za-z0-9])")
 
 
 # a runtime's skill id: `momentum-trading`, `data_fetcher`, `builtin/code-review`
@@ -110,7 +111,7 @@ def placeholder_name(name: str, line: str = "") -> bool:
 _START = r"(?:^|(?<=[.;!?]\s)|(?<=[。！？；]))"
 
 # Explicit trigger clauses: what routers and the methodology look for.
-_EXPLICIT = re.compile(
+_EXPLICIT = rx.compile(
     r"\b(?:"
     r"use[ds]?\s+(?:this\s+skill\s+|this\s+(?:workflow|playbook|runbook|procedure|checklist|guide)\s+|this\s+|it\s+|me\s+"
     r"|skill\s+|these\s+(?:[\w-]{1,20}\s+)?tools\s+)?"  # ("Use this workflow when taking an issue to a PR")
@@ -311,7 +312,7 @@ _EXPLICIT = re.compile(
 # (for now), 瞬時, 即時, 及时 (instantly), 日時 (date), 定時, 毎時, 小时 (hour), 何時, 実時 / 实时 (real time),
 # 超时 (timeout), 按时, 准时 (on time), 过时 (outdated), 耗时, 费时 (time-consuming).
 _NOT_WHEN = "[同常当當随隨臨临一瞬即及日定毎何小実實实超按准暂過过耗费]"
-_CONTEXT = re.compile(
+_CONTEXT = rx.compile(
     # (not the fillers "when needed", "when necessary", "when quiet": no situation is named)
     r"\b(?:when(?:ever)?\s+(?!(?:needed|necessary|required|possible|appropriate|applicable|quiet|idle|allowed"
     r"|permitted)\b)\w"
@@ -359,7 +360,7 @@ _CONTEXT = re.compile(
     re.I,
 )
 # A negation earlier in the same sentence ("Do NOT use for X, Y, or Z for checkout") cancels a phrase.
-_NEGATION = re.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['’]t|avoid|skip|n[ãa]o|không|не)\b", re.I)
+_NEGATION = rx.compile(r"\b(?:do\s+not|don['’]t|never|not|does\s+not|doesn['’]t|avoid|skip|n[ãa]o|không|не)\b", re.I)
 
 
 def _last_boundary(text: str, lo: int, hi: int) -> int:
@@ -461,7 +462,7 @@ OTHER_SCRIPT_LETTERS = 6  # letters of another script that, with fewer than two 
 ENGLISH_SCAN = 1000  # characters of a description looked at: enough to tell the language, and bounded
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_NON_ASCII = rx.compile(r"[^\x00-\x7f]")
 _ASCII_LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
 
 
@@ -523,7 +524,7 @@ def usage_context(text: str) -> re.Match | None:
 
 # a sentence opening with a search verb and its object: "Search the ChEBI ontology (EBI) for chemical entities" (the
 # "for" names what is sought; not "Search tool for …", a noun)
-_SEARCH_OBJECT = re.compile(r"[\s\"'(“]*(?:search(?:es)?|scans?|quer(?:y|ies)|hunts?|greps?|crawls?|mines?|browses?)\s+"
+_SEARCH_OBJECT = rx.compile(r"[\s\"'(“]*(?:search(?:es)?|scans?|quer(?:y|ies)|hunts?|greps?|crawls?|mines?|browses?)\s+"
                             r"(?:the|a|an|your|our|its|their|all|any|every|over|across|through|within|inside)\s", re.I)
 # a sentence opening "For …" that sends that case elsewhere: "For single-memory deletion use /mem-delete."
 _SENDS_ELSEWHERE = lazy_compile(r"[^.;!?\n]{0,200}?\b(?:use|run|see|try)\s+[`/]", re.I)
@@ -559,7 +560,7 @@ def slugify(text: str) -> str:
 
 # where a word starts inside a CamelCase name: after a lower-case letter or digit, or at the last capital of a run of
 # capitals (`HTMLParser` → `HTML`, `Parser`)
-_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])")
+_WORD_START = rx.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])")
 
 
 def kebab_words(name: str) -> str:

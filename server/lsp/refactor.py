@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from skillgrade.analyzers import SkillDocument
+from skillgrade.analyzers import SkillDocument, rx
 from skillgrade.analyzers.document import Heading
 
-_ATX = re.compile(r"^( {0,3})(#{1,6})(?=\s|$)")
+_ATX = rx.compile(r"^( {0,3})(#{1,6})(?=\s|$)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...bundle import bundled_markdown_files, bundled_text_files
 from ...document import SkillDocument, lines_holding
 from ...findings import Finding, Severity
@@ -21,7 +22,7 @@ TOP_LINES = 30  # where the table of contents must start
 # the line's first word starts) and a check of what follows it, both linear: the single patterns they
 # replace (`^\s{0,3}#{1,6}\s+(?:\W*\s*)?(?:…)\s*:?\s*#*\s*$`, `^\s*(?:\*\*|__)?(?:…)\s*:?\s*(?:\*\*|__)?:?\s*$`)
 # re-split every run of blanks between their `\s*` and took 12-23 s on a label followed by 2,000 blanks.
-_TOC_HEADING_START = re.compile(
+_TOC_HEADING_START = rx.compile(
     r"\s{0,3}#{1,6}\s\W*(?:table\s+of\s+contents|contents|toc|index|on\s+this\s+page|"
     r"in\s+this\s+(?:file|document|guide|reference|page)|sections|overview\s+of\s+sections|quick\s+navigation|"
     r"navigation|目录|索引|目次|导航)",
@@ -29,7 +30,7 @@ _TOC_HEADING_START = re.compile(
 )
 _TOC_HEADING_END = lazy_compile(r":?\s*#*")  # after the label, blanks aside: a colon, closing hashes
 _SUBTITLE_SEPARATORS = ("·", "：", "—", "|")  # "## 索引 · 25 个叙事类型各读哪几段": the label, then what it indexes
-_TOC_LABEL_START = re.compile(r"\s*(?:\*\*|__)?(?:table\s+of\s+contents|contents|toc|on\s+this\s+page)", re.I)
+_TOC_LABEL_START = rx.compile(r"\s*(?:\*\*|__)?(?:table\s+of\s+contents|contents|toc|on\s+this\s+page)", re.I)
 _TOC_LABEL_END = lazy_compile(r":?\s*(?:\*\*|__)?:?")  # a colon, the closing bold, a colon
 
 
@@ -53,10 +54,10 @@ def _toc_label(line: str) -> bool:
     return m is not None and _TOC_LABEL_END.fullmatch(line[m.end():].strip()) is not None
 
 
-_TOC_MARKER = re.compile(r"\[\[_?toc_?\]\]|\[toc\]|<!--\s*toc\b|\{:toc\}|\[\[toc\]\]", re.I)
+_TOC_MARKER = rx.compile(r"\[\[_?toc_?\]\]|\[toc\]|<!--\s*toc\b|\{:toc\}|\[\[toc\]\]", re.I)
 # a list item linking to a heading: the bullet and a blank by a pattern, the `](#` after them by a substring
 # search (`^\s*(?:[-*+]|\d{1,3}[.)])\s+.*\]\(#` re-split the blanks after the bullet: 6 s on 10^5 of them)
-_ITEM_START = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
+_ITEM_START = rx.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 
 
 def _anchor_item(line: str) -> bool:
@@ -115,7 +116,7 @@ _RELEASE_DIRS = frozenset({"release", "releases", "release-notes", "release_note
 
 # "This file covers setup, multi-surface patterns, and streaming." : a scope sentence listing what the file
 # covers (three or more items: two commas on its line) is the table of contents in prose
-_SCOPE = re.compile(
+_SCOPE = rx.compile(
     r"\b(?:(?:this|the)\s+(?:file|document|doc|guide|reference|page|topic|article|section|chapter|example|"
     r"walkthrough|tutorial)\s+(?:covers|contains|describes|documents|explains|includes|shows|demonstrates|"
     r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es|explores|discusses|introduces|presents|"
@@ -139,7 +140,7 @@ _SCOPE_ZH_GAP = lazy_compile(r"本(?:小节|小節|节|節|章|文档|文檔|文
 SCOPE_LINES = 10
 SCOPE_SENTENCES = 4  # scope sentences of one line looked at
 # the word joining a list's last item ("A, B and C", "A、B和C"): one more item than its commas
-_LAST_ITEM = re.compile(r"\s(?:and|or|&)\s|[和及与或]")
+_LAST_ITEM = rx.compile(r"\s(?:and|or|&)\s|[和及与或]")
 
 
 def _lists_scope(line: str) -> bool:
@@ -185,8 +186,8 @@ def _scope_text(lines: list[str], i: int) -> str:
 
 
 # "**Contents:** [Setup](#setup) · [API](#api)": the label and its links on one line
-_ITEM_TEXT = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+(.{1,120})$")
-_HEADING_START = re.compile(r"\s{0,3}#{2,6}\s+")
+_ITEM_TEXT = rx.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+(.{1,120})$")
+_HEADING_START = rx.compile(r"\s{0,3}#{2,6}\s+")
 HEADING_CHARS = 120  # a heading's text, at most
 HEADING_ITEMS = 3  # plain list items naming the file's own headings that make a table of contents
 
@@ -239,10 +240,10 @@ def _lists_headings(lines: list[str]) -> bool:
 
 
 # "Step 3: Deploy", "Phase 2 — Review", "1. Setup": the label and number a heading opens with
-_HEADING_LABEL = re.compile(r"(?:(?:step|phase|part|stage|section|chapter)\s*)?\d{1,3}[.:)]?\s*[-—–:.]?\s*", re.I)
+_HEADING_LABEL = rx.compile(r"(?:(?:step|phase|part|stage|section|chapter)\s*)?\d{1,3}[.:)]?\s*[-—–:.]?\s*", re.I)
 # an item of an overview near the top: a list item's text or a table row's first cell
 # (the cell's first character is not blank, so the blanks around it are split one way only)
-_TABLE_CELL = re.compile(r"\s*\|\s*([^|\s][^|]{0,119})\|")
+_TABLE_CELL = rx.compile(r"\s*\|\s*([^|\s][^|]{0,119})\|")
 OVERVIEW_HEADINGS = 200  # later headings compared with the top of the file (bounded)
 OVERVIEW_CHARS = 400  # characters of each top line compared (bounded)
 MIN_NAME = 3  # shorter names are not compared
@@ -270,7 +271,7 @@ def _width(text: str) -> int:
 
 
 # "### Randomization (§21.4)": a clause reference after the section's name, not part of it
-_CLAUSE_REF = re.compile(r"[ \t]*\([ \t]*(?:§{1,2}[ \t]*|sec(?:tion)?\.?[ \t]+)?\d{1,3}(?:\.\d{1,3}){0,4}[ \t]*\)$")
+_CLAUSE_REF = rx.compile(r"[ \t]*\([ \t]*(?:§{1,2}[ \t]*|sec(?:tion)?\.?[ \t]+)?\d{1,3}(?:\.\d{1,3}){0,4}[ \t]*\)$")
 
 
 def _heading_name(text: str) -> str:
@@ -343,7 +344,7 @@ def _words_in_order(item: str, name: str) -> bool:
 
 # "(round 2)", "Phase 3", "step 1" in the top's prose or a table, and "## Round 2: How work reaches you"
 # (no leading `\b`: without it re skips to the words' first letters; the boundary is tested on each hit)
-_NUMBERED = re.compile(r"(step|phase|part|stage|round|section|chapter|module|lesson|week|day|layer)\s+(\d{1,3}[a-z]?)\b")
+_NUMBERED = rx.compile(r"(step|phase|part|stage|round|section|chapter|module|lesson|week|day|layer)\s+(\d{1,3}[a-z]?)\b")
 _DIGITS = "0123456789"
 
 
@@ -365,7 +366,7 @@ _BOLD = lazy_compile(r"\*\*([^*\n]{1,80})\*\*[ \t]?(?:——|—|–|:|：)")
 _BOLD_CELL = lazy_compile(r"\|[ \t]*\*\*([^*|\n]{1,80})\*\*[ \t]*(?=\|)")  # a table cell that is one bold label
 _ITEM_GLOSS = (" — ", " – ", " - ")  # (not ": ": "Format: `{service}_{action}`" is a key and its value, no section)
 # a gloss in brackets closing an item: "类 I：AI 自检（看自己输出即可）" names `## 类 I：AI 自检（看输出即可，18 条）`
-_TRAILING_GLOSS = re.compile(r"\s{0,3}[（(][^（）()\n]{1,80}[）)]$")
+_TRAILING_GLOSS = rx.compile(r"\s{0,3}[（(][^（）()\n]{1,80}[）)]$")
 
 
 def _add_item(items: list[tuple[int, str]], i: int, text: str) -> None:
@@ -577,8 +578,8 @@ def _toc_at_top(lines: list[str]) -> bool:
 
 
 # a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
-_PURPOSE_HEADING = re.compile(r"#{2,3}[ \t]+(?:purpose|scope|overview|about|summary)[ \t]*:?[ \t]*", re.I)
-_LIST_SPLIT = re.compile(r",[ \t]*(?:and[ \t]+|or[ \t]+|&[ \t]+)?|[ \t](?:and|or|&)[ \t]")  # ("Daemon management & …")
+_PURPOSE_HEADING = rx.compile(r"#{2,3}[ \t]+(?:purpose|scope|overview|about|summary)[ \t]*:?[ \t]*", re.I)
+_LIST_SPLIT = rx.compile(r",[ \t]*(?:and[ \t]+|or[ \t]+|&[ \t]+)?|[ \t](?:and|or|&)[ \t]")  # ("Daemon management & …")
 _PHRASE_START = ("with ", "in ", "for ", "by ", "to ", "from ", "of ", "at ", "on ", "via ")
 PURPOSE_WORDS = 4  # words of each of a purpose list's last two items ("defensive programming", "red flags to avoid")
 
@@ -689,7 +690,7 @@ def _title_lists_sections(lines: list[str]) -> bool:
     return all(any(f in h for f in firsts) for h in heads) and all(any(f in h for h in heads) for f in firsts)
 
 
-_SITUATION_LABEL = re.compile(r"\b(?:when|whenever|if|before|after)\b", re.I)
+_SITUATION_LABEL = rx.compile(r"\b(?:when|whenever|if|before|after)\b", re.I)
 COLON_ITEMS = 3  # items of a colon's list that must each name a main section ("operations: duplicate, rename, …")
 COLON_ITEM_WORDS = 4  # words of each such item
 COLON_LONG_ITEM_WORDS = 6  # words of an item that shares two of them with its section ("cache warmup on cold start")
@@ -733,7 +734,7 @@ def _colon_list_names_sections(lines: list[str]) -> bool:
     return True
 
 
-_CODE_SPAN_TEXT = re.compile(r"`([^`\n]{1,80})`")
+_CODE_SPAN_TEXT = rx.compile(r"`([^`\n]{1,80})`")
 CODE_NAMED_HEADINGS = 3  # main sections whose code name the top's code spans give
 
 
@@ -762,7 +763,7 @@ def _code_names_headings(lines: list[str]) -> bool:
 
 
 _BOX_CHARS = frozenset("─│┌┐└┘├┤┬┴┼═║╔╗╚╝╠╣►▼▶◀▲↓↑→←⇒⇓")  # a box drawing's strokes and arrow heads (a ladder's `↓`)
-_DIAGRAM_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
+_DIAGRAM_WORD = rx.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
 DIAGRAM_HEADINGS = 3  # main sections a diagram at the top must name (and more than half of those below it)
 SHARED_WORD_HEADINGS = 3  # a word in this many main headings or more names none of them ("Mode" of five modes)
 
@@ -819,8 +820,8 @@ def _words_name_headings(heads: list[set[str]], words: set[str], least: int) -> 
     return named >= least and 2 * named > len(heads)
 
 
-_CALL_AT_START = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_.]{0,80})\(")  # `cgc_callers(repo_id=…)`: a call opening a line
-_CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_CALL_AT_START = rx.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_.]{0,80})\(")  # `cgc_callers(repo_id=…)`: a call opening a line
+_CAMEL = rx.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 CALL_NAMED_HEADINGS = 3  # main sections the calls at the top must name (and more than half of those below)
 
 
@@ -922,7 +923,7 @@ def prompt_file(lines: list[str]) -> bool:
     return text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは"))
 
 
-_SUBAGENT_SPEC = re.compile(r"\bsub-?agent(?:'s)?[ \t]+(?:spec(?:ification)?|prompt|instructions?|brief)\b", re.I)
+_SUBAGENT_SPEC = rx.compile(r"\bsub-?agent(?:'s)?[ \t]+(?:spec(?:ification)?|prompt|instructions?|brief)\b", re.I)
 
 
 ROLE_LINES = 12  # lines of the top looked at for a subagent prompt's `## Role` section
@@ -954,19 +955,19 @@ def _agent_prompt(rel: str, lines: list[str]) -> bool:
 
 # "Curated TOC of the official oXygen manual, grouped by topic.", "An index of the API's endpoints": the file is
 # itself a table of contents (of pages elsewhere)
-_INDEX_FILE = re.compile(r"(?:[\w-]+\s+){0,2}?(?:toc|table\s+of\s+contents|index)\s+of\s", re.I)
+_INDEX_FILE = rx.compile(r"(?:[\w-]+\s+){0,2}?(?:toc|table\s+of\s+contents|index)\s+of\s", re.I)
 
 
 # an index by its name, in capitals as such files are written (`INDEX.md`; a lower-case `index.md` is as often a docs
 # section's landing page: "# Index Configuration")
 _INDEX_NAMES = frozenset({"INDEX", "TOC", "CONTENTS", "TABLE-OF-CONTENTS", "TABLE_OF_CONTENTS", "toc"})
 # a title naming the file a table of contents: "API Table of Contents" (not "… Vector Index": a topic)
-_INDEX_TITLE = re.compile(r"\b(?:table\s+of\s+contents|toc)\s*(?:\([^()\n]{0,60}\))?\s*#*\s*$", re.I)
+_INDEX_TITLE = rx.compile(r"\b(?:table\s+of\s+contents|toc)\s*(?:\([^()\n]{0,60}\))?\s*#*\s*$", re.I)
 
 
 # a title ending "Reference / API / Docs / Files Index" ("Excel COM API Reference Index"): an index when the top links
 # other files ("… Full-text & Vector Index" names a topic)
-_INDEX_WORD_TITLE = re.compile(r"\b(?:reference|api|docs?|documentation|files?|pages?)\s+index\s*#*\s*$", re.I)
+_INDEX_WORD_TITLE = rx.compile(r"\b(?:reference|api|docs?|documentation|files?|pages?)\s+index\s*#*\s*$", re.I)
 INDEX_LINKS = 3  # links to other markdown files in the top that make an "… Index" titled file an index of them
 
 
@@ -1003,7 +1004,7 @@ def index_file(lines: list[str], rel: str = "") -> bool:
 
 # "Read the whole page before running any of it", "CRITICAL: Read complete step file before taking action",
 # "Read this file in full": the file asks to be read whole
-_READ_WHOLE = re.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete|full)\b"
+_READ_WHOLE = rx.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete|full)\b"
                          # "Read this policy before changing any knowledge page": the file, before acting
                          r"|^\W{0,3}read\s+this\s+(?:policy|document|guide|file|page|checklist|spec(?:ification)?)"
                          r"\s+(?:before|first)\b"
@@ -1183,7 +1184,7 @@ def _example_label(text: str) -> str | None:
 # a line that is only an opening or closing tag of a prompt's structure (`<formats>`, `<format id="spec">`,
 # `</format>`; a lowercase name); HTML's own elements (`<details>`, `<div>`) and MDX components (`<Update>`) hold the
 # file's sections, not a template's
-_TAG_LINE = re.compile(r"<(/?)([A-Za-z][\w-]{0,40})((?:[ \t]+[\w:-]{1,40}(?:=(?:\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|[\w.-]{1,40}))?)"
+_TAG_LINE = rx.compile(r"<(/?)([A-Za-z][\w-]{0,40})((?:[ \t]+[\w:-]{1,40}(?:=(?:\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|[\w.-]{1,40}))?)"
                        r"{0,12})[ \t]*>[ \t]*")
 MAX_TAGS = 32  # prompt-structure tags open at once that are followed (deeper: treated as not closed)
 
@@ -1211,7 +1212,7 @@ def _few_sections(bf) -> bool:
     return bool(example) and few_sections(bf.lines, example)
 
 
-_ATX = re.compile(r" {0,3}#{1,6}(?:\s|$)")
+_ATX = rx.compile(r" {0,3}#{1,6}(?:\s|$)")
 
 
 def _reference(rel: str, doc: SkillDocument) -> bool:

@@ -7,6 +7,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ... import rx
 from ...codespan import code_spans
 from ...document import SkillDocument
 from ...lazy_re import lazy_compile
@@ -14,10 +15,10 @@ from ...lazy_re import lazy_compile
 # a positional placeholder as Claude Code reads it (`/\$(\d+)(?!\w)/`, 0-based; anthropics/claude-code#94709,
 # garrytan/gstack#2896): `$` + one digit not followed by a word character, not escaped with a backslash.
 # `$12` (argument 13) is left out: it needs 13 words of arguments.
-POSITIONAL = re.compile(r"(?<!\\)\$([0-9])(?!\w)")
+POSITIONAL = rx.compile(r"(?<!\\)\$([0-9])(?!\w)")
 ARGUMENTS = lazy_compile(r"(?<!\\)\$ARGUMENTS\b(?:\[[0-9]+\])?")
 # a code span that is nothing but a placeholder: the author writing about the argument (`$0`)
-_BARE = re.compile(r"^`+\s*\$(?:[0-9]|ARGUMENTS(?:\[[0-9]+\])?)\s*`+$")
+_BARE = rx.compile(r"^`+\s*\$(?:[0-9]|ARGUMENTS(?:\[[0-9]+\])?)\s*`+$")
 _PRICE_AFTER = lazy_compile(r"[0-9]*(?:[.,][0-9]|[kKmMbB]\b|\s*(?:USD|per|/|a\s|an\s|each))")
 
 
@@ -32,7 +33,7 @@ class CodeText:
     example: bool  # inside a fenced block that shows a SKILL.md or command file (frontmatter keys)
 
 
-_EXAMPLE_KEYS = re.compile(r"^\s*(?:argument-hint|allowed-tools|disable-model-invocation|user-invocable)\s*:",
+_EXAMPLE_KEYS = rx.compile(r"^\s*(?:argument-hint|allowed-tools|disable-model-invocation|user-invocable)\s*:",
                            re.M)
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
@@ -13,8 +13,8 @@ from ._arguments import ARGUMENTS, POSITIONAL, accepts_arguments, code_texts, pr
 
 # code where `$1` can only be literal: inside an awk program or a regex replacement (quoted), or anywhere in a
 # shell function or script that reads its own positional parameters
-_QUOTED_CONTEXT = re.compile(r"\bawk\b|\{\s*print\b|\$NF\b|\bsed\b|\.replace(?:All)?\(|\bre\.sub\b|\bgsub\b")
-_SCRIPT_CONTEXT = re.compile(r"\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{")
+_QUOTED_CONTEXT = rx.compile(r"\bawk\b|\{\s*print\b|\$NF\b|\bsed\b|\.replace(?:All)?\(|\bre\.sub\b|\bgsub\b")
+_SCRIPT_CONTEXT = rx.compile(r"\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{")
 
 
 def _literal_starts(text: str, starts: list[int]) -> set[int]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...claude_code import data
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
@@ -17,7 +17,7 @@ from ._fields import tool_entries
 MCP = lazy_compile(r"^mcp__[A-Za-z0-9_.*-]+$")  # mcp__server, mcp__server__tool, mcp__server__*
 # `read_file`, `fs.read`, `skill.read_file` (monoid's, loro's tool ids): no Claude Code tool is written so
 _SNAKE = lazy_compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+")
-_LOWER = re.compile(r"[a-z][a-z0-9_.]*")  # `bash` beside `read_file`: the same agent's one-word tool
+_LOWER = rx.compile(r"[a-z][a-z0-9_.]*")  # `bash` beside `read_file`: the same agent's one-word tool
 
 
 @rule("UNKNOWN_TOOL", family="claude-code", severity=Severity.WARNING, fix=FixAvailability.SOMETIMES,

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ... import rx
 
 if TYPE_CHECKING:
     from ...document import SkillDocument
 
 # container prefixes: spaces, tabs, quote markers and list markers, in any order (alternatives start
 # with different characters, so the scan is linear)
-_PREFIX = re.compile(r"(?:[ \t>]|(?:[-+*]|\d{1,9}[.)])[ \t])*")
+_PREFIX = rx.compile(r"(?:[ \t>]|(?:[-+*]|\d{1,9}[.)])[ \t])*")
 
 
 @dataclass(frozen=True, slots=True)

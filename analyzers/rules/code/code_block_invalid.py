@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import yaml
 
+from ... import rx
 from ...document import CodeBlock, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...lazy_re import lazy_compile
@@ -23,12 +24,12 @@ from ...rule import RuleContext, rule
 # `/* note */` needs the space after `/*`, so a glob such as "src/*/x/*/" is not read as a comment
 # (`[What it does]`, `[your name]`: a prose field in square brackets, a capitalised word or "your" and more words; not
 # a single word, `[BETA]`, nor a list comprehension's `[x for x in y]`)
-_PLACEHOLDER = re.compile(r"\.\.\.|…|<\w[^<>\n]{0,80}>|\[(?:[A-Z][a-z]+|your)(?: (?!(?:for|in|if|else|not|is|and|or)\b)[a-z]+){1,6}\]|:[ \t]*\{[A-Za-z_][\w .-]{0,60}\}|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
+_PLACEHOLDER = rx.compile(r"\.\.\.|…|<\w[^<>\n]{0,80}>|\[(?:[A-Z][a-z]+|your)(?: (?!(?:for|in|if|else|not|is|and|or)\b)[a-z]+){1,6}\]|:[ \t]*\{[A-Za-z_][\w .-]{0,60}\}|‹[^\n›>]{1,80}[›>]|\{\{|\{%|\$\{|\[\.\.\.\]|//|/\*\s[^\n]{0,200}?\*/")
 # YAML that lists a value's alternatives: `type: "feature" | "bugfix"`
 _YAML_ALTERNATIVES = lazy_compile(r":[ \t]+\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]")
 # JSON that lists a value's alternatives, TypeScript-style: `"type": "new" | "variant" | "existing"`
 # or names a value's type (`"duration_ms": number`, `"tags": string[]`)
-_ALTERNATIVES = re.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"
+_ALTERNATIVES = rx.compile(r"\"[^\"\n]{0,80}\"[ \t]*\|[ \t]*[\"\w]"
                            r"|\"[ \t]*:[ \t]*(?:number|string|boolean|bool|object|array|integer|int|float|any|date"
                            r"|datetime)(?:\[\])?[ \t]*[,}\]\n|]")
 # an API reference's signature in a `python` block: a call's closing parenthesis and its return type

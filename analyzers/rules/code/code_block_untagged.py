@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...document import CodeBlock, SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
@@ -14,7 +15,7 @@ from ._helpers import FenceLine, author_pairing, document_pairing, fence_line
 from .nested_fence import EXAMPLE_LANGS
 
 # a first line that is a shell command: a prompt, or a common command and a space (or nothing) after it
-_SHELL_START = re.compile(
+_SHELL_START = rx.compile(
     r"(?:\$ |\./[\w./-]+\.sh\b|[A-Z][A-Z0-9_]*=\S*\s+[a-z]|(?:npm|pip|pip3|pipx|npx|pnpm|yarn|bun|deno|git|gh|cd|mkdir|python3?|pytest|ruff|poetry|conda|curl|wget|"
     r"uv|uvx|brew|apt-get|apt|sudo|docker|kubectl|helm|terraform|aws|gcloud|echo|printf|export|source|ls|cat|cp|mv|"
     r"rm|touch|grep|find|sed|jq|tar|ssh|rsync|chmod|make|cargo|go|node|bash|sh|tmux)(?: |$))")

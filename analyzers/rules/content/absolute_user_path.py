@@ -6,6 +6,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...document import CodeBlock, Heading, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...lazy_re import lazy_compile
@@ -77,7 +78,7 @@ def _regex_flags(name: str) -> bool:
 # what every match holds: a Unix home root, or a Windows one after its drive's colon (`C:/Users/` holds
 # both); each is one pass over the text (a literal first: re scans for it as fast as str.find), and
 # only the lines holding one are matched against _HOME
-_ROOTS = (re.compile(r"/(?:Users|home)/"), re.compile(r":[\\/]{1,2}(?i:users)[\\/]"))
+_ROOTS = (rx.compile(r"/(?:Users|home)/"), rx.compile(r":[\\/]{1,2}(?i:users)[\\/]"))
 
 
 # a container command: its paths are the container's, but for the host side of a mount

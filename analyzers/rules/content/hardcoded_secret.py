@@ -6,6 +6,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
+from ... import rx
 from ...bundle import BundledFile, bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Pos, Range, Severity
@@ -16,19 +17,19 @@ from ...rule import RuleContext, rule
 # formats with a distinctive prefix. A pattern runs only on lines holding one of its prefixes (a regex
 # costs ~50 ns a character even when nothing matches; `in` costs ~1).
 KINDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    ("an Anthropic API key", ("sk-ant-",), re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}")),
+    ("an Anthropic API key", ("sk-ant-",), rx.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{20,}")),
     # the whole token; _openai() then looks for the T3BlbkFJ marker inside it (a regex with the marker
     # between two runs of the same class backtracks quadratically on a line of `sk-sk-sk-…`)
     ("an OpenAI API key", ("T3BlbkFJ",), lazy_compile(r"\bsk-[A-Za-z0-9_-]{20,}")),
     ("an AWS access key id", ("AKIA", "ASIA"), lazy_compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
     ("a GitHub token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-     re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b")),
-    ("a Slack token", ("xox",), re.compile(r"\bxox[abprs]-[0-9]{6,}-[A-Za-z0-9-]{10,}")),
+     rx.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b")),
+    ("a Slack token", ("xox",), rx.compile(r"\bxox[abprs]-[0-9]{6,}-[A-Za-z0-9-]{10,}")),
     ("a Google API key", ("AIza",), lazy_compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("a Stripe live key", ("_live_",), re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
+    ("a Stripe live key", ("_live_",), rx.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
     # another service's live key in Stripe's style (`pb_live_…`, PostBridge; held-out set 45d); _random() asks for
     # digits and both cases after `_live_`; a publishable `pk_live_` key is meant to be public
-    ("a live API key", ("_live_",), re.compile(r"\b(?![rsp]k_)[a-z]{2,4}_live_[0-9A-Za-z]{20,}")),
+    ("a live API key", ("_live_",), rx.compile(r"\b(?![rsp]k_)[a-z]{2,4}_live_[0-9A-Za-z]{20,}")),
     # `BSA` and ~28 random characters (held-out set 35d: a live key in a Hermes skill); _random() then asks for
     # digits and both cases in the rest, so an upper-case word such as `BSAFETYCHECKLIST…` is not one
     ("a Brave Search API key", ("BSA",), lazy_compile(r"\bBSA[A-Za-z0-9_-]{24,40}\b")),
@@ -45,7 +46,7 @@ MAX_SECRET = 400  # the longest formats (OpenAI project keys, GitHub fine-graine
 # cheaper: str.find skips ahead by its length (`sk-`, in every "task-" and "risk-", cost twice `sk-ant-` and
 # `T3BlbkFJ` together, the marker every OpenAI key holds: _openai() asks for it)
 _FINDERS: tuple[str | re.Pattern[str], ...] = (
-    "sk-ant-", "T3BlbkFJ", re.compile(r"A(?:KIA|SIA|Iza)"), re.compile(r"gh[pousr]_"), "github_pat_", "xox", "_live_",
+    "sk-ant-", "T3BlbkFJ", rx.compile(r"A(?:KIA|SIA|Iza)"), rx.compile(r"gh[pousr]_"), "github_pat_", "xox", "_live_",
     "PRIVATE KEY-", "BSA",
 )
 

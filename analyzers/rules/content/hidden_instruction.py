@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...bundle import bundled_text_files
 from ...document import LineIndex, SkillDocument
 from ...findings import Finding, Range, Severity
@@ -15,21 +16,21 @@ from .._helpers import fill_in_template as _document_template
 MAX_COMMENTS = 500  # per file
 MAX_COMMENT_CHARS = 20_000  # of each comment, analysed
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9'’_-]*|[|:,]")
+_WORD = rx.compile(r"[a-z0-9][a-z0-9'’_-]*|[|:,]")
 _CODE_SPAN = lazy_compile(r"`[^`\n]{0,200}`")
 # the end of a sentence inside a line: a run of `.!?;` (matched from its first character only, possessively:
 # linear on a run of dots) before a space or the end
-_SENTENCE_END = re.compile(r"(?<![.!?;])[.!?;]++(?=\s|$)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SENTENCE_END = rx.compile(r"(?<![.!?;])[.!?;]++(?=\s|$)")
+_FENCE = rx.compile(r"^ {0,3}(`{3,}|~{3,})")
 # tool directives and markers (short, read by tools): never instructions to the agent
-_DIRECTIVE = re.compile(
+_DIRECTIVE = rx.compile(
     r"^\s*(?:skillgrade-|markdownlint|prettier-|eslint|cspell|spell-?checker|vale |textlint|remark-|lint-|"
     r"/?toc(?:stop)?\b|@format|#?(?:end)?region\b|[\w-]+:(?:start|end)\b)",
     re.I,
 )
 MAX_DIRECTIVE_CHARS = 200  # a longer "directive" is read like any comment
 # notes to maintainers, licences, generated-file markers: not orders (rule 4), still checked for 1-3
-_NOTE = re.compile(
+_NOTE = rx.compile(
     r"^\s*(?:todo\b|fixme\b|xxx\b|hack\b|bug\b|note\b|nb\b|spdx-|copyright\b|licen[cs]ed?\b|\(c\)|©|"
     r"generated|auto-?generated|do not edit|begin |end |start |stop )",
     re.I,
@@ -91,9 +92,9 @@ _ADDRESSEE = frozenset({"claude", "ai", "assistant", "agent", "llm", "model", "g
                         "gemini", "bot"})
 # a download piped into an interpreter on one line (`curl -s https://x/i.sh | sh`); a table cell that starts
 # with `python …` (`| Add task | python todo.py add "x" |`) pipes nothing. Bounded gap: linear.
-_PIPE_TO_SHELL = re.compile(r"\b(?:curl|wget|iwr|invoke-webrequest|fetch)\b[^|\n]{0,400}"
+_PIPE_TO_SHELL = rx.compile(r"\b(?:curl|wget|iwr|invoke-webrequest|fetch)\b[^|\n]{0,400}"
                             r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|python3?|node|perl|ruby|iex)\b", re.I)
-_MARKDOWN_LINE = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>|\||```|~~~|<[A-Za-z/!]|!?\[)")
+_MARKDOWN_LINE = rx.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|>|\||```|~~~|<[A-Za-z/!]|!?\[)")
 
 
 def _words(sentence: str) -> list[str]:

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...bundle import BundledFile, bundled_text_files, suffix
 from ...document import LineIndex, SkillDocument
 from ...findings import Edit, Finding, Fix, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
 
 # one character class, no nesting: a linear scan (runs of adjacent characters are one finding)
-_INVISIBLE = re.compile(
+_INVISIBLE = rx.compile(
     "[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]+"
 )
 # one character, no repetition: a search with it is twice as fast as with _INVISIBLE (most texts have none)
-_ANY_INVISIBLE = re.compile(_INVISIBLE.pattern[:-1])
+_ANY_INVISIBLE = rx.compile(_INVISIBLE.pattern[:-1])
 _ASCII_BYTES = bytes(range(128))
 
 

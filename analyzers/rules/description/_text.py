@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ... import rx
 from ...document import Field, SkillDocument
 from ...findings import Edit, Pos, Range
 from ...lazy_re import lazy_compile
@@ -34,7 +35,7 @@ def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
 # its first clause ("Ecomode deprecated shim", "Ralph Init deprecated skill", oh-my-codex): "Finds deprecated
 # APIs" names no shim, and "Removes deprecated wrapper classes from code" goes on after it: both are routed like
 # any other.
-DEPRECATED = re.compile(
+DEPRECATED = rx.compile(
     r"[\W_]*(?:this\s+skill\s+(?:is|has\s+been)\s+(?:now\s+)?)?(?:deprecated|obsolete|superseded|retired)\b"
     r"|[\W_]*forwards?\s+to\b"
     r"|[\W_]*(?:compatibility|compat|legacy)\s+(?:alias|shim|wrapper|redirect|stub)\b"
@@ -52,7 +53,7 @@ def deprecated(doc: SkillDocument) -> bool:
 
 
 # A description that says the skill is not routed to by itself: another skill or a stage loads it.
-_NOT_ROUTED = re.compile(
+_NOT_ROUTED = rx.compile(
     r"\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|call|trigger|load|read)\s+(?:this\s+(?:skill\s+)?|it\s+)?directly\b"
     r"|\bnot\s+(?:as\s+)?an?\s+(?:independent|standalone|separate)\s+(?:trigger|entry\s+point)\b"
     r"|\bnot\s+(?:meant|intended|designed)\s+(?:to\s+be\s+)?(?:invoked|used|called|triggered|loaded|activated|selected|run)\s+directly\b"
@@ -122,11 +123,11 @@ def _in_internal_folder(doc: SkillDocument) -> bool:
 
 # "Use <a name of up to eight words>[ a tool-name glob: `lighter_*`] [tool|skill|cli|command|plugin] to", matched at each "use": words are
 # letters and digits only, so a name splits one way (linear; one pattern for every skill)
-_USE_NAMED = re.compile(
+_USE_NAMED = rx.compile(
     r"(use\s+)(?:the\s+)?`?([^\W_]+(?:[\s_/-]+[^\W_]+){0,7}?)(?:[_.-]?\*)?`?(?:\s+(?:tools?|skills?|cli|commands?|plugins?))?"
     r"(?=\s+(?:to|for|when|whenever|if|before|after|during|in|instead\s+of|rather\s+than)\b)",
     re.I)
-_SEPARATORS = re.compile(r"[-_\s]+")
+_SEPARATORS = rx.compile(r"[-_\s]+")
 # a slash command after use / invoke / run (`/worktree`, `/dotclaude:worktree`, in backticks or not); group 3: its name
 _SLASH_COMMAND = lazy_compile(r"\b(use|invoke|run)(\s+)`?/(?:[\w-]{1,40}:)?([\w.-]{1,64})`?(?![\w:/-])", re.I)
 

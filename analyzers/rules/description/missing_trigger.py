@@ -7,6 +7,7 @@ import os
 import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...bundle import read_bundled
 from ...document import Field, SkillDocument
 from ...fields import devin_triggers
@@ -208,13 +209,13 @@ def _routes_in_table(text: str, names: set[str]) -> bool:
 
 
 # a template skill's own description: "Template skill for … Copy this folder, rename it, and fill in …"
-_COPY_ME = re.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.;\n]{0,40}?\b(?:rename|fill|replace|edit)",
+_COPY_ME = rx.compile(r"\bcopy\s+this\s+(?:folder|skill|directory|template)\b[^.;\n]{0,40}?\b(?:rename|fill|replace|edit)",
                       re.I)
 
 
 # a scaffold's stand-in for the description, the whole of it: "A brief description of what this skill does", "Replace
 # with a description of the skill and when to use it", "Describe what this skill does"
-_SCAFFOLD_DESCRIPTION = re.compile(
+_SCAFFOLD_DESCRIPTION = rx.compile(
     r"\s*[\"'(\[]?(?:(?:a|an)\s+(?:(?:brief|short|clear|one[\s-]line)\s+)?description\s+of\s+what\s+(?:this|the|your)\s+skill\s+does"
     r"|(?:replace|update)\s+(?:this\s+)?with\s+(?:a\s+)?description\s+of\s+(?:the|this|your)\s+skill"
     r"|describe\s+what\s+(?:this|the|your)\s+skill\s+does)"

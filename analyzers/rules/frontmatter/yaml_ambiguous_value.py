@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...document import Field, SkillDocument
 from ...fields import BOOL_FIELDS, STRING_FIELDS
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
@@ -13,7 +13,7 @@ from ...lazy_re import lazy_compile
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import yaml_quote
 
-_YAML11_BOOL = re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$")
+_YAML11_BOOL = rx.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$")
 
 
 def _kind(value: object) -> str | None:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from ... import rx
 from ...bundle import BundledFile, bundled_markdown_files
 from ...document import Link, SkillDocument
 from ...fastmd import atx_heading_text
@@ -16,7 +17,7 @@ from ...measures import Resolution, exists_recorded, link_path, normalize, resol
 from ...workspace import underscored_data_folder
 from .._helpers import github_slug
 
-_ANCHOR_LINK = re.compile(r"\]\([ \t]*<?#|\]:[ \t]*<?#")  # where an `#anchor` link can be (linear)
+_ANCHOR_LINK = rx.compile(r"\]\([ \t]*<?#|\]:[ \t]*<?#")  # where an `#anchor` link can be (linear)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ def _squash(s: str) -> str:
 
 # an HTML element's `id` / `name` (`<a id="step-1"></a>`, `<h2 id="setup">`): a link target GitHub and
 # other renderers honour like a heading's slug. Bounded runs, no nested quantifier: linear.
-_HTML_ANCHOR = re.compile(r"""<[A-Za-z][\w-]{0,20}[^<>\n]{0,300}?\b(?:id|name)[ \t]*=[ \t]*["']([^"'<>\n]{1,200})["']""")
+_HTML_ANCHOR = rx.compile(r"""<[A-Za-z][\w-]{0,20}[^<>\n]{0,300}?\b(?:id|name)[ \t]*=[ \t]*["']([^"'<>\n]{1,200})["']""")
 
 
 # a heading's explicit id, written at its end (`## Setup {#setup}`, `{: #setup}`, `{#setup .wide}`): Pandoc,

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ... import rx
 from ...document import Link, SkillDocument
 from ...findings import Pos, Range
 from ...measures import Resolution, exists_recorded, link_path, resolve, within
 
-_CROSS = re.compile(r"(?:^|/)SKILL\.md$|(?:^|/)agents/[^/]+\.md$|(?:^|/)skills/[^/]+")
+_CROSS = rx.compile(r"(?:^|/)SKILL\.md$|(?:^|/)agents/[^/]+\.md$|(?:^|/)skills/[^/]+")
 # a sibling skill folder: skill names have no dots, so `../notes.md` is a file (DEAD_LINK), not a skill
-_SIBLING = re.compile(r"^\.\./[^/.]+/?$")
+_SIBLING = rx.compile(r"^\.\./[^/.]+/?$")
 # bare cross references in prose: ../x/SKILL.md, ../../agents/y.md, skills/some-skill. Found by a linear
 # scan (_cross_match) over maximal path tokens; the regex this replaces backtracked on long runs of `../`
-_PATH_TOKEN = re.compile(r"[\w./-]+")
+_PATH_TOKEN = rx.compile(r"[\w./-]+")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 

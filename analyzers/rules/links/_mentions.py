@@ -11,6 +11,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
 
+from ... import rx
 from ...codespan import code_spans
 from ...document import SkillDocument
 from ...findings import Pos, Range
@@ -19,14 +20,14 @@ from ...measures import exists_recorded, normalize, within
 from ._classify import link_targets
 
 # a path into one of the standard bundle folders; one character class after a fixed prefix: linear
-_MENTION = re.compile(r"(?:\./)?(?:references|scripts|assets)/[\w./-]*")
+_MENTION = rx.compile(r"(?:\./)?(?:references|scripts|assets)/[\w./-]*")
 _BEFORE = frozenset("./-$}~@:%\\")  # a path that continues a longer path, a URL or a variable
 _PLACEHOLDER_AFTER = frozenset("<{*[$%")  # references/<name>.md, scripts/{tool}.py, assets/*.png
 # names that stand for any file: `references/filename.md` shows how a path is written
 _GENERIC_NAMES = frozenset({"filename", "file_name", "file", "name", "example", "foo", "bar", "xxx", "your_file",
                             "your_script", "my_file", "my_script", "some_file", "something", "topic", "other"})
 # a language or locale suffix: `_en`, `_zh`, `_zh_cn`, `_pt_br`
-_LOCALE_SUFFIX = re.compile(r"_[a-z]{2}(?:_[a-z]{2})?")
+_LOCALE_SUFFIX = rx.compile(r"_[a-z]{2}(?:_[a-z]{2})?")
 
 
 def _generic_stem(stem: str) -> bool:
@@ -223,7 +224,7 @@ def _command_args(line: str, ln: int, out: list[Mention]) -> None:
 
 _COPIERS = frozenset({"cp", "mv", "ln", "install", "rsync", "scp"})  # last argument: the file they create
 _MAKERS = frozenset({"touch"})  # every argument is a file they create
-_REDIRECT = re.compile(r"(?:^|[\s;&|])(?:\d?>>?|&>)\s*(\S+)")  # `> scripts/log.txt`, `2>> x`, `&> x`
+_REDIRECT = rx.compile(r"(?:^|[\s;&|])(?:\d?>>?|&>)\s*(\S+)")  # `> scripts/log.txt`, `2>> x`, `&> x`
 
 
 def _command_words(line: str) -> list[str]:
@@ -304,7 +305,7 @@ def block_outputs(doc: SkillDocument) -> tuple[frozenset[str], frozenset[int]]:
     return doc._block_outputs
 
 
-_PATHISH = re.compile(r"[\w./-]+")
+_PATHISH = rx.compile(r"[\w./-]+")
 _BUNDLE_TOPS = frozenset({"references", "scripts", "assets"})
 
 
@@ -531,13 +532,13 @@ def _ancestors(doc: SkillDocument) -> list[Path]:
 
 # ---------------------------------------------------------------- examples
 
-_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's bullet
-_EXAMPLE_LEAD = re.compile(r"(?:[*_]{1,2})?(?:examples?(?:[*_]{1,2})?\s*:|e\.g\.)", re.I)  # `**Example**:`, `e.g.`
+_ITEM = rx.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+")  # a list item's bullet
+_EXAMPLE_LEAD = rx.compile(r"(?:[*_]{1,2})?(?:examples?(?:[*_]{1,2})?\s*:|e\.g\.)", re.I)  # `**Example**:`, `e.g.`
 # (and in Chinese / Japanese: 例如, 比如, 譬如, 例えば, たとえば, and 如 opening a parenthetical: "（如 `x`）")
-_EXAMPLE_WORDS = re.compile(r"\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b|\bexamples?:"
+_EXAMPLE_WORDS = rx.compile(r"\be\.g\.|\bfor example\b|\bfor instance\b|\bsuch as\b|\bexamples?:"
                             r"|例如|比如|譬如|例えば|たとえば|(?<=[（(])如(?![果何此下今])", re.I)
-_LIKE = re.compile(r"\blike\s+[`'\"*_]*$", re.I)  # "files like `references/x.md`": the word right before
-_ABBREV = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.I)  # full stops that end no sentence
+_LIKE = rx.compile(r"\blike\s+[`'\"*_]*$", re.I)  # "files like `references/x.md`": the word right before
+_ABBREV = rx.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.I)  # full stops that end no sentence
 SENTENCE_CHARS = 400  # text read back from a path for its sentence (bounded: linear on any input)
 MAX_LOOKBACK = 40  # lines walked back to a list item's or paragraph's start
 

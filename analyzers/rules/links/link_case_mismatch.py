@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ... import rx
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...measures import normalize
@@ -14,7 +14,7 @@ from ._classify import link_targets
 from ._mentions import case_variant, folded_bundle, link_spans_by_line, mentioned_files
 
 # a bare file name in prose (`FORMS.md`): not part of a longer path, a URL or a word; one class each: linear
-_BARE_NAME = re.compile(r"(?<![\w./\\@:~$%-])[\w-]{1,80}\.[A-Za-z0-9]{1,8}(?![\w/-])")
+_BARE_NAME = rx.compile(r"(?<![\w./\\@:~$%-])[\w-]{1,80}\.[A-Za-z0-9]{1,8}(?![\w/-])")
 
 
 def _respelled(written: str, rel: str, variant: str) -> str | None:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from ... import rx
 from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...lazy_re import lazy_compile
@@ -235,7 +236,7 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
 
 
 # a file tree's root that is a placeholder: `<skill-name>/`, `{name}/` (the folder the reader creates)
-_PLACEHOLDER_ROOT = re.compile(r"[ \t]*[<{][\w .-]{1,40}[>}]/[ \t]*")
+_PLACEHOLDER_ROOT = rx.compile(r"[ \t]*[<{][\w .-]{1,40}[>}]/[ \t]*")
 _TREE_LEAD = "│├└─|`+- \t"  # what a drawn tree puts before a name
 TREE_LINES = 200  # lines of such a tree read
 
@@ -286,7 +287,7 @@ def _from_template(doc: SkillDocument, rel: str) -> bool:
     return any(doc.files.exists(f"{folder}/{n}" if folder else n) for n in names)
 
 
-_ELSEWHERE = re.compile(
+_ELSEWHERE = rx.compile(
     r"\s*[)`'\"]?[\s,:(]*(?:in|from|of|inside|within)\s+(?:"
     r"(?:the\s+|their\s+|its\s+|your\s+)?"
     r"(?:[`'\"]?[\w.@/-]{1,80}[`'\"]?\s+)?(?:repo|repository|project|package|codebase|monorepo|workspace)\b"
@@ -295,7 +296,7 @@ _ELSEWHERE = re.compile(
     # "`references/papers.bib` exists at the workspace root"
     r"|\s*[)`'\"]?\s+(?:exists\s+|lives\s+|is\s+|sits\s+)?at\s+the\s+(?:[\w-]+\s+)?root\b", re.I)
 # "repo-level `references/papers.bib`", "(workspace-wide `datasets/`, …)": said before the path
-_SCOPE_BEFORE = re.compile(r"\b(?:repo|repository|project|workspace)[- ](?:level|wide|root)\b[^.;]{0,60}$", re.I)
+_SCOPE_BEFORE = rx.compile(r"\b(?:repo|repository|project|workspace)[- ](?:level|wide|root)\b[^.;]{0,60}$", re.I)
 
 
 def _declared_elsewhere(doc: SkillDocument) -> frozenset[str]:
@@ -325,18 +326,18 @@ def _elsewhere(line: str, end: int) -> bool:
 
 # "(`bitranox:meta-dream-tree` -> references/dream-passes.md)": another skill (plugin:skill) and an arrow,
 # anywhere before the path on its line or the line before (the list item goes on about that skill)
-_OTHER_SKILL_ARROW = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*(?:->|→|=>)")
+_OTHER_SKILL_ARROW = rx.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*(?:->|→|=>)")
 # "`plugin:other-skill`'s references/x.md": the possessive, right before the path
-_OTHER_SKILL_POSSESSIVE = re.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*['’]s\s*[`'\"]?$")
+_OTHER_SKILL_POSSESSIVE = rx.compile(r"`[\w.-]{1,80}:[\w.-]{1,80}`\s*['’]s\s*[`'\"]?$")
 # "may also contain `references/x.local.md`", "if present", "(optional)": a file that may not exist
-_OPTIONAL = re.compile(r"\bmay\s+(?:also\s+)?(?:contain|include|have|hold)\b|\bif\s+(?:present|it\s+exists|available)\b"
+_OPTIONAL = rx.compile(r"\bmay\s+(?:also\s+)?(?:contain|include|have|hold)\b|\bif\s+(?:present|it\s+exists|available)\b"
                        r"|\boptional(?:ly)?\b"
                        # a file still to come: "… arrives in W4 as `scripts/swarm/boot.py`", "will be added as", "planned:"
                        r"|\barrives?\s+in\b|\bwill\s+(?:be\s+)?(?:add|creat|writ|land|ship)\w*|\bplanned\b|\bnot\s+yet\b"
                        r"|\bto\s+be\s+(?:added|created|written)\b", re.I)
 # a file something else puts beside SKILL.md: "Your pipeline supplies `references/API.md` next to this SKILL.md",
 # "supplied by the build", "injected at publish time"
-_SUPPLIED = re.compile(r"\b(?:pipeline|build|installer|publisher|harness|host)\s+(?:supplies|provides|injects|adds)\b"
+_SUPPLIED = rx.compile(r"\b(?:pipeline|build|installer|publisher|harness|host)\s+(?:supplies|provides|injects|adds)\b"
                        r"|\b(?:supplied|injected|provided)\s+(?:by\s+the\s+(?:pipeline|build|installer|harness|host)"
                        r"|at\s+(?:build|publish|assembly|install)\b)", re.I)
 
@@ -411,7 +412,7 @@ def _in_linked_skill(doc: SkillDocument, linked: dict[int, tuple[str, ...]], lin
 
 # a description that says the skill is about writing skills: "Create effective Codex skills …", "Guide for
 # authoring Agent Skills", "Use when writing a new skill"
-_AUTHORING = re.compile(r"\b(?:creat|writ|develop|author|build|scaffold)\w*\s+"
+_AUTHORING = rx.compile(r"\b(?:creat|writ|develop|author|build|scaffold)\w*\s+"
                         r"(?:(?:a|an|new|effective|good|better|great|your|own|custom|agent|claude|codex|code)\s+){0,3}"
                         r"skills?\b(?![-_.])|\bskill\s+(?:creation|development|authoring|writing)\b", re.I)
 
@@ -431,7 +432,7 @@ def authoring_guide(doc: SkillDocument) -> bool:
 
 # the path is what a verb right before it makes: "Create or update `references/x.md`", "writes
 # scripts/out.json", "- Updated `references/x.md`", "Output: `assets/report.html`"
-_CREATES = re.compile(
+_CREATES = rx.compile(
     r"(?:\b(?:creat|generat|writ|sav|produc|output|updat|maintain|emit|export|overwrit|append)(?:e|es|ed|ing|s)?"
     r"(?:\s+(?:it|them|these|those)(?=\s+(?:to|into|in)\b))?"  # "write them to `scripts/config.json`"
     r"(?:\s+(?:to|into|in))?(?:\s+(?:the|a|an|its|your|this|that|new|updated|fresh|file))*"
@@ -453,17 +454,17 @@ def _created_here(line: str, col: int) -> bool:
 
 
 # after the path, in its sentence: ", if it exists", "(if present)", "(optional)", "if available"
-_OPTIONAL_AFTER = re.compile(r"[\s`'\"*_]*[,(（]?\s*(?:if\s+(?:it\s+)?(?:exists|present|available)|optional)\b", re.I)
+_OPTIONAL_AFTER = rx.compile(r"[\s`'\"*_]*[,(（]?\s*(?:if\s+(?:it\s+)?(?:exists|present|available)|optional)\b", re.I)
 # after a dash or colon, "optional" that qualifies the file, not its content: "`references/a.md` — optional
 # reference; not load-bearing", "- optional.", ": optional read" (not "— optional flags and their defaults")
 # the next line, when the path ends its line: "load `references/overlay.md`\n(if it exists) …"
-_OPTIONAL_NEXT = re.compile(r"\s{0,3}[,(（]?\s{0,3}if\s+(?:it\s+)?(?:exists|present|available)\b|\s{0,3}[(（]\s{0,3}optional\b",
+_OPTIONAL_NEXT = rx.compile(r"\s{0,3}[,(（]?\s{0,3}if\s+(?:it\s+)?(?:exists|present|available)\b|\s{0,3}[(（]\s{0,3}optional\b",
                             re.I)
-_OPTIONAL_DASH = re.compile(r"[`'\"*_]{0,3}\s{0,3}(?:—|–|--?|:)\s{0,3}[*_]{0,2}optional(?:ly)?[*_]{0,2}"
+_OPTIONAL_DASH = rx.compile(r"[`'\"*_]{0,3}\s{0,3}(?:—|–|--?|:)\s{0,3}[*_]{0,2}optional(?:ly)?[*_]{0,2}"
                             r"(?=\s{0,3}(?:[.,;:)]|$|(?:reference|read|file|doc|guide|resource|context|extra|background)"
                             r"\w*\b))", re.I)
 # "X Skill 的 `scripts/x.py`" (Chinese possessive after a skill's name): that skill's file
-_OTHER_SKILL_ZH = re.compile(r"skill\s*的\s*[`'\"]?$", re.I)
+_OTHER_SKILL_ZH = rx.compile(r"skill\s*的\s*[`'\"]?$", re.I)
 # "詳細は run-build-skill `references/x.md`", "the deploy-skill's scripts/x.sh": a skill's kebab-case name
 # (ending in -skill) right before the path; the group is the name, which must not be this skill's own
 _NAMED_SKILL = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’]s)?\s*[`'\"]?$", re.I)

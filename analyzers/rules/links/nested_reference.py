@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from ... import rx
 from ...bundle import MARKDOWN_SUFFIXES, read_bundled, suffix
 from ...document import SkillDocument
 from ...findings import Finding, Severity
@@ -23,7 +24,7 @@ def _folder_named(doc: SkillDocument, folder: str, memo: dict[str, bool]) -> boo
         return False
     hit = memo.get(folder)
     if hit is None:
-        pat = re.compile(r"(?<![\w./-])" + re.escape(folder) + r"/(?:\*[\w.*-]*)?(?![\w.<{$\[-])")
+        pat = rx.compile(r"(?<![\w./-])" + re.escape(folder) + r"/(?:\*[\w.*-]*)?(?![\w.<{$\[-])")
         hit = memo[folder] = pat.search(doc.text) is not None
     return hit
 
@@ -77,7 +78,7 @@ def _boilerplate(rel: str) -> bool:
 
 
 # a language suffix on a file's stem: `report-contract.zh.md`, `SKILL.zh-CN.md`, `guide_ja.md`, `README-en.md`
-_LANG_SUFFIX = re.compile(r"[._-](?:zh|en|ja|ko|de|fr|es|pt|ru|it|vi|tr|ar|pl|nl|id|th|uk|cn|tw|hk|jp|kr)"
+_LANG_SUFFIX = rx.compile(r"[._-](?:zh|en|ja|ko|de|fr|es|pt|ru|it|vi|tr|ar|pl|nl|id|th|uk|cn|tw|hk|jp|kr)"
                           r"(?:[-_](?:cn|tw|hk|sg|hans|hant|br|pt|us|gb|mx))?$", re.I)
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from ... import rx
 from ...bundle import bundled_text_files
 from ...document import Field, SkillDocument
 from ...findings import Edit, Finding, Fix, Severity
@@ -25,7 +25,7 @@ _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "thir
                        "upstream", "submodules", "mirrors", "archive", "archived", "archives", "deprecated", "attic"})
 # a GitHub owner (letters, digits, hyphens): `Dubibubii` of a copy kept as `Dubibubii_usage-limit-reducer/`
 _OWNER = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,38}")
-_ORDER_PREFIX = re.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number ordering the skills' folders
+_ORDER_PREFIX = rx.compile(r"\d{1,3}[-_.](.+)")  # `01-initialize-srs`: a number ordering the skills' folders
 # a generic folder a package ships its one skill in (`assets/SKILL.md`, `payload/SKILL.md`), which its
 # installer links or copies to `<skills>/<name>/`: the folder's name is the package's, not the skill's
 CONTAINERS = frozenset({"assets", "payload", "template", "templates", "skill", "data", "home", "files",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ... import rx
 from ...lazy_re import lazy_compile
 
 PY, SH, JS, PS = "python", "shell", "javascript", "powershell"
@@ -40,12 +41,12 @@ def language(rel: str, text: str) -> str | None:
     return None
 
 
-_PY_START = re.compile(r"#|[rRbBuUfF]{0,2}(?:'''|\"\"\"|'|\")")
+_PY_START = rx.compile(r"#|[rRbBuUfF]{0,2}(?:'''|\"\"\"|'|\")")
 _PY_END = {
     "'''": lazy_compile(r"(?:[^'\\]|\\[\s\S]|'(?!''))*'''"),
-    '"""': re.compile(r'(?:[^"\\]|\\[\s\S]|"(?!""))*"""'),
-    "'": re.compile(r"(?:[^'\\\n]|\\[\s\S])*'"),
-    '"': re.compile(r'(?:[^"\\\n]|\\[\s\S])*"'),
+    '"""': rx.compile(r'(?:[^"\\]|\\[\s\S]|"(?!""))*"""'),
+    "'": rx.compile(r"(?:[^'\\\n]|\\[\s\S])*'"),
+    '"': rx.compile(r'(?:[^"\\\n]|\\[\s\S])*"'),
 }
 _JS_START = lazy_compile(r"//|/\*|['\"`]")
 _JS_END = {
@@ -54,11 +55,11 @@ _JS_END = {
     "`": lazy_compile(r"(?:[^`\\]|\\[\s\S])*`"),
 }
 # shell: a comment starts a word; a heredoc body is data; $'…' has escapes, '…' none, "…" has escapes
-_SH_START = re.compile(r"(?:(?<=[\s;&|()])|^)#|\$'|'|\"|(?<!<)<<-?[ \t]*(['\"]?)([A-Za-z_][\w-]*)\1|\\[\s\S]", re.M)
+_SH_START = rx.compile(r"(?:(?<=[\s;&|()])|^)#|\$'|'|\"|(?<!<)<<-?[ \t]*(['\"]?)([A-Za-z_][\w-]*)\1|\\[\s\S]", re.M)
 _SH_END = {
-    "'": re.compile(r"[^']*'"),
+    "'": rx.compile(r"[^']*'"),
     "$'": lazy_compile(r"(?:[^'\\]|\\[\s\S])*'"),
-    '"': re.compile(r'(?:[^"\\]|\\[\s\S])*"'),
+    '"': rx.compile(r'(?:[^"\\]|\\[\s\S])*"'),
 }
 _PS_START = lazy_compile(r"#|<#|['\"]")
 _PS_END = {"'": lazy_compile(r"[^']*'"), '"': lazy_compile(r'(?:[^"`]|`[\s\S])*"')}

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
+from ... import rx
 from ...bundle import bundled_text_files
 from ...document import SkillDocument
 from ...findings import Finding, Range, Severity
@@ -17,7 +18,7 @@ from ._source import JS, PS, PY, SH, blank_code, language
 MAX_PER_FILE = 10
 
 # Python: the builtin prompt, passwords, prompt libraries (a method `x.input(` or `def input(` is not it)
-_PY = re.compile(
+_PY = rx.compile(
     r"(?<![\w.])(?<!def )(?P<what>raw_input|input)\s*\("
     r"|(?P<what2>getpass\.getpass|(?<![\w.])getpass|click\.prompt|click\.confirm|typer\.prompt|typer\.confirm"
     r"|Prompt\.ask|Confirm\.ask|IntPrompt\.ask|questionary\.\w+|inquirer\.prompt|pyinputplus\.\w+)\s*\("
@@ -32,11 +33,11 @@ _PS = lazy_compile(r"(?P<what>\bRead-Host|\$Host\.UI\.ReadLine|\[Console\]::Read
 _TTY_GUARD = {
     PY: lazy_compile(r"isatty\s*\("),
     JS: lazy_compile(r"\.isTTY\b"),
-    SH: re.compile(r"\[\[?\s+-t\s+[0-2]\b|\btest\s+-t\s+[0-2]\b|\btty\s+-s\b"),
+    SH: rx.compile(r"\[\[?\s+-t\s+[0-2]\b|\btest\s+-t\s+[0-2]\b|\btty\s+-s\b"),
     PS: lazy_compile(r"IsInputRedirected|\[Environment\]::UserInteractive", re.I),
 }
 # shell: `read` as a command: at a line start, or after a separator or keyword, after VAR=value prefixes
-_SH_READ = re.compile(r"(?<![\w$./-])read(?![\w-])")
+_SH_READ = rx.compile(r"(?<![\w$./-])read(?![\w-])")
 _ASSIGN = lazy_compile(r"[A-Za-z_]\w*=\S*")  # one way to match a word: no backtracking
 _CASE_LABEL = lazy_compile(r"[ \t]*\)|\|[\w|*.-]*\)")  # after `read`: `read)` or `read|r)` ends a case pattern
 _KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "time", "!", "{", "("})
@@ -127,11 +128,11 @@ def _wrapped_fallbacks(code: str, start: int) -> bool:
         return False
     name = m.group(1)
     # its calls: after it, up to the next wrapper of the same name (each function may define its own)
-    again = re.compile(r"(?:const|let|var|function)\s+" + re.escape(name) + r"\b")
+    again = rx.compile(r"(?:const|let|var|function)\s+" + re.escape(name) + r"\b")
     scope = min(len(code), start + WRAPPER_SCOPE)
     nxt = again.search(code, start, scope)
     calls = 0
-    for c in re.compile(r"(?<![\w$.])" + re.escape(name) + r"\s*\(").finditer(code, start, nxt.start() if nxt else scope):
+    for c in rx.compile(r"(?<![\w$.])" + re.escape(name) + r"\s*\(").finditer(code, start, nxt.start() if nxt else scope):
         calls += 1
         if calls > MAX_WRAPPER_CALLS or not _fallback(code, c.start()):
             return False

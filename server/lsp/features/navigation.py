@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from lsprotocol import types as T
 
-from skillgrade.analyzers import SkillDocument
+from skillgrade.analyzers import SkillDocument, rx
 from skillgrade.analyzers.fields import FIELDS
 from skillgrade.analyzers.measures import link_path, resolve
 from skillgrade.analyzers.rules.links._classify import prose_cross_refs, resolve_cross
@@ -16,9 +15,9 @@ from ..convert import path_to_uri, to_lsp_flat_symbols, to_lsp_range, to_lsp_sym
 from ..server import SkillServer, server
 from .hover import cursor
 
-_KEY_PREFIX = re.compile(r"^[A-Za-z_-]*$")
-_KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
-_LINK_DEST = re.compile(r"\]\(\s*<?([^)\s>]*)$")
+_KEY_PREFIX = rx.compile(r"^[A-Za-z_-]*$")
+_KEY_LINE = rx.compile(r"^([A-Za-z_][\w-]*)\s*:")
+_LINK_DEST = rx.compile(r"\]\(\s*<?([^)\s>]*)$")
 
 
 def _targets(doc: SkillDocument):
