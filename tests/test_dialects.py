@@ -314,3 +314,31 @@ def test_a_list_of_target_agents_naming_hermes_keeps_its_keys(keys: str, unknown
     text = f"---\nname: x\ndescription: Use when x.\n{keys}\n---\n\nScan the market.\n"
     got = sorted(f.message.split("`")[1] for f in _findings(text) if f.code == "UNKNOWN_FIELD")
     assert got == unknown
+
+
+def test_a_deliberately_broken_sample_and_its_siblings_are_samples(tmp_path) -> None:
+    """set 49: ossianhempel/skill-library's `examples/skills/invalid-bad-frontmatter` ("This example intentionally omits
+    YAML frontmatter so validation tests can assert …") and its sibling `review-helper-v1`, inputs of the package's
+    validator. The same files outside a sample folder, and a sibling of a real skill under `examples/`, are reported."""
+    from skillgrade.analyzers.report import analyze
+
+    broken = "# Bad Frontmatter Example\n\nThis example intentionally omits YAML frontmatter so validation tests can " \
+             "assert `skill-md-missing-frontmatter`.\n"
+    helper = "---\nname: review-helper-v1\ndescription: Review local code changes for correctness and risk.\n---\n\n" \
+             "# Review Helper\n\nReview the diff.\n"
+
+    def codes(folder: str, name: str, text: str, codes: tuple[str, ...]) -> list[str]:
+        skill = tmp_path / folder / name
+        skill.mkdir(parents=True, exist_ok=True)
+        (skill / "SKILL.md").write_text(text, encoding="utf-8")
+        rep = analyze(text, skill / "SKILL.md", config=Config(select=codes), workspace_root=tmp_path)
+        return [f.code for f in rep.findings]
+
+    assert codes("lib/examples/skills", "invalid-bad-frontmatter", broken, ("FRONTMATTER_MISSING",)) == []
+    assert codes("lib/examples/skills", "review-helper-v1", helper, ("MISSING_TRIGGER", "WEAK_TRIGGER")) == []
+    assert codes("lib/skills", "invalid-bad-frontmatter", broken, ("FRONTMATTER_MISSING",)) == ["FRONTMATTER_MISSING"]
+    assert codes("lib/skills", "review-helper-v1", helper, ("MISSING_TRIGGER", "WEAK_TRIGGER")) == ["WEAK_TRIGGER"]
+    plain = "# Notes\n\nKeep the notes short.\n"
+    assert codes("other/examples/skills", "notes", plain, ("FRONTMATTER_MISSING",)) == ["FRONTMATTER_MISSING"]
+    assert codes("other/examples/skills", "review-helper-v1", helper, ("MISSING_TRIGGER", "WEAK_TRIGGER")) == [
+        "WEAK_TRIGGER"]

@@ -189,6 +189,8 @@ _EXPLICIT = rx.compile(
     # Seam CLI as the first retrieval layer for any codebase understanding task": every such task
     r"|" + _START + r"always\s+use\s+(?:(?:this(?:\s+skill)?|it|`[^`\n]{1,40}`|[\w.-]{1,40})\s+first\b"
     r"|(?=\S)[^.;!?\n]{1,60}?\s+for\s+(?:any|all|every)\s+\w)"  # ((?=\S): one way to split a run of blanks)
+    # "Terse caveman mode. ONLY on explicit $caveman, /caveman, 'caveman mode'.": the invocations that load it
+    r"|" + _START + r"(?:only\s+)?(?:on|upon)\s+explicit\s+(?:[$/\"'“`]|(?:requests?|invocations?|mentions?)\b)"
     # "OWASP Proactive Controls. Always load to turn findings into controls." (as "Always use to …")
     r"|" + _START + r"always\s+(?:load|invoke|apply)\s+(?:this(?:\s+skill)?\s+|it\s+)?to\s+\w"
     # "Used by /mb-site as the concept step": the slash command that loads it
@@ -446,7 +448,7 @@ _OTHER_WORDS = _words(
     "não ou pelo pela usar usa úsala úsalo el la los las y en del con una cuando es lo al su sus también ser "
     "le les des et du une avec dans est sur aux ce cette qui lorsque quand vous votre utiliser "
     "der das und für von zu ist den dem ein eine einen wenn auf nicht oder bei wird verwenden verwende nutze "
-    "benutze sie "
+    "benutze sie fuer ueber "  # (German written without umlauts: "Skill fuer OT-Sicherheitsbeauftragte und …")
     "il di che gli della delle dei nel nella utilizza questo questa "
     "het een van voor wanneer gebruik deze "
     "yang dan untuk dengan ini itu saat ketika gunakan atau dari "
@@ -522,10 +524,14 @@ def usage_context(text: str) -> re.Match | None:
     return explicit_trigger(text) or _positive(_CONTEXT, text[:TRIGGER_TEXT_CHARS], _not_a_purpose)
 
 
-# a sentence opening with a search verb and its object: "Search the ChEBI ontology (EBI) for chemical entities" (the
-# "for" names what is sought; not "Search tool for …", a noun)
-_SEARCH_OBJECT = rx.compile(r"[\s\"'(“]*(?:search(?:es)?|scans?|quer(?:y|ies)|hunts?|greps?|crawls?|mines?|browses?)\s+"
-                            r"(?:the|a|an|your|our|its|their|all|any|every|over|across|through|within|inside)\s", re.I)
+# a sentence opening with a search verb and its object: "Search the ChEBI ontology (EBI) for chemical entities",
+# "Scans analytical outputs for privacy risks" (the "for" names what is sought; not "Search tool for …", a noun)
+_SEARCH_OBJECT = rx.compile(r"[\s\"'(“]*(?:(?:search(?:es)?|scans?|quer(?:y|ies)|hunts?|greps?|crawls?|mines?|browses?)\s+"
+                            r"(?:the|a|an|your|our|its|their|all|any|every|over|across|through|within|inside)\s"
+                            # "Scans analytical outputs and communications for privacy risks": the verb's -s form
+                            # takes any object (not "Search tool for …", a noun)
+                            r"|(?:searches|scans|queries|hunts|greps|crawls|mines|browses|audits|inspects|reviews|checks)\s+(?!for\b)\w)",
+                            re.I)
 # a sentence opening "For …" that sends that case elsewhere: "For single-memory deletion use /mem-delete."
 _SENDS_ELSEWHERE = lazy_compile(r"[^.;!?\n]{0,200}?\b(?:use|run|see|try)\s+[`/]", re.I)
 

@@ -15,7 +15,17 @@ _SAMPLE_PREFIXES = ("example_", "example-", "examples_", "examples-", "sample_",
 # "an example skill", "a test skill"; a description that opens "This is a test …" (mcp-scan's test client's skill)
 # ("Fixture for workflow guidance.", "Held-out fixture with …": the word fixture alone, under a sample folder)
 _SAMPLE_WORDS = lazy_compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|\bfixture\b|^\W{0,3}this\s+is\s+a\s+"
-                           r"(?:test|dummy|sample)\b", re.I)
+                           r"(?:test|dummy|sample)\b"
+                           # "This example intentionally omits YAML frontmatter so validation tests can assert …"
+                           r"|\b(?:intentionally|deliberately|purposely|on\s+purpose)\s+(?:omits|lacks|breaks|violates"
+                           r"|invalid|malformed|broken|missing|left\s+out)\b", re.I)
+# what marks a sibling as a test input (an "example skill" beside it may sit among real ones; a deliberately broken
+# fixture does not)
+_TEST_INPUT_WORDS = lazy_compile(r"\b(?:fixture|test\s+skill|validation\s+tests?)\b|^\W{0,3}this\s+is\s+a\s+test\b"
+                                 r"|\b(?:intentionally|deliberately|purposely|on\s+purpose)\s+(?:omits|lacks|breaks"
+                                 r"|violates|invalid|malformed|broken|missing|left\s+out)\b", re.I | re.M)
+SIBLING_HEAD = 1500  # characters of a sibling skill's SKILL.md read for the sample words
+SIBLINGS = 20  # sibling folders looked at, at most
 SAMPLE_DEPTH = 6  # folders above a skill looked at for `examples/` when there is no workspace root
 OPENING_LINES = 3  # prose lines of the body read for "Fixture skill for …"
 OPENING_CHARS = 400
@@ -24,13 +34,36 @@ OPENING_CHARS = 400
 def sample_skill(doc: SkillDocument, text: str | None = None) -> bool:
     """A skill kept under `examples/` (`fixtures/`, `samples/`, `testdata/`, `tests/`, `example_suite/`, Unity's
     `Fixtures~/`, a plugin scaffold's `_template/`) whose description (`text`, else the frontmatter's) or the body's opening lines call it an example,
-    sample, fixture, demo or test skill (or open "This is a test"): an input for the package's own checker, tests or
+    sample, fixture, demo or test skill (or open "This is a test", or say it "intentionally omits" / is "deliberately
+    invalid"), or beside a skill in the same folder that says it is a test input: an input for the package's own checker, tests or
     tutorial, which no agent routes to."""
     if doc.skill_dir is None or not _in_sample_folder(doc):
         return False
     if text is None:
         text = description(doc)[1]
-    return bool(text and _SAMPLE_WORDS.search(text)) or _SAMPLE_WORDS.search(_opening(doc)) is not None
+    return bool(text and _SAMPLE_WORDS.search(text)) or _SAMPLE_WORDS.search(_opening(doc)) is not None \
+        or _sibling_sample(doc)
+
+
+def _sibling_sample(doc: SkillDocument) -> bool:
+    """A skill beside it in the same sample folder says it is a test input ("This example intentionally omits YAML
+    frontmatter so validation tests can assert …" in `examples/skills/invalid-bad-frontmatter/` beside
+    `review-helper-v1/`; a fixture, a test skill): the folder holds the package's test inputs. (A sibling that says only
+    "example skill" does not: real skills may sit beside one.)"""
+    assert doc.skill_dir is not None
+    try:
+        siblings = sorted(p for p in doc.skill_dir.parent.iterdir() if p.is_dir() and p != doc.skill_dir)[:SIBLINGS]
+    except OSError:
+        return False
+    for folder in siblings:
+        try:
+            with open(folder / "SKILL.md", encoding="utf-8", errors="replace") as f:
+                head = f.read(SIBLING_HEAD)
+        except OSError:
+            continue
+        if _TEST_INPUT_WORDS.search(head) is not None:
+            return True
+    return False
 
 
 def _in_sample_folder(doc: SkillDocument) -> bool:

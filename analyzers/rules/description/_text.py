@@ -63,6 +63,8 @@ _NOT_ROUTED = rx.compile(
     r"|\bsub-?skill\s+of\s+(?:the\s+)?`?[\w-]{1,40}`?"
     # "User-invoked only - never auto-trigger.": only its user starts it
     r"|\buser[-\s]invoked\s+only\b|\bnever\s+auto[-\s]?(?:trigger|invoke|load|activate)"
+    # "Opt-in only; not automatic on every project.": loaded only when its user asks for it
+    r"|\bopt[-\s]?in\s+only\b"
     # "Internal — not for direct invocation.": the noun form
     r"|\bnot\s+for\s+direct\s+(?:invocation|use|calls?|triggering|loading)\b"
     # "Internal shared Python helpers used by local skills.": a library other skills load, not a skill to route to
@@ -74,7 +76,7 @@ _NOT_ROUTED = rx.compile(
 
 # one of these is in every text _NOT_ROUTED matches: most descriptions are not searched
 _NOT_ROUTED_WORDS = ("direct", "independent", "standalone", "separate", "invoked only", "auto", "plug-in", "plugin",
-                     "sub-skill", "subskill")
+                     "sub-skill", "subskill", "opt")
 
 
 def not_routed(doc: SkillDocument) -> bool:
@@ -148,11 +150,29 @@ def _codex_policy_off(doc: SkillDocument) -> bool:
     return False
 
 
-USE_GAP = 12  # characters from "use" to the name: " the ", blanks
+USE_GAP = 24  # characters from "use" to the name: " the ", an adjective ("Use the vendored Mythos Research …")
 
 
 _NOT_NAME_WORDS = frozenset({"use", "using", "the", "skill", "skills", "agent"})
 NAME_EXTRA_WORDS = 2  # words a "Use the skillset compiler to" may add to the name's own (`use-skillset`)
+NAME_RUN_EXTRA_WORDS = 3  # words around a name of two or more words said whole and in order ("the vendored Mythos
+# Research Edition scaffold" for `mythos-research`)
+# a last name word that says the skill's role towards what it names: "Use the browser-plus toolset for …" in
+# `browser-plus-operator` names what the skill operates
+_ROLE_WORDS = frozenset({"operator", "helper", "assistant", "expert", "guide", "specialist", "manager", "runner",
+                         "wizard", "companion", "advisor", "coach"})
+
+
+def _names_skill(said: list[str], words: list[str], key: list[str]) -> bool:
+    """The words after "use" name the skill: its name's words, up to NAME_EXTRA_WORDS more; a name of two or more
+    words whole and in order among up to NAME_RUN_EXTRA_WORDS more; the same without a last role word (_ROLE_WORDS)."""
+    if said == words or (len(said) <= len(key) + NAME_EXTRA_WORDS and set(key) <= set(said)):
+        return True
+    for run in (key, key[:-1] if len(key) >= 3 and key[-1] in _ROLE_WORDS else None):
+        if run and len(run) >= 2 and len(said) <= len(run) + NAME_RUN_EXTRA_WORDS and any(
+                said[k:k + len(run)] == run for k in range(len(said) - len(run) + 1)):
+            return True
+    return False
 
 
 def own_name_as_this_skill(text: str, doc: SkillDocument) -> str:
@@ -160,7 +180,8 @@ def own_name_as_this_skill(text: str, doc: SkillDocument) -> str:
     `the siyuan-cli tool`, in backticks: "Use `himalaya` to", or as a glob of its tools' names: "Use lighter_* tools for") put as "Use this skill to / for / when …":
     the same clause; so is the skill's own slash command after use / invoke / run ("Invoke /dotclaude:worktree
     when …", "Run `/planning` in any project …"). Without a `name`, the folder's name is the skill's; the words may add up to
-    NAME_EXTRA_WORDS to the name's own (`use-skillset`: "Use the skillset compiler to")."""
+    NAME_EXTRA_WORDS to the name's own (`use-skillset`: "Use the skillset compiler to"), or say a name of two or more
+    words whole among a few more (see _names_skill)."""
     name = doc.frontmatter.data.get("name")
     if not isinstance(name, str):
         name = doc.skill_dir.name if doc.skill_dir is not None else None
@@ -190,7 +211,7 @@ def own_name_as_this_skill(text: str, doc: SkillDocument) -> str:
             if m is None:
                 continue
             said = _SEPARATORS.split(kebab_words(m.group(2)).replace("/", "-"))  # (`GrokSearch-rs`: grok, search, rs)
-            if said == words or (len(said) <= len(key) + NAME_EXTRA_WORDS and set(key) <= set(said)):
+            if _names_skill(said, words, key):
                 parts += (text[last:i], m.group(1), "this skill")
                 last = m.end()
     return "".join(parts) + text[last:] if parts else text

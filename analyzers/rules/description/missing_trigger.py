@@ -280,7 +280,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        should / always use / invoke / load / run this skill / it at / on / before / when / every …" ("YOU MUST invoke
        this skill at the start of EVERY task"), a sentence opening "Always use <anything> … for any / all / every …"
        ("Always use Seam CLI as the first retrieval layer for any codebase understanding task"), a sentence
-       opening "(Pre-)loaded after / before / when …", "TRIGGER: …" /
+       opening "(Pre-)loaded after / before / when …", a sentence opening "(ONLY) on explicit" and the invocations
+       ("ONLY on explicit $caveman, /caveman, 'caveman mode'"; or "on explicit request"), "TRIGGER: …" /
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / 'Triggers include "rubber duck this", …' (quoted
        phrases after "include" or "are"), a sentence opening "Symptoms: …" (the
        situations, listed after a label), a sentence opening 'Examples: "check my idioms", …' (requests a user says,
@@ -326,7 +327,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        everyone' (or 'for LLMs / (AI) agents / (AI) assistants / developers': "Plugin for LLMs") says for whom, not for what, and a reflexive ('speaks for itself', 'see for yourself') is an idiom; and not the "for" of "ask / look / search / wait for", which
        says what is asked for: "tells you what you will ask for next" is no purpose, nor "scan / check / hunt for" (also "waiting / asking / looking / searching / scanning / checking for"), what
        is looked for, nor the "for" of a sentence opening with a search verb and its object ("Search the ChEBI ontology
-       for chemical entities": what is sought; "Search tool for papers" is a purpose), nor a sentence opening "For …" that
+       for chemical entities", or the verb's -s form with any object: "Scans analytical outputs for privacy risks",
+       "Reviews pull requests for security issues": what is sought; "Search tool for papers" is a purpose), nor a sentence opening "For …" that
        sends the case to another command ("For single-memory deletion use /mem-delete"), nor "except for", an
        exception>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /
@@ -366,7 +368,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
-    invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "the plug-in of the global
+    invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "Opt-in only", "the plug-in of the global
     `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
     other skills load, or one marked internal in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
@@ -404,7 +406,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `name: grok-search-social-search`)
     and "Use the siyuan-cli tool to create …" (or "Use `himalaya` to list …" for `name: himalaya`, "Use lighter_* tools for …" for `name: lighter`) read as
     "Use this skill to …", and "Use tmux instead of the bash tool to …" (`name: tmux`) as "Use this skill instead of …". Without a `name`, the folder's name is the skill's, and the words may add up to two of
-    their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); "use", "using", "the",
+    their own to the name's ("Use the skillset compiler to build …" in `use-skillset/`); a name of two or more words
+    said whole and in order may have up to three around it ("Use the vendored Mythos Research Edition scaffold for …"
+    for `name: mythos-research`), and a last role word of a longer name may go ("Use the browser-plus toolset for …"
+    for `name: browser-plus-operator`: operator, helper, assistant, expert, guide, …); "use", "using", "the",
     "skill", "skills" and "agent" in a name count for nothing ("Use llmwiki effectively for …" in `using-llmwiki/`).
 
     Only descriptions written in English get either finding. The cues above in other languages are what

@@ -17,6 +17,7 @@ from ...package_code import (
 )
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, keeps_most, slugify
+from .._sample import sample_skill
 from ..code._helpers import closes_fence, fence_line, line_break
 from ..name.name_dir_mismatch import is_container
 
@@ -64,7 +65,9 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     name from the `# ` title, the description from a `> ` line, metadata from a fenced ```` ```yaml ```` block:
     `line.startswith("# ")` in a source naming SKILL.md) and never names `.claude`, when the file has that shape (a
     `# ` title with a `> ` line under it, or a ```` ```yaml ```` block first): its own runtime reads it. A title alone
-    gives no description, and is still reported.
+    gives no description, and is still reported. Nor is a sample skill under `examples/` (`fixtures/`, `tests/`, …)
+    whose opening says it is one: "This example intentionally omits YAML frontmatter so validation tests can assert
+    …" (a deliberately broken input of its package's checker).
 
     When a frontmatter block comes a little later, after blank lines, HTML comments or license lines only
     (`<!-- mirrored from … -->` or `# SPDX-License-Identifier: CC-BY-4.0` above `---`), the finding says where it
@@ -110,7 +113,7 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         )
         return
     if _materialized(doc) or _catalog_sidecar(doc) or package_serves_resource(doc) or package_writes_frontmatter(doc) \
-            or (_own_format(doc.lines) and package_reads_own_format(doc)):
+            or (_own_format(doc.lines) and package_reads_own_format(doc)) or sample_skill(doc):
         return
     name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"

@@ -412,20 +412,22 @@ def _in_linked_skill(doc: SkillDocument, linked: dict[int, tuple[str, ...]], lin
 
 # a description that says the skill is about writing skills: "Create effective Codex skills …", "Guide for
 # authoring Agent Skills", "Use when writing a new skill"
-_AUTHORING = rx.compile(r"\b(?:creat|writ|develop|author|build|scaffold)\w*\s+"
-                        r"(?:(?:a|an|new|effective|good|better|great|your|own|custom|agent|claude|codex|code)\s+){0,3}"
+_AUTHORING = rx.compile(r"\b(?:creat|writ|develop|author|build|scaffold|convert|adapt)\w*\s+"
+                        r"(?:(?:a|an|new|effective|good|better|great|your|own|custom|agent|claude|codex|code|external"
+                        r"|upstream|existing|third-party)\s+){0,3}"
                         r"skills?\b(?![-_.])|\bskill\s+(?:creation|development|authoring|writing)\b", re.I)
 
 
 def authoring_guide(doc: SkillDocument) -> bool:
-    """A skill about writing skills (skill-creator, skill-development, writing-skills): its name or
+    """A skill about writing skills (skill-creator, skill-development, writing-skills, skill-converter: "Convert an
+    external skill into the house format"): its name or
     description says so. Such a guide names `references/…`, `scripts/…` files of the skill its reader
     builds ("Move detailed content to references/: - Detailed patterns → `references/patterns.md`")."""
     fm = doc.frontmatter
     data = fm.data if fm.ok and isinstance(fm.data, dict) else {}
     name, desc = data.get("name"), data.get("description")
-    if isinstance(name, str) and re.search(r"skill[s]?[-_ ]?(?:creat|develop|author|writ|build)|"
-                                           r"(?:creat|develop|author|writ|build)\w*[-_ ]skill", name, re.I):
+    if isinstance(name, str) and re.search(r"skill[s]?[-_ ]?(?:creat|develop|author|writ|build|convert)|"
+                                           r"(?:creat|develop|author|writ|build|convert)\w*[-_ ]skill", name, re.I):
         return True
     return isinstance(desc, str) and _AUTHORING.search(desc[:2000]) is not None
 

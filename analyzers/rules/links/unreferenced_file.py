@@ -221,7 +221,7 @@ def unreferenced(doc: SkillDocument) -> list[str]:
             out = [f for f in out if not _top_reference(f)]
     if out:  # (after the walk: only the few unreached files are read)
         out = [f for f in out if not _deprecated_script(doc, f) and not (f.endswith(".md") and (
-            _trigger_evals_md(doc, f) or _behavior_tests_md(doc, f)))]
+            _trigger_evals_md(doc, f) or _behavior_tests_md(doc, f) or _provenance_record(doc, f)))]
     if out and doc.skill_dir is not None:
         siblings: list[str] | None = None
         kept = []
@@ -296,7 +296,8 @@ def _without_sibling_links(doc: SkillDocument, siblings: list[str], out: list[st
 
 # a maintainers' check of the skill package itself: `scripts/validate.sh`, `scripts/check-snippets.mjs`,
 # `scripts/lint_skill.py` that reads SKILL.md or the references/ folder as data
-_SELF_CHECK_STEMS = ("validate", "check", "lint", "verify", "selftest", "self-test")
+_SELF_CHECK_STEMS = ("validate", "check", "lint", "verify", "selftest", "self-test",
+                     "run-regression", "run-tests", "regression")  # (a runner of the package's own tests)
 _SELF_CHECK_READS = lazy_compile(r"SKILL\.md|[\"'/]references[\"'/]")
 
 
@@ -318,6 +319,25 @@ def _without_self_checks(doc: SkillDocument, out: list[str]) -> list[str]:
     return [f for f in out if f not in checks
             and (not f.endswith(_CONFIG_SUFFIXES) or not any(f.rsplit("/", 1)[-1] in t for t in checks.values()))
             and not (f.startswith("scripts/") and any(_runs(t, f.rsplit("/", 1)[-1]) for t in checks.values()))]
+
+
+# a labelled field of where the skill came from: "- Source repository: `https://github.com/…`", "Source commit: …",
+# "**Upstream commit**: …" (an import pipeline's record, by whatever name it is kept)
+_SOURCE_FIELD = lazy_compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?:source|upstream|origin(?:al)?|imported\s+from)[ \t]+"
+                             r"(?:repo(?:sitory)?|commit|branch|url|path|skill\s+path)(?:\*\*|__)?[ \t]*(?:\*\*|__)?:", re.I | re.M)
+SOURCE_FIELDS = 2  # such fields in the head of a file that make it a provenance record
+PROVENANCE_HEAD = 1200  # characters of the file looked at
+
+
+def _provenance_record(doc: SkillDocument, rel: str) -> bool:
+    """A markdown file whose head holds SOURCE_FIELDS or more labelled source fields (repository, commit, branch, path:
+    `references/omni-import-source-summary.md`): the record of where the skill was imported from, kept for its
+    maintainers as `provenance.md` is (_MAINTAINERS_LOGS), not reading for the agent."""
+    bf = read_bundled(doc, rel)
+    if bf is None:
+        return False
+    head = bf.text[:PROVENANCE_HEAD]
+    return sum(1 for _ in _SOURCE_FIELD.finditer(head)) >= SOURCE_FIELDS
 
 
 # a script whose opening comment or docstring calls it deprecated: "Deprecated checkout-local shim for …"
@@ -462,7 +482,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `requirements.txt`, lock files (`uv.lock`, `package-lock.json`, `research.py.lock`: the package manager
     reads them), a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
     `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
-    the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`, `upstream-source.md`) or how it was made
+    the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`, `upstream-source.md`,
+    or any markdown file whose head holds two or more labelled source fields: "Source repository: …", "Source
+    commit: …", an import pipeline's `omni-import-source-summary.md`) or how it was made
     (`CREATION-LOG.md`), a JSON file of trigger tests (skill-creator's `{"query": …, "should_trigger": true}` records, the
     maintainers' test of the description; also a markdown file with a "Should activate" and a "Should NOT
     activate" / "Should not trigger" heading over the prompts, or a markdown file of behaviour tests whose top says
@@ -474,7 +496,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     body's opening lines calling it a fixture, example or test skill: "Fixture skill for computedHash tests."),
     which are its tests' data; nor are the maintainers'
     self-checks of the package (an unreached `scripts/validate.sh`, `check-snippets.mjs`, `lint_skill.py`:
-    named `validate…`, `check…`, `lint…`, `verify…` and reading SKILL.md or `references/` as data), the
+    named `validate…`, `check…`, `lint…`, `verify…`, `run_regression…`, `run_tests…` and reading SKILL.md or
+    `references/` as data, or naming them: "Contract tests (SKILL.md structure + reference files)"), the
     build and release scripts of a skill that is also a project's root (`pyproject.toml` or `package.json` beside
     SKILL.md) that its README or CONTRIBUTING gives as commands (`python scripts/build_bundles.py`), a script
     whose opening docstring or comment calls it deprecated ("Deprecated checkout-local shim for …") or a compatibility
