@@ -530,7 +530,7 @@ _SEARCH_OBJECT = rx.compile(r"[\s\"'(“]*(?:(?:search(?:es)?|scans?|quer(?:y|ie
                             r"(?:the|a|an|your|our|its|their|all|any|every|over|across|through|within|inside)\s"
                             # "Scans analytical outputs and communications for privacy risks": the verb's -s form
                             # takes any object (not "Search tool for …", a noun)
-                            r"|(?:searches|scans|queries|hunts|greps|crawls|mines|browses|audits|inspects|reviews|checks)\s+(?!for\b)\w)",
+                            r"|(?:searches|scans|queries|hunts|greps|crawls|mines|browses)\s+(?!for\b)\w)",
                             re.I)
 # a sentence opening "For …" that sends that case elsewhere: "For single-memory deletion use /mem-delete."
 _SENDS_ELSEWHERE = lazy_compile(r"[^.;!?\n]{0,200}?\b(?:use|run|see|try)\s+[`/]", re.I)

@@ -327,8 +327,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        everyone' (or 'for LLMs / (AI) agents / (AI) assistants / developers': "Plugin for LLMs") says for whom, not for what, and a reflexive ('speaks for itself', 'see for yourself') is an idiom; and not the "for" of "ask / look / search / wait for", which
        says what is asked for: "tells you what you will ask for next" is no purpose, nor "scan / check / hunt for" (also "waiting / asking / looking / searching / scanning / checking for"), what
        is looked for, nor the "for" of a sentence opening with a search verb and its object ("Search the ChEBI ontology
-       for chemical entities", or the verb's -s form with any object: "Scans analytical outputs for privacy risks",
-       "Reviews pull requests for security issues": what is sought; "Search tool for papers" is a purpose), nor a sentence opening "For …" that
+       for chemical entities", or the search verb's -s form with any object: "Scans analytical outputs for privacy
+       risks": what is sought; "Search tool for papers" is a purpose), nor a sentence opening "For …" that
        sends the case to another command ("For single-memory deletion use /mem-delete"), nor "except for", an
        exception>", "in order to", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from ...bundle import read_bundled
 from ...document import SkillDocument
+from ...fields import HERMES, skill_dialect
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
 from ...measures import exists_recorded, text_recorded
@@ -27,6 +28,9 @@ _MAINTAINERS_LOGS = frozenset({"changelog", "changes", "release-notes", "release
                                "provenance", "attribution", "attributions", "credits", "notice", "upstream",
                                "upstream-source", "upstream-sources", "upstream-notes", "source-provenance",
                                "creation-log"})  # (how the skill was made: its maintainers' record)
+# what Hermes Agent's `skill_view` lists to the agent with the skill's text ("linked_files", tools/skills_tool.py):
+# `references/*.md`, `scripts/*.py|sh|bash|js` (direct children)
+_HERMES_LISTED = (".md", ".py", ".sh", ".bash", ".js")
 _TEST_DIRS = ("tests", "test", "__tests__", "__test__")
 _TEST_SUFFIXES = ("_test.py", "_test.go", "_spec.rb")  # a script named smoke_test.sh may be one the skill runs
 
@@ -188,9 +192,16 @@ def unreferenced(doc: SkillDocument) -> list[str]:
     if doc.files.root is None or doc.files.truncated or doc.binary or doc.too_large:
         return []
     targets = []
+    hermes: bool | None = None
     for f in doc.files.files:
         if not f.startswith(("references/", "scripts/")):
             continue
+        if f.count("/") == 1 and f.endswith(_HERMES_LISTED):
+            if hermes is None:
+                hermes = skill_dialect(doc.frontmatter.data, doc.text) == HERMES
+            listed = f.endswith(".md") if f.startswith("references/") else not f.endswith(".md")
+            if hermes and listed:
+                continue  # Hermes Agent's skill_view lists it beside SKILL.md: the agent sees it
         base = f.rsplit("/", 1)[-1]
         if base.startswith(".") or base in _IGNORED_NAMES or base.endswith((".pyc", ".pyo", _LOCK_SUFFIX)) \
                 or is_test_file(f):
@@ -477,7 +488,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     it; the result cache reads that SKILL.md again to check it); nor, in a project's agent folder
     (`<project>/.agents/skills/<name>/`), a file the project's Makefile names by its path from the project, or a
     folder of (`semgrep --config .agents/skills/workflows/scripts/linting/rules/`), when SKILL.md runs `make`. A file mentioned only by files SKILL.md never reaches is
-    still reported. The result does not depend on the order files are found in. Skills with more
+    still reported. In a skill written for Hermes Agent (`metadata.hermes`, Hermes's own keys), a `references/*.md`
+    file and a `scripts/*.py|sh|bash|js` file directly in those folders are not reported: Hermes's `skill_view`
+    lists them to the agent beside SKILL.md (its `linked_files`). The result does not depend on the order files are
+    found in. Skills with more
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
     `requirements.txt`, lock files (`uv.lock`, `package-lock.json`, `research.py.lock`: the package manager
     reads them), a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
