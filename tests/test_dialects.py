@@ -342,3 +342,38 @@ def test_a_deliberately_broken_sample_and_its_siblings_are_samples(tmp_path) -> 
     assert codes("other/examples/skills", "notes", plain, ("FRONTMATTER_MISSING",)) == ["FRONTMATTER_MISSING"]
     assert codes("other/examples/skills", "review-helper-v1", helper, ("MISSING_TRIGGER", "WEAK_TRIGGER")) == [
         "WEAK_TRIGGER"]
+
+
+def test_skill_rules_json_prompt_triggers_route_the_skill(tmp_path) -> None:
+    """set 50: Continuous-Claude's `.claude/skills/skill-rules.json` gives `hook-developer` keywords and intent
+    patterns that its UserPromptSubmit hook matches against each prompt. A skill the table does not name, or names
+    without prompt triggers, is still reported; an edited table is read again on a warm run."""
+    import json
+
+    from skillgrade.analyzers.report import analyze
+
+    skills = tmp_path / ".claude" / "skills"
+
+    def codes(name: str, rules: object) -> list[str]:
+        skill = skills / name
+        skill.mkdir(parents=True, exist_ok=True)
+        (skills / "skill-rules.json").write_text(json.dumps(rules), encoding="utf-8")
+        text = f"---\nname: {name}\ndescription: Claude Code hooks, the complete reference.\n---\n\n# Hooks\n\nBody.\n"
+        (skill / "SKILL.md").write_text(text, encoding="utf-8")
+        rep = analyze(text, skill / "SKILL.md", config=Config(select=("MISSING_TRIGGER", "WEAK_TRIGGER")),
+                      workspace_root=tmp_path)
+        return [f.code for f in rep.findings]
+
+    rules = {"version": "1.0", "skills": {"hook-developer": {
+        "type": "domain", "promptTriggers": {"keywords": ["hook", "PreToolUse"], "intentPatterns": ["(create|add).*hook"]}}}}
+    assert codes("hook-developer", rules) == []
+    assert codes("other-skill", rules) == ["MISSING_TRIGGER"]
+    no_prompts = {"skills": {"hook-developer": {"type": "domain", "fileTriggers": {"pathPatterns": ["**/*.ts"]}}}}
+    assert codes("hook-developer", no_prompts) == ["MISSING_TRIGGER"]
+    empty = {"skills": {"hook-developer": {"promptTriggers": {"keywords": [], "intentPatterns": [" "]}}}}
+    assert codes("hook-developer", empty) == ["MISSING_TRIGGER"]
+    (skills / "skill-rules.json").write_text("{not json", encoding="utf-8")
+    text = "---\nname: hook-developer\ndescription: Claude Code hooks, the complete reference.\n---\n\nBody.\n"
+    rep = analyze(text, skills / "hook-developer" / "SKILL.md", config=Config(select=("MISSING_TRIGGER",)),
+                  workspace_root=tmp_path)
+    assert [f.code for f in rep.findings] == ["MISSING_TRIGGER"]

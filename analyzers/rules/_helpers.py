@@ -123,7 +123,8 @@ _EXPLICIT = rx.compile(
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load|spawn(?:s|ed)?"
     r"|called|dispatched)\s+"
-    r"(?:this\s+skill\s+|this\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately|explicitly|manually)\s+)?"
+    r"(?:this\s+skill\s+|this\s+|it\s+)?(?:(?:only|automatically|proactively|always|immediately|explicitly|manually"
+    r"|first,?)\s+)?"  # ("Invoke first, before ls or grep, for …")
     r"(?:(?:when|whenever|on|for|if|after|before)\b"  # "Invoke after …", "Invoke automatically before writing …"
     # "Invoked at the classification step by the pipeline commands" (not "Invoked at scale")
     r"|(?:at|upon|during)\s+(?:the|a|an|each|every|any)\s+\w"
@@ -320,6 +321,8 @@ _CONTEXT = rx.compile(
     r"|permitted)\b)\w"
     r"|while\s+\w|during\s+\w"
     r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
+    # "Run as part of /build-validate or standalone": the step it runs in
+    r"|as\s+part\s+of\s+(?:the\s+|a\s+|an\s+|your\s+)?[`/\w]"
     # (not the "for" of "ask for", "look for", "search for", "wait for": what is asked for, not a purpose)
     r"|(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\blook\s)(?<!\blooks\s)(?<!\bsearch\s)(?<!\bsearches\s)"
     r"(?<!\bwait\s)(?<!\bwaits\s)(?<!\bexcept\s)"  # ("except for …": an exception, not a purpose)

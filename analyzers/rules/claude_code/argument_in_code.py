@@ -20,10 +20,12 @@ _SCRIPT_CONTEXT = rx.compile(r"\$\{?[#@*]\}?|\bshift\b|\bfunction\b|\(\)\s*\{")
 def _literal_starts(text: str, starts: list[int]) -> set[int]:
     """The `$N` positions among `starts` (ascending) that can only be code: any on a shell function/script
     line, or those inside '…' / "…" (counted from the line start, escapes ignored) on a line of awk / sed /
-    replace code. One pass over the line, however many `$N` it holds."""
+    replace code, after the awk / sed / replace that makes them a program. One pass over the line, however many `$N`
+    it holds."""
     if _SCRIPT_CONTEXT.search(text):
         return set(starts)
-    if not starts or not _QUOTED_CONTEXT.search(text):
+    ctx = _QUOTED_CONTEXT.search(text) if starts else None
+    if ctx is None:
         return set()
     out: set[int] = set()
     single = double = False
@@ -35,7 +37,9 @@ def _literal_starts(text: str, starts: list[int]) -> set[int]:
             elif ch == '"' and not single:
                 double = not double
         at = pos
-        if single or double:
+        # (only after the awk / sed / replace: in `'$0'.toLowerCase().replace(/\s+/g, '-')` the quoted `$0` is the
+        # string replace is called on, the author's placeholder)
+        if (single or double) and pos > ctx.start():
             out.add(pos)
     return out
 
@@ -50,7 +54,9 @@ def argument_in_code(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     author's placeholder:
 
     - in any skill, `$N` in code that cannot be a placeholder: inside the quoted program of `awk`
-      (`awk '{print $1}'`) or the quoted pattern of `sed` / `replace`, and anywhere on a line of a
+      (`awk '{print $1}'`) or the quoted pattern of `sed` / `replace` (after them on the line: in
+      `'$0'.toLowerCase().replace(/\\s+/g, '-')` the quoted `$0` is the author's placeholder that replace is
+      called on), and anywhere on a line of a
       shell function or script that reads its own parameters (`f() {`, `$@`, `$#`, `shift`). Every
       skill can be invoked with arguments: the user types `/name some words`, and the model passes
       arguments through the Skill tool;

@@ -53,7 +53,36 @@ def _exempt(doc: SkillDocument) -> bool:
         return True  # `triggers.yaml` beside SKILL.md, which the package's own router reads
     if any(package_reads(doc, k) for k in _trigger_lists(data)):
         return True
-    return _sidecar_triggers(doc)
+    return _sidecar_triggers(doc) or _activation_rules(doc)
+
+
+SKILL_RULES = "skill-rules.json"  # an activation hook's keyword table in the skills folder (`.claude/skills/`)
+
+
+def _activation_rules(doc: SkillDocument) -> bool:
+    """The skills folder's `skill-rules.json` gives the skill prompt triggers (`"skills": {"<name>": {"promptTriggers":
+    {"keywords": […], "intentPatterns": […]}}}`): a UserPromptSubmit hook matches each prompt against them and
+    suggests the skill, so the keywords, not the description, route it."""
+    if doc.skill_dir is None:
+        return False
+    text = text_recorded(doc, os.path.join(os.fspath(doc.skill_dir.parent), SKILL_RULES))
+    if '"promptTriggers"' not in text:
+        return False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    skills = data.get("skills") if isinstance(data, dict) else None
+    if not isinstance(skills, dict):
+        return False
+    name = doc.frontmatter.data.get("name")
+    entry = skills.get(name) if isinstance(name, str) else None
+    if not isinstance(entry, dict):
+        entry = skills.get(doc.skill_dir.name)
+    triggers = entry.get("promptTriggers") if isinstance(entry, dict) else None
+    return isinstance(triggers, dict) and any(
+        isinstance(triggers.get(k), list) and any(isinstance(x, str) and x.strip() for x in triggers[k])
+        for k in ("keywords", "intentPatterns"))
 
 
 def _sidecar_triggers(doc: SkillDocument) -> bool:
@@ -276,7 +305,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / in / for / before /
        after / during / to …" (also "Use standalone / directly / independently to …", "Use together with <a skill> during …"), "Use this skill / this / it when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
-       (it) (automatically / explicitly / manually …) when|on|for …", "(explicit) invocation is useful / meant for …", "Invoked as /<command> …", "Automation-only …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
+       (it) (automatically / explicitly / manually / first, …) when|on|for|before …" ("Invoke first, before ls or grep, for
+       …"), "(explicit) invocation is useful / meant for …", "Invoked as /<command> …", "Automation-only …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
        should / always use / invoke / load / run this skill / it at / on / before / when / every …" ("YOU MUST invoke
        this skill at the start of EVERY task"), a sentence opening "Always use <anything> … for any / all / every …"
        ("Always use Seam CLI as the first retrieval layer for any codebase understanding task"), a sentence
@@ -319,7 +349,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        Japanese ("…時に使用 / 場合に使う") or Korean ("…할 때 사용 / 쓴다", "…경우에 사용",
        "… 같은 말에 쓴다").
     2. **Usage context only**: `WEAK_TRIGGER`. A clause of situation ("when …", "whenever …",
-       "while …", "during …", "if the user / you …"; not the fillers "when needed / necessary / required /
+       "while …", "during …", "if the user / you …", "as part of <a step>": "Run as part of /build-validate or
+       standalone"; not the fillers "when needed / necessary / required /
        possible / appropriate / applicable / quiet / idle / allowed / permitted", which name no situation; in Japanese "…場合の / 場合に", "…ときの / ときに",
        "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
@@ -389,7 +420,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     prompt), where no source of
     the package names `.claude`, a skill an agent's driver file routes (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in
     its skills folder or up to two folders higher whose table with a "When to use" / trigger column has a row for the
-    skill's name: `| `check-in` | User wants to start their day … |`), and a
+    skill's name: `| `check-in` | User wants to start their day … |`), a skill the skills folder's `skill-rules.json`
+    gives prompt triggers (`"promptTriggers": {"keywords": […], "intentPatterns": […]}` under its name: an activation
+    hook suggests it when a prompt matches), and a
     sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` (Unity's `Fixtures~/` and a plugin scaffold's `_template/` too), or a folder named `example_…` / `sample_…` / `fixture_…`, at any depth below the workspace
     root, its description or the first lines of its body calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
     an input for its package's checker, tests or tutorial), and a
