@@ -257,6 +257,53 @@ def link_items(children: list) -> list:
 _EXACT_LINK = rx.compile(r'\[([^\[\]`<\\\n\0]*)\]\(([^\x00-\x20\x7f()<>\\&]+)(?: +"[^"\\\n\0]*")?\)')
 
 
+class _InlineWithoutAltText:
+    """markdown-it's inline parser, except `parse`, which its image rule calls only to turn an image's label into
+    alt-text tokens (`token.children`): `link_items` reads an image's label from its `content`, so those tokens
+    are never read, and an image whose label holds 10^4 images (`![![a](b)![a](b)…](c)`) cost ~100 µs an inner
+    image to parse for nothing; and `skipToken`, with the plain-link shortcut."""
+
+    __slots__ = ("_inline",)
+
+    def __init__(self, inline) -> None:
+        self._inline = inline
+
+    def parse(self, src: str, md, env: dict, tokens: list) -> None:
+        return None  # (the alt text's tokens: left empty)
+
+    def skipToken(self, state) -> None:  # noqa: N802 (markdown-it's name)
+        """markdown-it's `skipToken` (a label's scan steps over one token), with inline_links' shortcut: a plain
+        link or image (`_EXACT_LINK`) is stepped over by one match, as the link or image rule would in validation
+        mode (every rule before them fails at `[` and `![`). A label holding 10^4 images took ~30 µs an image."""
+        pos = state.pos
+        cache = state.cache
+        if pos not in cache and state.level < state.md.options["maxNesting"]:
+            src = state.src
+            ch = src[pos]
+            if ch == "[" or (ch == "!" and src.startswith("[", pos + 1)):
+                m = _EXACT_LINK.match(src, pos + (ch == "!"))
+                if m is not None and m.end() <= state.posMax:
+                    state.pos = cache[pos] = m.end()
+                    return
+        self._inline.skipToken(state)
+
+    def __getattr__(self, name: str):
+        return getattr(self._inline, name)
+
+
+class _ParserWithoutAltText:
+    """The MarkdownIt parser as an inline rule sees it (`state.md`), with _InlineWithoutAltText as its `inline`."""
+
+    __slots__ = ("_md", "inline")
+
+    def __init__(self, md) -> None:
+        self._md = md
+        self.inline = _InlineWithoutAltText(md.inline)
+
+    def __getattr__(self, name: str):
+        return getattr(self._md, name)
+
+
 def inline_links(content: str, parser, env: dict) -> list:
     """The links of `content` (`link_items`) as markdown-it's inline parser (parser.inline.parse) reads
     them, with each plain link or image at a position the tokenizer reaches read by one regex match
@@ -267,11 +314,12 @@ def inline_links(content: str, parser, env: dict) -> list:
     fails at `[` (and at `!` followed by `[`), and `_EXACT_LINK` admits no character that would make
     the label or destination parsers stop elsewhere. Runs of 10^4 links then cost microseconds each
     instead of markdown-it's ~100 µs (docs/benchmarks.md, fuzzing). (The parser runs no post-processing
-    rules (`ruler2`), the only readers of earlier tokens.)"""
+    rules (`ruler2`), the only readers of earlier tokens.) An image's label is not parsed into alt-text tokens
+    (_InlineWithoutAltText): no link item comes from them."""
     from markdown_it.rules_inline import StateInline
 
     tokens: list = []
-    state = StateInline(content, parser, env, tokens)
+    state = StateInline(content, _ParserWithoutAltText(parser), env, tokens)
     inline = parser.inline
     rules = inline.ruler.getRules("")
     end = state.posMax

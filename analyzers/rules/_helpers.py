@@ -146,14 +146,17 @@ _EXPLICIT = rx.compile(
     r"|" + _START + r"trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
     # "Trigger with requests like "audit my crons"": the requests that load it
     r"|trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:with|on)\s+(?:requests?|prompts?|phrases?|queries|messages?|asks)\b"
+    # "Trigger with /update-dependencies or phrases like …": its command
+    r"|trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:with|on|by)\s+`?/[\w:.-]{1,40}"
     # ("Invoked by the stackgen generator over every package it vets")
     # ("Loaded by fact-implement at task close": a moment, as "at session start" anywhere; not "at scale")
     r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on"
     r"|(?:for|over)\s+(?:every|each)"
     r"|at\s+(?:the\s+)?(?:(?:task|session|turn|conversation|phase|step|sprint|run)\s+(?:start|end|close|open)"
     r"|(?:start|end|close|beginning)\s+of))\b"
-    # "… produce a plan when planning is requested": the request said in the passive
-    r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:is|are)\s+(?:requested|asked\s+for)\b"
+    # "… produce a plan when planning is requested", "Whenever commit or push is mentioned": the request said in the
+    # passive
+    r"|when(?:ever)?\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,3}(?:is|are)\s+(?:requested|asked\s+for|mentioned|discussed)\b"
     # "Load this first when …", "Read this skill before …", "Consult it whenever …"
     r"|(?:load|read|consult|recall)\s+(?:this(?:\s+(?:skill|index|guide|catalog))?|it)\s+(?:first,?\s+)?"  # (a catalog skill;
     # "READ THIS FIRST, before doing any forge work")

@@ -65,6 +65,8 @@ _NOT_ROUTED = rx.compile(
     r"|\buser[-\s]invoked\s+only\b|\bnever\s+auto[-\s]?(?:trigger|invoke|load|activate)"
     # "Opt-in only; not automatic on every project.": loaded only when its user asks for it
     r"|\bopt[-\s]?in\s+only\b"
+    # "Only the user can invoke this skill."
+    r"|\bonly\s+(?:the\s+)?user\s+(?:can|may|should)\s+(?:invoke|call|trigger|run|start|load)\b"
     # "Internal — not for direct invocation.": the noun form
     r"|\bnot\s+for\s+direct\s+(?:invocation|use|calls?|triggering|loading)\b"
     # "Internal shared Python helpers used by local skills.": a library other skills load, not a skill to route to
@@ -76,7 +78,7 @@ _NOT_ROUTED = rx.compile(
 
 # one of these is in every text _NOT_ROUTED matches: most descriptions are not searched
 _NOT_ROUTED_WORDS = ("direct", "independent", "standalone", "separate", "invoked only", "auto", "plug-in", "plugin",
-                     "sub-skill", "subskill", "opt")
+                     "sub-skill", "subskill", "opt", "only the user", "only user")
 
 
 def not_routed(doc: SkillDocument) -> bool:

@@ -35,7 +35,9 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     Japanese or Korean character counts as three: "当用户要求生成周报时使用" is a full sentence). When this
     fires, `MISSING_TRIGGER` does not, so one defect is never counted twice in the penalty. A short
     description that declares the skill deprecated ("TDD deprecated shim", "Deprecated: use tdd-v2") is
-    not reported: such a shim is kept for old invocations by name and is not meant to be routed to. Nor
+    not reported: such a shim is kept for old invocations by name and is not meant to be routed to; nor is a
+    short one ("Review Pull Request") of a skill with `disable-model-invocation: true`: only its user starts it,
+    from a menu where the description is a label (an empty or missing one is still reported). Nor
     is a frontmatter with no `description` that is another runtime's record: a slug `id`, or three or more
     keys no agent defines (a pipeline step's `type`, `group`, `phase`, `inputs`), read by that runtime's
     own loader.
@@ -74,6 +76,8 @@ def empty_description(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     n = len(text.strip())
     if n >= MIN_CHARS or weighted_length(text.strip()) >= MIN_CHARS or n and deprecated(doc):
         return  # a deprecated shim ("TDD deprecated shim") is reached by name only: it need not say more
+    if n and fm.data.get("disable-model-invocation") is True:
+        return  # only its user starts it (`/review-pr`): the description is the menu's label, never routed by
     if fld is None:
         if runtime_record(fm.data):
             return  # `type: pipeline`, `group`, `phase` and no description: another runtime's record

@@ -312,7 +312,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        ("Always use Seam CLI as the first retrieval layer for any codebase understanding task"), a sentence
        opening "(Pre-)loaded after / before / when …", a sentence opening "(ONLY) on explicit" and the invocations
        ("ONLY on explicit $caveman, /caveman, 'caveman mode'"; or "on explicit request"), "TRIGGER: …" /
-       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / 'Triggers include "rubber duck this", …' (quoted
+       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / "Trigger with /<command> …" / 'Triggers include "rubber duck this", …' (quoted
        phrases after "include" or "are"), a sentence opening "Symptoms: …" (the
        situations, listed after a label), a sentence opening 'Examples: "check my idioms", …' (requests a user says,
        quoted, one in the first person or asking: "my", "me", "I", "help", "can you", "please"; not 'Examples: "this
@@ -336,8 +336,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
        tickets and PR bodies"), "Invoke it / this skill to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
        data to …"), "Loaded / invoked / injected
-       (automatically) by <a plugin> when / before / after / on / for every / over every / at task close / at the end of …", "when <up to three words> is / are
-       requested / asked for" ("… when planning is requested"), "Run once / first at …", "Used / Loaded / Invoked by /<command>
+       (automatically) by <a plugin> when / before / after / on / for every / over every / at task close / at the end of …", "when <up to four words> is / are
+       requested / asked for / mentioned / discussed" ("… when planning is requested", "Whenever commit or push is
+       mentioned"), "Run once / first at …", "Used / Loaded / Invoked by /<command>
        as / for / to …", a sentence opening "Always load / invoke / apply (this skill / it) to …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Use / Load / Invoke it the moment / as soon as <the situation>" (an aside in brackets may come between), "— mandatory before …", "Required / Mandatory reading when / before …",
        "Read and follow this skill before …", "when they / you ask / request …" (also "when they request or previously authorize …"), "Use right / just after /
        before …", "Use monthly / weekly / regularly or after …", "when the user explicitly
@@ -399,7 +400,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
-    invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "Opt-in only", "the plug-in of the global
+    invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "Opt-in only", "Only the user can invoke this skill", "the plug-in of the global
     `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
     other skills load, or one marked internal in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
