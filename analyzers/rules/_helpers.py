@@ -146,8 +146,9 @@ _EXPLICIT = rx.compile(
     r"|" + _START + r"trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:before|after|every|any\s*time|by)\b"
     # "Trigger with requests like "audit my crons"": the requests that load it
     r"|trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:with|on)\s+(?:requests?|prompts?|phrases?|queries|messages?|asks)\b"
-    # "Trigger with /update-dependencies or phrases like …": its command
-    r"|trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:with|on|by)\s+`?/[\w:.-]{1,40}"
+    # "Trigger with /update-dependencies or phrases like …": its command, at a sentence's start (not "release mode
+    # (triggered by /commit v1.2)": one mode's command)
+    r"|" + _START + r"trigger\s+(?:this\s+skill\s+|it\s+)?with\s+`?/[\w:.-]{1,40}"
     # ("Invoked by the stackgen generator over every package it vets")
     # ("Loaded by fact-implement at task close": a moment, as "at session start" anywhere; not "at scale")
     r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on"

@@ -312,7 +312,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        ("Always use Seam CLI as the first retrieval layer for any codebase understanding task"), a sentence
        opening "(Pre-)loaded after / before / when …", a sentence opening "(ONLY) on explicit" and the invocations
        ("ONLY on explicit $caveman, /caveman, 'caveman mode'"; or "on explicit request"), "TRIGGER: …" /
-       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / "Trigger with /<command> …" / 'Triggers include "rubber duck this", …' (quoted
+       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / a sentence opening "Trigger with /<command> …" (not "release mode (triggered by /commit
+       v1.2)", one mode's command) / 'Triggers include "rubber duck this", …' (quoted
        phrases after "include" or "are"), a sentence opening "Symptoms: …" (the
        situations, listed after a label), a sentence opening 'Examples: "check my idioms", …' (requests a user says,
        quoted, one in the first person or asking: "my", "me", "I", "help", "can you", "please"; not 'Examples: "this
