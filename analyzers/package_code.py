@@ -310,6 +310,11 @@ READS_LINES = "\0reads-lines"
 _LINE_SPLITS = ('partition(":")', "partition(':')", 'split(":", 1)', "split(':', 1)")
 _YAML_LIBS = ("import yaml", "from yaml", "ruamel", "frontmatter.load")  # a source that parses YAML with a library
 _READS_OWN_FORMAT = lazy_compile(r"startswith\(\s*[\"'](?:# |> |```ya?ml)")
+# a loader that reads each SKILL.md whole and names the skill after its folder (`path.read_text()`,
+# `name = path.parent.name`: flopro_nexus pastes each into its system prompt); in loader_keys' set. And any source that
+# handles a frontmatter (says `frontmatter`, `---`, or parses YAML) beside SKILL.md: PARSES_FRONTMATTER
+READS_WHOLE_BY_FOLDER = "\0reads-whole-by-folder"
+PARSES_FRONTMATTER = "\0parses-frontmatter"
 
 
 # an entry-point group through which the package hands its skills to another package's runtime
@@ -416,6 +421,15 @@ def package_reads_own_format(doc: SkillDocument) -> bool:
     its own loader reads the skill, which needs no frontmatter there."""
     keys = _package_keys(doc)
     return keys is not None and READS_OWN_FORMAT in keys and INSTALLS_FOR_CLAUDE not in keys
+
+
+def package_reads_whole(doc: SkillDocument) -> bool:
+    """A source of the skill's shipping package reads each SKILL.md whole and names the skill after its folder, no
+    source handles a frontmatter (names `frontmatter`, or `---` / a YAML library beside SKILL.md), and none names
+    `.claude`: the package's own runtime pastes the file's text, and no agent's loader reads it."""
+    keys = _package_keys(doc)
+    return keys is not None and READS_WHOLE_BY_FOLDER in keys and PARSES_FRONTMATTER not in keys \
+        and INSTALLS_FOR_CLAUDE not in keys
 
 
 def package_reads_lines(doc: SkillDocument) -> bool:
@@ -861,6 +875,10 @@ def loader_keys(root: str) -> frozenset[str]:
             keys.add(READS_OWN_FORMAT)
         if "SKILL.md" in text and any(m in text for m in _LINE_SPLITS) and not any(m in text for m in _YAML_LIBS):
             keys.add(READS_LINES)
+        if "frontmatter" in text or ("SKILL.md" in text and ("---" in text or any(m in text for m in _YAML_LIBS))):
+            keys.add(PARSES_FRONTMATTER)
+        elif "SKILL.md" in text and ".parent.name" in text and ("read_text(" in text or ".read()" in text):
+            keys.add(READS_WHOLE_BY_FOLDER)
         if "SKILL.md" in text and "glob(" in text and _reads_globbed_references(text):
             keys.add(GLOBS_REFERENCES)
         if "SKILL.md" in text and "/" in text:  # an installer's file map: `".tact/AGENTS.md": …`

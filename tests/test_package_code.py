@@ -860,3 +860,41 @@ def test_reference_files_a_loader_globs_are_reached(loader: str, silent: bool, t
     (skill / "scripts" / "build.py").write_text("print('build')\n")
     got = {m.split("`")[1] for _, m in _codes(skill / "SKILL.md", tmp_path, "UNREFERENCED_FILE")}
     assert got == ({"scripts/build.py"} if silent else {"references/toggles.md", "scripts/build.py"}), got
+
+
+@pytest.mark.parametrize(("loader", "reported"), [
+    # flopro_nexus (set 51p): each SKILL.md read whole, named after its folder, pasted into the system prompt
+    ('def load(skills_dir):\n    for path in sorted(skills_dir.rglob("SKILL.md")):\n'
+     '        content = path.read_text(encoding="utf-8").strip()\n        name = path.parent.name\n', False),
+    # the same loader in a package that also parses a frontmatter somewhere
+    ('import yaml\ndef load(skills_dir):\n    for path in sorted(skills_dir.rglob("SKILL.md")):\n'
+     '        content = path.read_text(encoding="utf-8")\n        name = path.parent.name\n'
+     '        meta = yaml.safe_load(content.split("---")[1])\n', True),
+    # read whole, but not named after its folder
+    ('def load(path):  # SKILL.md\n    return path.read_text()\n', True),
+    # the same loader in a package that installs its skills for Claude Code
+    ('TARGET = "~/.claude/skills"\ndef load(skills_dir):\n    for path in skills_dir.rglob("SKILL.md"):\n'
+     '        content = path.read_text()\n        name = path.parent.name\n', True),
+])
+def test_a_package_that_pastes_skills_whole_needs_no_frontmatter(tmp_path: Path, loader: str, reported: bool) -> None:
+    skill = _package(tmp_path, "flopro_nexus", "nexus/skills/loader.py", loader, "nexus/skills/calendar")
+    path = skill / "SKILL.md"
+    path.write_text("# Calendar\n\nRead the user's calendar and list today's meetings.\n")
+    assert bool(_codes(path, tmp_path, "FRONTMATTER_MISSING")) is reported
+
+
+@pytest.mark.parametrize(("loader", "reported"), [
+    # emdash_core (set 51p): its loader reads `user_invocable`, and nothing of it names `.claude`
+    ('def parse(frontmatter):  # SKILL.md\n    return frontmatter.get("user_invocable", False)\n', False),
+    # the same loader in a package that installs its skills into `.claude/skills`: Claude Code reads them too
+    ('TARGET = "~/.claude/skills"\ndef parse(frontmatter):  # SKILL.md\n'
+     '    return frontmatter.get("user_invocable", False)\n', True),
+    # a package whose code does not read the key: a typo
+    ('def parse(frontmatter):  # SKILL.md\n    return frontmatter.get("name")\n', True),
+])
+def test_a_near_miss_the_package_alone_reads_is_its_spelling(tmp_path: Path, loader: str, reported: bool) -> None:
+    skill = _package(tmp_path, "emdash_core", "emdash_core/agent/skills.py", loader, "emdash_core/skills/telegram")
+    path = skill / "SKILL.md"
+    path.write_text("---\nname: telegram\ndescription: Manage the Telegram channel. Use when the user asks to connect "
+                    "Telegram.\nuser_invocable: true\n---\n\n# Telegram\n\nConnect it.\n")
+    assert bool(_codes(path, tmp_path, "UNKNOWN_FIELD")) is reported

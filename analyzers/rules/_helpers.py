@@ -327,6 +327,8 @@ _CONTEXT = rx.compile(
     r"|if\s+(?:the\s+)?(?:user|you|someone|claude|an?\s+agent)s?\b"
     # "Run as part of /build-validate or standalone": the step it runs in
     r"|as\s+part\s+of\s+(?:the\s+|a\s+|an\s+|your\s+)?[`/\w]"
+    # "… the Telegram channel so you can chat with the agent on Telegram": what it is for (as "lets you …")
+    r"|so\s+(?:that\s+)?(?:you|users?|the\s+user|claude|the\s+agent)\s+can\s+\w"
     # (not the "for" of "ask for", "look for", "search for", "wait for": what is asked for, not a purpose)
     r"|(?<!\bask\s)(?<!\basks\s)(?<!\basked\s)(?<!\blook\s)(?<!\blooks\s)(?<!\bsearch\s)(?<!\bsearches\s)"
     r"(?<!\bwait\s)(?<!\bwaits\s)(?<!\bexcept\s)"  # ("except for …": an exception, not a purpose)

@@ -363,7 +363,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        for chemical entities", or the search verb's -s form with any object: "Scans analytical outputs for privacy
        risks": what is sought; "Search tool for papers" is a purpose), nor a sentence opening "For …" that
        sends the case to another command ("For single-memory deletion use /mem-delete"), nor "except for", an
-       exception>", "in order to", "designed /
+       exception>", "in order to", "so (that) you / the user / the agent can …", "designed /
        used / built / meant / helps / lets / allows / enables (or helping / letting / allowing /
        enabling) [you / users / Claude / agents] to …",
        "Toolkit / tools / utilities / scripts / workflow / methodology / framework / guidance /

@@ -12,6 +12,7 @@ from ...package_code import (
     SIDECAR_FILES,
     package_names_file,
     package_reads_own_format,
+    package_reads_whole,
     package_serves_resource,
     package_writes_frontmatter,
 )
@@ -65,7 +66,10 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     name from the `# ` title, the description from a `> ` line, metadata from a fenced ```` ```yaml ```` block:
     `line.startswith("# ")` in a source naming SKILL.md) and never names `.claude`, when the file has that shape (a
     `# ` title with a `> ` line under it, or a ```` ```yaml ```` block first): its own runtime reads it. A title alone
-    gives no description, and is still reported. Nor is a sample skill under `examples/` (`fixtures/`, `tests/`, …)
+    gives no description, and is still reported. Nor on that of a package whose loader reads each SKILL.md whole and
+    names the skill after its folder (`name = path.parent.name`, `content = path.read_text()`: flopro_nexus pastes it
+    into its system prompt) when no source of the package handles a frontmatter (`frontmatter`, `---` or a YAML
+    library) and none names `.claude`. Nor is a sample skill under `examples/` (`fixtures/`, `tests/`, …)
     whose opening says it is one: "This example intentionally omits YAML frontmatter so validation tests can assert
     …" (a deliberately broken input of its package's checker).
 
@@ -113,7 +117,8 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
         )
         return
     if _materialized(doc) or _catalog_sidecar(doc) or package_serves_resource(doc) or package_writes_frontmatter(doc) \
-            or (_own_format(doc.lines) and package_reads_own_format(doc)) or sample_skill(doc):
+            or (_own_format(doc.lines) and package_reads_own_format(doc)) or sample_skill(doc) \
+            or package_reads_whole(doc):
         return
     name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"

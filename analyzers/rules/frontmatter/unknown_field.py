@@ -20,7 +20,7 @@ from ...fields import (
 )
 from ...findings import Edit, Finding, Fix, Severity
 from ...lazy_re import lazy_compile
-from ...package_code import package_provides, package_reads
+from ...package_code import package_provides, package_reads, package_runtime_only
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
 from .._helpers import kebab_words, runtime_record
@@ -92,7 +92,9 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     declaring the key at the top level of a frontmatter schema object: `SkillFrontmatterSchema = z.object({ domain:
     z.string() })`) is that package's format, declared as `known-fields` would declare it: only a
     near-miss of a known key (`user_invocable` for `user-invocable`) is still reported there, unless the package
-    reads the known key too (`_fm_get(fm, "when-to-use", "when_to_use")`: it takes both spellings). So it is in a
+    reads the known key too (`_fm_get(fm, "when-to-use", "when_to_use")`: it takes both spellings), or no source of it
+    names `.claude` (its own runtime alone loads the skill: emdash_core reads `user_invocable`, and the rename would
+    turn off its `/telegram` command). So it is in a
     skill the package hands to another package's runtime through an entry-point group naming skills (its wheel's
     `entry_points.txt` or its `pyproject.toml`: `[agent_utilities.skill_providers]` `arr-mcp = arr_mcp.skills`
     for `arr_mcp/skills/arr-starter/`), `tags` and `categories` are that runtime's keys (agent-utilities filters skills on them); its
@@ -199,6 +201,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             close = []  # `agents: [planner, developer]` is no misspelt `agent` (text); `mode: manual` no `model`
         if close and (close[0] in fields or package_reads(doc, key) and package_reads(doc, close[0])):
             close = []  # (the package reads both spellings: `_fm_get(fm, "when-to-use", "when_to_use")`)
+        if close and package_runtime_only(doc, [key]):
+            continue  # emdash_core reads `user_invocable` and never names `.claude`: its spelling, the rename breaks it
         if close:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
