@@ -133,7 +133,9 @@ _SCOPE = rx.compile(
     # a sentence with no subject opening the line ("Defines the formulas for …"), or after 。 ("…配置文件。维护…")
     # (capital: not a wrapped line); also after another sentence ("A guide to indexes. Covers when to index, …")
     r"|(?:^[\s>*_]*|[.!?]\s{1,3})(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Handles|Lists|Outlines)\b"
-    r"|(?:^[\s>*_]*|。)(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)", re.I | re.M)
+    # (an adverb may come first: "完整记录 Dashboard 所有统计数据的采集、计算、展示算法", records in full …)
+    r"|(?:^[\s>*_]*|。)(?:完整|详细|詳細|全面|系统|系統|集中|统一|統一)?(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)",
+    re.I | re.M)
 # "本节以简短的例子展示如何…完成快速部署、建立数据库、…", "本小节将从构造函数、订阅和取消订阅…进行介绍": this section / chapter,
 # a short phrase, then the verb (shows, introduces, describes)
 _SCOPE_ZH_GAP = lazy_compile(r"本(?:小节|小節|节|節|章|文档|文檔|文件|文)[^。！？\n]{0,40}?(?:介绍|介紹|展示|演示|说明|說明|描述)")
@@ -1343,7 +1345,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     clauses); or a sentence with no subject opening a line
     or after another sentence's end ("Defines the formulas for …", "Covers email login, …", "Handles Phase 5:
     saving sessions, exporting transcripts, …", "A guide to
-    indexes. Covers when to index, …"; "…配置文件。维护…"); the sentence, which may run on
+    indexes. Covers when to index, …"; "…配置文件。维护…", also after an adverb: "完整记录 … 的采集、计算、展示算法"); the
+    sentence, which may run on
     to the next line, going on to list three or more things (commas, `、` and `，` count, and "and" / 和 before
     the last item: "A, B and C", "A、B和C"), or two after a colon: "This topic describes two methods: exact search and approximate
     search"), or a
