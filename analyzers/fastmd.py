@@ -14,6 +14,7 @@ Returns plain tuples in the layout of parse._Facts (lines relative to the sectio
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from . import rx
@@ -257,6 +258,15 @@ def link_items(children: list) -> list:
 _EXACT_LINK = rx.compile(r'\[([^\[\]`<\\\n\0]*)\]\(([^\x00-\x20\x7f()<>\\&]+)(?: +"[^"\\\n\0]*")?\)')
 
 
+def _plain_link_at(src: str, pos: int) -> re.Match[str] | None:
+    """The plain link (`[…](…)`) or image (`![…](…)`) starting at `pos` that markdown-it's link or image rule would
+    read exactly so (_EXACT_LINK), or None."""
+    ch = src[pos]
+    if ch == "!":
+        return _EXACT_LINK.match(src, pos + 1) if src.startswith("[", pos + 1) else None
+    return _EXACT_LINK.match(src, pos) if ch == "[" else None
+
+
 class _InlineWithoutAltText:
     """markdown-it's inline parser, except `parse`, which its image rule calls only to turn an image's label into
     alt-text tokens (`token.children`): `link_items` reads an image's label from its `content`, so those tokens
@@ -278,13 +288,10 @@ class _InlineWithoutAltText:
         pos = state.pos
         cache = state.cache
         if pos not in cache and state.level < state.md.options["maxNesting"]:
-            src = state.src
-            ch = src[pos]
-            if ch == "[" or (ch == "!" and src.startswith("[", pos + 1)):
-                m = _EXACT_LINK.match(src, pos + (ch == "!"))
-                if m is not None and m.end() <= state.posMax:
-                    state.pos = cache[pos] = m.end()
-                    return
+            m = _plain_link_at(state.src, pos)
+            if m is not None and m.end() <= state.posMax:
+                state.pos = cache[pos] = m.end()
+                return
         self._inline.skipToken(state)
 
     def __getattr__(self, name: str):
@@ -324,12 +331,11 @@ def inline_links(content: str, parser, env: dict) -> list:
     rules = inline.ruler.getRules("")
     end = state.posMax
     max_nesting = parser.options["maxNesting"]
-    match = _EXACT_LINK.match
     while state.pos < end:
         pos = state.pos
         ch = content[pos]
-        if state.level < max_nesting and (ch == "[" or (ch == "!" and content.startswith("[", pos + 1))):
-            m = match(content, pos + (ch == "!"))
+        if state.level < max_nesting and (ch == "[" or ch == "!"):
+            m = _plain_link_at(content, pos)
             if m is not None:
                 if state.pending:
                     state.pushPending()

@@ -221,6 +221,22 @@ def exists_recorded(doc: SkillDocument, path: Path | str) -> bool:
     return hit
 
 
+def sibling_skills(doc: SkillDocument, limit: int) -> list[str]:
+    """The folders beside the skill's (the first `limit` by name) that hold a SKILL.md, each ending in a separator;
+    each SKILL.md's existence remembered on the document (the result cache re-checks them)."""
+    skill_dir = doc.skill_dir
+    if skill_dir is None:
+        return []
+    parent = os.fspath(skill_dir.parent)
+    try:
+        with os.scandir(parent) as it:
+            names = sorted(e.name for e in it if e.is_dir() and e.name != skill_dir.name)
+    except OSError:
+        return []
+    folders = [os.path.join(parent, n) + os.sep for n in names[:limit]]
+    return [f for f in folders if exists_recorded(doc, f + "SKILL.md")]
+
+
 TEXT_MARK = "\0text:"  # a key of SkillDocument.external: a file outside the skill whose content a rule read
 MAX_OUTSIDE_BYTES = 200_000  # a longer file outside the skill is not read
 

@@ -6,6 +6,7 @@ import re
 
 from ..document import SkillDocument
 from ..lazy_re import lazy_compile
+from ..measures import sibling_skills, text_recorded
 from .description._text import description
 
 _SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data", "tests",
@@ -14,16 +15,17 @@ _SAMPLE_PREFIXES = ("example_", "example-", "examples_", "examples-", "sample_",
                     "fixtures-")  # `example_suite/`, `samples-basic/` (dataagent's demo suite)
 # "an example skill", "a test skill"; a description that opens "This is a test …" (mcp-scan's test client's skill)
 # ("Fixture for workflow guidance.", "Held-out fixture with …": the word fixture alone, under a sample folder)
+# a skill saying it is broken on purpose: "This example intentionally omits YAML frontmatter so validation tests …"
+_DELIBERATELY_BROKEN = (r"\b(?:intentionally|deliberately|purposely|on\s+purpose)\s+(?:omits|lacks|breaks|violates"
+                        r"|invalid|malformed|broken|missing|left\s+out)\b")
 _SAMPLE_WORDS = lazy_compile(r"\b(?:example|sample|fixture|demo|test|dummy)\s+skill\b|\bfixture\b|^\W{0,3}this\s+is\s+a\s+"
                            r"(?:test|dummy|sample)\b"
                            # "This example intentionally omits YAML frontmatter so validation tests can assert …"
-                           r"|\b(?:intentionally|deliberately|purposely|on\s+purpose)\s+(?:omits|lacks|breaks|violates"
-                           r"|invalid|malformed|broken|missing|left\s+out)\b", re.I)
+                           r"|" + _DELIBERATELY_BROKEN, re.I)
 # what marks a sibling as a test input (an "example skill" beside it may sit among real ones; a deliberately broken
 # fixture does not)
 _TEST_INPUT_WORDS = lazy_compile(r"\b(?:fixture|test\s+skill|validation\s+tests?)\b|^\W{0,3}this\s+is\s+a\s+test\b"
-                                 r"|\b(?:intentionally|deliberately|purposely|on\s+purpose)\s+(?:omits|lacks|breaks"
-                                 r"|violates|invalid|malformed|broken|missing|left\s+out)\b", re.I | re.M)
+                                 r"|" + _DELIBERATELY_BROKEN, re.I | re.M)
 SIBLING_HEAD = 1500  # characters of a sibling skill's SKILL.md read for the sample words
 SIBLINGS = 20  # sibling folders looked at, at most
 SAMPLE_DEPTH = 6  # folders above a skill looked at for `examples/` when there is no workspace root
@@ -50,20 +52,8 @@ def _sibling_sample(doc: SkillDocument) -> bool:
     frontmatter so validation tests can assert …" in `examples/skills/invalid-bad-frontmatter/` beside
     `review-helper-v1/`; a fixture, a test skill): the folder holds the package's test inputs. (A sibling that says only
     "example skill" does not: real skills may sit beside one.)"""
-    assert doc.skill_dir is not None
-    try:
-        siblings = sorted(p for p in doc.skill_dir.parent.iterdir() if p.is_dir() and p != doc.skill_dir)[:SIBLINGS]
-    except OSError:
-        return False
-    for folder in siblings:
-        try:
-            with open(folder / "SKILL.md", encoding="utf-8", errors="replace") as f:
-                head = f.read(SIBLING_HEAD)
-        except OSError:
-            continue
-        if _TEST_INPUT_WORDS.search(head) is not None:
-            return True
-    return False
+    return any(_TEST_INPUT_WORDS.search(text_recorded(doc, f + "SKILL.md")[:SIBLING_HEAD]) is not None
+               for f in sibling_skills(doc, SIBLINGS))
 
 
 def _in_sample_folder(doc: SkillDocument) -> bool:

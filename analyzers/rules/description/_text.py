@@ -77,8 +77,8 @@ _NOT_ROUTED = rx.compile(
 
 
 # one of these is in every text _NOT_ROUTED matches: most descriptions are not searched
-_NOT_ROUTED_WORDS = ("direct", "independent", "standalone", "separate", "invoked only", "auto", "plug-in", "plugin",
-                     "sub-skill", "subskill", "opt", "only the user", "only user")
+_NOT_ROUTED_WORDS = ("direct", "independent", "standalone", "separate", "only", "auto", "plug-in", "plugin",
+                     "sub-skill", "subskill", "opt")  # ("only": also "user-invoked  only", "only  the user can …")
 
 
 def not_routed(doc: SkillDocument) -> bool:

@@ -11,7 +11,7 @@ from ...document import SkillDocument
 from ...fields import HERMES, skill_dialect
 from ...findings import Edit, Finding, Fix, Pos, Range, Severity
 from ...lazy_re import lazy_compile
-from ...measures import exists_recorded, text_recorded
+from ...measures import exists_recorded, sibling_skills, text_recorded
 from ...reach import reach
 from ...rule import FixAvailability, RuleContext, rule
 from .._sample import sample_skill
@@ -239,13 +239,13 @@ def unreferenced(doc: SkillDocument) -> list[str]:
         for f in out:
             if f.endswith(_DATA_SUFFIXES) or _program_less_module(doc, f):
                 if siblings is None:
-                    siblings = _sibling_skills(doc)
+                    siblings = sibling_skills(doc, SIBLINGS_LOOKED)
                 if _most_hold(doc, siblings, f):
                     continue
             kept.append(f)
         out = kept
         if out:
-            out = _without_sibling_links(doc, siblings if siblings is not None else _sibling_skills(doc), out)
+            out = _without_sibling_links(doc, siblings if siblings is not None else sibling_skills(doc, SIBLINGS_LOOKED), out)
         if out and "make " in doc.text:
             out = _without_build_paths(doc, out)
     return out
@@ -420,19 +420,6 @@ def _program_less_module(doc: SkillDocument, rel: str) -> bool:
         return False
     head = bf.text[:HEAD_CHARS]
     return not head.startswith("#!") and not any(m in head for m in _PROGRAM_MARKS)
-
-
-def _sibling_skills(doc: SkillDocument) -> list[str]:
-    """The sibling folders (first SIBLINGS_LOOKED by name) that hold a SKILL.md, each ending in a separator."""
-    skill_dir = doc.skill_dir
-    parent = os.fspath(skill_dir.parent)
-    try:
-        with os.scandir(parent) as it:
-            names = sorted(e.name for e in it if e.is_dir() and e.name != skill_dir.name)
-    except OSError:
-        return []
-    folders = [os.path.join(parent, n) + os.sep for n in names[:SIBLINGS_LOOKED]]
-    return [f for f in folders if exists_recorded(doc, f + "SKILL.md")]
 
 
 def _most_hold(doc: SkillDocument, siblings: list[str], rel: str) -> bool:
