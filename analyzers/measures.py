@@ -255,8 +255,12 @@ def _read_capped(path: str) -> bytes | None:
 def _digest(data: bytes | None) -> str:
     if data is None:
         return ""
-    # (only a rule that read a file outside the skill gets here: the CLI's static path imports no hashlib)
-    from hashlib import blake2b
+    # (the builtin module, as package_code's and batch.py's digests: hashlib would load OpenSSL, ~6 ms, on the CLI's
+    # static path whenever a rule reads a file outside the skill, such as a sample skill's siblings)
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover
+        from hashlib import blake2b
 
     return blake2b(data, digest_size=16).hexdigest()
 
