@@ -267,48 +267,52 @@ def _plain_link_at(src: str, pos: int) -> re.Match[str] | None:
     return _EXACT_LINK.match(src, pos) if ch == "[" else None
 
 
-class _InlineWithoutAltText:
-    """markdown-it's inline parser, except `parse`, which its image rule calls only to turn an image's label into
-    alt-text tokens (`token.children`): `link_items` reads an image's label from its `content`, so those tokens
-    are never read, and an image whose label holds 10^4 images (`![![a](b)![a](b)…](c)`) cost ~100 µs an inner
-    image to parse for nothing; and `skipToken`, with the plain-link shortcut."""
+def _skip_alt_text(src: str, md, env: dict, tokens: list) -> None:
+    """The inline parser's `parse` as the image rule sees it: it calls `parse` only to turn an image's label into
+    alt-text tokens (`token.children`), which `link_items` never reads (it takes an image's label from its
+    `content`); an image whose label holds 10^4 images (`![![a](b)![a](b)…](c)`) cost ~100 µs an inner image to
+    parse for nothing. The tokens are left empty."""
+    return None
 
-    __slots__ = ("_inline",)
 
-    def __init__(self, inline) -> None:
-        self._inline = inline
+_WITHOUT_ALT_TEXT: dict[int, tuple] = {}
 
-    def parse(self, src: str, md, env: dict, tokens: list) -> None:
-        return None  # (the alt text's tokens: left empty)
 
-    def skipToken(self, state) -> None:  # noqa: N802 (markdown-it's name)
-        """markdown-it's `skipToken` (a label's scan steps over one token), with inline_links' shortcut: a plain
-        link or image (`_EXACT_LINK`) is stepped over by one match, as the link or image rule would in validation
-        mode (every rule before them fails at `[` and `![`). A label holding 10^4 images took ~30 µs an image."""
+def _parser_without_alt_text(md):
+    """The MarkdownIt parser as inline_links' rules see it (`state.md`): a copy of `md` whose inline parser's
+    `parse` is _skip_alt_text and whose `skipToken` (a label's scan steps over one token) takes the plain-link
+    shortcut: a plain link or image (`_EXACT_LINK`) is stepped over by one match, as the link or image rule would
+    in validation mode (every rule before them fails at `[` and `![`); a label holding 10^4 images took ~30 µs an
+    image. Copies, not wrappers: a label's scan reads `state.md.options` and `state.md.inline` once a token, and
+    a forwarding `__getattr__` there made 10^4 nested brackets 4x slower. One copy per parser, made once."""
+    made = _WITHOUT_ALT_TEXT.get(id(md))
+    if made is not None and made[0] is md:
+        return made[1]
+    inline = md.inline
+    skip_token = inline.skipToken
+
+    def skip_token_plain_links(state) -> None:
         pos = state.pos
         cache = state.cache
-        if pos not in cache and state.level < state.md.options["maxNesting"]:
+        if pos in cache:  # (skipToken's own first step, without its rule lookup)
+            state.pos = cache[pos]
+            return
+        if state.level < state.md.options["maxNesting"]:
             m = _plain_link_at(state.src, pos)
             if m is not None and m.end() <= state.posMax:
                 state.pos = cache[pos] = m.end()
                 return
-        self._inline.skipToken(state)
+        skip_token(state)
 
-    def __getattr__(self, name: str):
-        return getattr(self._inline, name)
-
-
-class _ParserWithoutAltText:
-    """The MarkdownIt parser as an inline rule sees it (`state.md`), with _InlineWithoutAltText as its `inline`."""
-
-    __slots__ = ("_md", "inline")
-
-    def __init__(self, md) -> None:
-        self._md = md
-        self.inline = _InlineWithoutAltText(md.inline)
-
-    def __getattr__(self, name: str):
-        return getattr(self._md, name)
+    inline_copy = object.__new__(type(inline))
+    inline_copy.__dict__.update(vars(inline))
+    inline_copy.parse = _skip_alt_text
+    inline_copy.skipToken = skip_token_plain_links
+    md_copy = object.__new__(type(md))
+    md_copy.__dict__.update(vars(md))
+    md_copy.inline = inline_copy
+    _WITHOUT_ALT_TEXT[id(md)] = (md, md_copy)
+    return md_copy
 
 
 def inline_links(content: str, parser, env: dict) -> list:
@@ -322,11 +326,11 @@ def inline_links(content: str, parser, env: dict) -> list:
     the label or destination parsers stop elsewhere. Runs of 10^4 links then cost microseconds each
     instead of markdown-it's ~100 µs (docs/benchmarks.md, fuzzing). (The parser runs no post-processing
     rules (`ruler2`), the only readers of earlier tokens.) An image's label is not parsed into alt-text tokens
-    (_InlineWithoutAltText): no link item comes from them."""
+    (_parser_without_alt_text): no link item comes from them."""
     from markdown_it.rules_inline import StateInline
 
     tokens: list = []
-    state = StateInline(content, _ParserWithoutAltText(parser), env, tokens)
+    state = StateInline(content, _parser_without_alt_text(parser), env, tokens)
     inline = parser.inline
     rules = inline.ruler.getRules("")
     end = state.posMax
