@@ -207,14 +207,14 @@ def _variant_is_skill(folder: str, name: str, entries: list) -> bool:
     read, like `llms.txt`)."""
     if any(e.name.lower() in _PLUGIN_CODE for e in entries):
         return False
-    if os.path.basename(folder) in _WEB_ROOTS:
+    if os.path.basename(folder) in WEB_ROOTS:
         return _has_frontmatter(folder, name)
     if sum(1 for e in entries if e.name.lower().endswith(".md")) <= PROMPT_PEERS:
         return True  # `templates/skills/panel/skill.md` (+ skill.json): a skill, frontmatter or not
     return _has_frontmatter(folder, name)
 
 
-_WEB_ROOTS = frozenset({"public", "static", "www", "wwwroot", "htdocs", ".well-known"})  # a site's served files
+WEB_ROOTS = frozenset({"public", "static", "www", "wwwroot", "htdocs", ".well-known"})  # a site's served files
 
 
 def _has_frontmatter(folder: str, name: str) -> bool:

@@ -254,7 +254,7 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     # set 39b: shuanzi/agent-config-hub's `fixtures/fx-01/native-root/skills/demo-skill`, four folders below
     fixture = "Demo fixture skill. Copies one file into the target folder."
     assert codes("fixtures/fx-01/native-root/skills/demo-skill", fixture) == []
-    assert codes("src/fx-01/native-root/skills/demo-skill", fixture) == ["MISSING_TRIGGER"]
+    assert codes("src/fx-01/native-root/skills/demo-copy", fixture) == ["MISSING_TRIGGER"]  # (`demo-skill/`: set 53)
     # set 42q: dataagent's `builtin_suites/example_suite/skill/demo_skill_extra`, a folder named `example_…`
     assert codes("pkg/builtin_suites/example_suite/skill/demo-extra", fixture) == []
     assert codes("pkg/builtin_suites/exemplary/skill/demo-extra", fixture) == ["MISSING_TRIGGER"]
@@ -262,8 +262,9 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     # correct"), an input of the package's own tests; a testing skill under `shared/` is a skill
     test_input = "This is a test that everythings is correct"
     assert codes("scan/tests/mcp_servers/.test-client/skills/test-skill", test_input) == []
-    assert codes("scan/shared/skills/test-skill", test_input) == ["MISSING_TRIGGER"]
-    assert codes("scan/tests/skills/testing", "Writes unit tests with pytest and reports coverage.") == ["MISSING_TRIGGER"]
+    assert codes("scan/shared/skills/self-check", test_input) == ["MISSING_TRIGGER"]  # (`test-skill/`: set 53)
+    assert codes("scan/testing/skills/testing", "Writes unit tests with pytest and reports coverage.") == [
+        "MISSING_TRIGGER"]  # (under `tests/` it is a test input whatever it says: set 53, below)
     # set 41r: agent_engineering_toolkit's `fixtures/` skills ("Fixture for workflow guidance.", "Held-out fixture with
     # a mismatched directory name."): the word alone, under a sample folder; elsewhere it is a skill's word
     assert codes("aet/fixtures/skills/wf-guide", "Fixture for workflow guidance.") == []
@@ -271,14 +272,14 @@ def test_a_sample_skill_under_examples_gets_no_trigger_finding(tmp_path) -> None
     assert codes("aet/skills/fixture-maker", "Writes pytest fixture files and factories.") == ["MISSING_TRIGGER"]
     # set 43e: a plugin scaffold's placeholder, `plugins/_template/skills/example-skill` ("Example skill …")
     assert codes("cp/plugins/_template/skills/example-skill", "Example skill showing the layout of a skill.") == []
-    assert codes("cp/plugins/linear/skills/example-skill", "Example skill showing the layout of a skill.") == [
-        "MISSING_TRIGGER"]
+    assert codes("cp/plugins/linear/skills/layout", "Example skill showing the layout of a skill.") == [
+        "MISSING_TRIGGER"]  # (in a folder named `example-skill`: set 53)
 
 
 def test_a_fixture_skill_said_so_in_its_body_gets_no_trigger_or_unreferenced_finding(tmp_path) -> None:
     """set 43: agent-skills-sync-unity's `Tests/Editor/Fixtures~/SkillFolderHash/nested` ("Nested folders and mixed-case
     names.", body "Fixture skill for computedHash tests.") is hashed test data: Unity skips `Fixtures~/` folders. Its
-    unreached `scripts/run.sh` is data too. The same skill outside a test folder, and a real skill under `Tests/`
+    unreached `scripts/run.sh` is data too. The same skill outside a test folder, and a real skill under `Testing/`
     whose body says nothing of fixtures, are still reported."""
     from skillgrade.analyzers.parse import scan_skill_files
     from skillgrade.analyzers.report import analyze
@@ -296,8 +297,8 @@ def test_a_fixture_skill_said_so_in_its_body_gets_no_trigger_or_unreferenced_fin
     fixture = "Fixture skill for computedHash tests."
     assert codes("pkg/Tests/Editor/Fixtures~/SkillFolderHash/nested", fixture) == []
     assert codes("pkg/Editor/SkillFolderHash/nested", fixture) == ["MISSING_TRIGGER", "UNREFERENCED_FILE"]
-    assert codes("pkg/Tests/Editor/hash/nested", "Hashes the folders of a skill.") == ["MISSING_TRIGGER",
-                                                                                      "UNREFERENCED_FILE"]
+    assert codes("pkg/Testing/Editor/hash/nested", "Hashes the folders of a skill.") == ["MISSING_TRIGGER",
+                                                                                        "UNREFERENCED_FILE"]
     # MetalbolicX/opencode-agent-skills-md's `tests/fixtures/…/scripted-skill`: "This fixture skill is referenced by …"
     assert codes("tests/fixtures/skills/project/.opencode/skills/scripted", "This fixture skill is referenced by the "
                  "discovery tests.") == []
@@ -377,3 +378,52 @@ def test_skill_rules_json_prompt_triggers_route_the_skill(tmp_path) -> None:
     rep = analyze(text, skills / "hook-developer" / "SKILL.md", config=Config(select=("MISSING_TRIGGER",)),
                   workspace_root=tmp_path)
     assert [f.code for f in rep.findings] == ["MISSING_TRIGGER"]
+
+
+def test_test_folders_sample_tags_and_sample_folders_mark_sample_skills(tmp_path) -> None:
+    """set 53: H4x3rs/skills-hub's `skm-cli/test/add-uint-support` (a real skill's text, the CLI's upload test input:
+    `category`, `tags` are the hub's upload fields), TreeTreeDi/skills-hub's `hello` (`tags: [example, greeting]`, a
+    website's demo) and AxiomNode's `agent-skills/sample-skill` ("This is a test skill.") are samples. Near-misses: the
+    same skills under `testing/`, tagged `greeting` only, and a `sample-skill` folder whose text says nothing of it."""
+    from skillgrade.analyzers.report import analyze
+
+    def codes(folder: str, front: str, body: str = "Greet the user.") -> list[str]:
+        skill = tmp_path / folder
+        skill.mkdir(parents=True)
+        text = f"---\nname: {skill.name}\n{front}\n---\n\n# Skill\n\n{body}\n"
+        (skill / "SKILL.md").write_text(text, encoding="utf-8")
+        rep = analyze(text, skill / "SKILL.md", workspace_root=tmp_path,
+                      config=Config(select=("MISSING_TRIGGER", "WEAK_TRIGGER", "UNKNOWN_FIELD")))
+        return sorted(f.code for f in rep.findings)
+
+    upload = "description: Adds uint support to the tensor ops.\ncategory: tools"
+    assert codes("a/skm-cli/test/add-uint-support", upload) == []
+    assert codes("a/skm-cli/testing/add-uint-support", upload) == ["MISSING_TRIGGER", "UNKNOWN_FIELD"]
+    hello = "description: A friendly greeting skill that introduces itself to users\ncategory: utility\ntags:\n  - {}"
+    assert codes("b/apps/web/.agents/skills/hello", hello.format("example")) == []
+    assert codes("b/apps/web/.agents/skills/hi", hello.format("greeting")) == ["MISSING_TRIGGER", "UNKNOWN_FIELD",
+                                                                               "UNKNOWN_FIELD"]
+    sample = "description: A sample bundled skill for testing the new local CLI."
+    assert codes("c/library/agent-skills/sample-skill", sample, "This is a test skill.") == []
+    assert codes("d/library/agent-skills/sample-skill", "description: Review a pull request for testing gaps.",
+                 "Review the diff.") == ["WEAK_TRIGGER"]
+
+
+def test_a_skill_in_an_archive_folder_gets_no_trigger_finding(tmp_path) -> None:
+    """set 55: jacobrocks1212/claude-config's `archived/user-skills/implement-phase`, retired: no agent loads it. A
+    skill named for archives (`skills/archive-notes`), and one under `archiver/`, are still reported."""
+    from skillgrade.analyzers.report import analyze
+
+    def codes(folder: str) -> list[str]:
+        skill = tmp_path / folder
+        skill.mkdir(parents=True)
+        text = f"---\nname: {skill.name}\ndescription: Implements one phase of the plan and reports progress.\n---\n\nGo.\n"
+        (skill / "SKILL.md").write_text(text, encoding="utf-8")
+        rep = analyze(text, skill / "SKILL.md", config=Config(select=("MISSING_TRIGGER", "WEAK_TRIGGER")),
+                      workspace_root=tmp_path)
+        return [f.code for f in rep.findings]
+
+    assert codes("cfg/archived/user-skills/implement-phase") == []
+    assert codes("cfg2/.archive/skills/implement-phase") == []
+    assert codes("cfg3/skills/archive-notes") == ["MISSING_TRIGGER"]
+    assert codes("cfg4/archiver/skills/implement-phase") == ["MISSING_TRIGGER"]

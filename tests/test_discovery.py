@@ -269,3 +269,21 @@ def test_case_variant_counts_only_when_it_reads_as_a_skill(tmp_path: Path) -> No
     found = sorted(p.relative_to(tmp_path).as_posix() for p in find_skill_files([tmp_path]))
     assert found == ["site/static/skill.md", "skills/lower/skill.md", "templates/skills/panel/skill.md"]
 
+
+
+def test_a_web_roots_skill_md_with_frontmatter_keeps_its_name(tmp_path: Path) -> None:
+    """Set 53: agent-skills-hub's `frontend/public/skill.md` (frontmatter; "save it as SKILL.md") is the page the
+    site serves at `/skill.md`: scored, but its name is its address, not a skill folder's misnamed manifest. The same
+    file in a skill folder is reported."""
+    from skillgrade.analyzers.config import Config
+    from skillgrade.analyzers.report import analyze
+
+    text = "---\nname: hub\ndescription: Use when installing skills from the hub.\n---\n\n# Hub\n\nSave this page.\n"
+    got = {}
+    for rel in ("frontend/public/skill.md", "skills/hub/skill.md"):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True)
+        path.write_text(text, encoding="utf-8")
+        rep = analyze(text, path, config=Config(select=("SKILL_FILE_NAME",)), workspace_root=tmp_path)
+        got[rel] = [f.code for f in rep.findings]
+    assert got == {"frontend/public/skill.md": [], "skills/hub/skill.md": ["SKILL_FILE_NAME"]}

@@ -103,3 +103,17 @@ def test_generated_per_agent_copies_inside_a_skill_are_no_collision(tmp_path: Pa
     got = _dups(tmp_path, rels)
     assert got["foo/platforms/codex/SKILL.md"] == []
     assert got["foo/old/SKILL.md"] == ["foo/SKILL.md"]
+
+
+def test_a_skill_an_npm_package_inside_the_repository_skill_ships_is_no_collision(tmp_path: Path) -> None:
+    """Set 53: AIMFllyYS/Tmp-Skills-Hub's repository-root SKILL.md and `packages/cli/self-skill/SKILL.md`, the same
+    skill bundled by the npm CLI (`packages/cli/package.json`), which installs it alone. Without the package, the inner
+    copy is a stale one inside the skill."""
+    (tmp_path / ".git").mkdir()
+    rels = ["hub/SKILL.md", "hub/packages/cli/self-skill/SKILL.md", "hub/packages/old/self-skill/SKILL.md"]
+    for rel in rels:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "hub/packages/cli/package.json").write_text('{"name": "hub-cli"}\n', encoding="utf-8")
+    got = _dups(tmp_path, rels)
+    assert got["hub/packages/cli/self-skill/SKILL.md"] == []
+    assert got["hub/SKILL.md"] == ["hub/packages/old/self-skill/SKILL.md"]

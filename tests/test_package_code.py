@@ -338,10 +338,11 @@ def test_a_helper_given_several_keys_and_a_dotted_line_read_are_reads(tmp_path: 
 def test_a_go_parsers_yaml_tags_are_its_keys(tmp_path: Path) -> None:
     """set 43c: kai98k/agent-skills-registry parses SKILL.md in Go into a struct whose fields carry `yaml:"tags"`;
     its test fixture's `tags` is that registry's key. A key no field names, and the same key without the Go
-    parser, are still reported."""
+    parser, are still reported. (The skill here is kept in `skills/`: under `tests/` it is a test input, whose keys
+    are its test's data whatever the parser reads: set 53.)"""
     parser = ('package skill\n\n// Frontmatter of a SKILL.md file.\ntype Frontmatter struct {\n'
               '\tName string `yaml:"name"`\n\tTags []string `yaml:"tags,omitempty"`\n}\n')
-    skill = _package(tmp_path, "registry", "internal/skill/parse.go", parser, "tests/testdata/valid-skill")
+    skill = _package(tmp_path, "registry", "internal/skill/parse.go", parser, "skills/valid-skill")
     (tmp_path / "pyproject.toml").unlink()
     (tmp_path / "go.mod").write_text("module example.com/registry\n\ngo 1.22\n")
     text = "---\nname: valid-skill\ndescription: Use when testing.\ntags: [a]\nowner: me\n---\n\n# X\n"

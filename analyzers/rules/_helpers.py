@@ -13,7 +13,7 @@ from ..fields import RECORD_KEYS, agent_defines
 from ..findings import Pos
 from ..lazy_re import lazy_compile
 
-NAME_RE = rx.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+NAME_RE = rx.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")  # (\Z: `$` allows a final line break, `name: |`)
 # `name: "{skill-name}"`, `<skill-name>`, `[Skill Name]`: a template's placeholder, filled in by whoever
 # copies it (a skill-format template shipped as templates/skill.md)
 # `{skill-name}`, `{{name}}`, `<name>`, `[name]`, `__PKG__` (a scaffold's token its generator replaces)
@@ -151,7 +151,9 @@ _EXPLICIT = rx.compile(
     r"|" + _START + r"trigger\s+(?:this\s+skill\s+|it\s+)?with\s+`?/[\w:.-]{1,40}"
     # ("Invoked by the stackgen generator over every package it vets")
     # ("Loaded by fact-implement at task close": a moment, as "at session start" anywhere; not "at scale")
-    r"|(?:loaded|invoked|injected|triggered)\s+(?:automatically\s+)?by\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|on"
+    # ("Auto-submitted by this plugin's session.measure hook when …": not "forms submitted by users when …")
+    r"|(?:loaded|invoked|injected|triggered|auto-submitted)\s+(?:automatically\s+)?by\s+(?:[^.;!?\n]|\.(?=\w)){1,60}?\b"
+    r"(?:when|whenever|before|after|on"
     r"|(?:for|over)\s+(?:every|each)"
     r"|at\s+(?:the\s+)?(?:(?:task|session|turn|conversation|phase|step|sprint|run)\s+(?:start|end|close|open)"
     r"|(?:start|end|close|beginning)\s+of))\b"

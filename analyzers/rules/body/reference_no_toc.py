@@ -122,6 +122,9 @@ _SCOPE = rx.compile(
     r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es|explores|discusses|introduces|presents|"
     r"defines)"
     r"|it\s+(?:covers|demonstrates|outlines|walks\s+through)"
+    # "These instructions cover the mechanical assembly …: conversion, discovery, invocation, and delivery"
+    r"|these\s+(?:instructions|notes|guidelines|pages|docs|sections)\s+(?:cover|contain|describe|document|explain|"
+    r"include|list|outline|walk\s+through|specify|detail|summari[sz]e)"
     # "Use this reference for Docker, SearXNG, Crawl4AI, cache, CLI, and HTTP API questions": what it is consulted for
     r"|(?:use|consult|see|read)\s+this\s+(?:file|document|doc|guide|reference|page)\s+(?:for|when)"
     r")\b"
@@ -180,9 +183,16 @@ def _items(said: str) -> int:
 
 
 def _scope_text(lines: list[str], i: int) -> str:
-    """Line `i` and, when its sentence runs on, the next line (quote markers and indentation removed)."""
+    """Line `i` and, when its sentence runs on, the next line (quote markers and indentation removed); after a colon,
+    a next line of prose (not a list item or heading: "…of the affidavit package:" / "DOCX-to-PDF conversion, …")."""
     line = lines[i]
-    if i + 1 < len(lines) and not line.rstrip().endswith((".", "。", ":")) and lines[i + 1].strip():
+    if i + 1 >= len(lines) or not lines[i + 1].strip():
+        return line
+    end = line.rstrip()
+    if end.endswith(":"):
+        nxt = lines[i + 1].lstrip(" >")
+        return line if nxt[:1] in ("-", "*", "+", "#", "|", "`") or nxt[:1].isdigit() else line + " " + nxt
+    if not end.endswith((".", "。")):
         return line + " " + lines[i + 1].lstrip(" >")
     return line
 
@@ -1338,7 +1348,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     includes / shows / demonstrates / lists / outlines / walks through / provides / specifies / details / summarises /
     explores / discusses / introduces / presents / defines",
     "it covers / demonstrates / outlines
-    / walks through", "use / consult / see / read this reference / file / guide … for / when" ("Use this reference for
+    / walks through", "these instructions / notes / guidelines / pages / docs / sections cover / contain / describe /
+    … " (a sentence ending in a colon goes on into the next line of prose: "These instructions cover the assembly of
+    the package:" / "DOCX-to-PDF conversion, coordinate discovery, script invocation, and output delivery."), "use / consult / see / read this reference / file / guide … for / when" ("Use this reference for
     Docker, SearXNG, Crawl4AI, cache, CLI, and HTTP API questions."), or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…, also
     "this section / chapter" and a short phrase before the verb, the list counted by its `、` (`本节以简短的例子展示如何完成快速
     部署、建立数据库、…`, `本小节将从构造函数、订阅和取消订阅进行介绍`; not `本文将介绍…的使用方法，帮助用户…，提升…`, whose `，` join

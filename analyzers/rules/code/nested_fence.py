@@ -87,6 +87,15 @@ def _nested_fences(doc: SkillDocument) -> list[tuple[CodeBlock, int, int]]:
     return out
 
 
+def _wraps_whole_file(doc: SkillDocument, first: int, last: int) -> bool:
+    """The outer block opens at the file's first non-blank line, with no frontmatter, and the author's closer is its
+    last non-blank line: a generated SKILL.md pasted whole inside a ```` ```markdown ```` block."""
+    if doc.frontmatter.present or first >= len(doc.lines) or last >= len(doc.lines):
+        return False
+    lines = doc.lines
+    return all(not ln.strip() for ln in lines[:first]) and all(not ln.strip() for ln in lines[last + 1:])
+
+
 def _closer_in_html(doc: SkillDocument, b: CodeBlock, nb: CodeBlock, opener: FenceLine) -> int | None:
     """The author's closer of `b` when an HTML block swallowed it: the first HTML block after `b` (and before
     the next block `nb`) that runs to a blank line holds a bare fence line of `b`'s fence (```` </details> ````
@@ -279,6 +288,10 @@ def nested_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ````
     `````
 
+    A file wrapped whole in such a block (its first line opens it, with no frontmatter, and its last line is the
+    author's closer: a generated SKILL.md pasted inside ```` ```markdown ````) is named as that: the fix is to remove the
+    two wrapper fences, not to lengthen them.
+
     ## Fix
     A fence can only be closed by one at least as long, so make the outer fence longer than every fence inside it (four backticks, or `~~~`) at both its
     opening and its closing line. No automatic fix: only the author knows which fence was meant to
@@ -289,6 +302,14 @@ def nested_fence(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         line = doc.lines[inner]
         start = len(line) - len(line.lstrip())
         then = "opens a new block" if stray in openers else "is left as text in the HTML block above it"
+        if _wraps_whole_file(doc, b.start_line, stray):
+            yield ctx.finding(
+                Range(Pos(b.start_line, 0), Pos(b.start_line, len(doc.lines[b.start_line].rstrip()))),
+                f"The whole file is wrapped in the `{b.info.split()[0] if b.info else 'untagged'}` block opened at "
+                f"line {b.start_line + 1} and closed at line {stray + 1} (the fence at line {inner + 1} ends it "
+                "early): agents read a skill's text as markdown, so remove the two wrapper fences rather than "
+                "lengthening them")
+            continue
         yield ctx.finding(
             Range(Pos(inner, start), Pos(inner, len(line.rstrip()))),
             f"Fence inside the {f'`{b.info.split()[0]}`' if b.info else 'untagged'} block opened at line "

@@ -139,6 +139,17 @@ def _under_this_machine(heads: list[Heading], ln: int) -> bool:
     return i >= 0 and _HEADING_THIS_MACHINE.search(heads[i].text) is not None
 
 
+def _under_settings(heads: list[Heading], ln: int) -> bool:
+    """The nearest heading above line `ln` asks the reader to set its values ("## User Configuration (customize
+    before use)", "## Paths (edit these)"): the section's paths are the author's settings, to be replaced."""
+    i = bisect.bisect_right(heads, ln, key=lambda h: h.line) - 1
+    return i >= 0 and _HEADING_SETTINGS.search(heads[i].text) is not None
+
+
+_HEADING_SETTINGS = lazy_compile(r"\b(?:customi[sz]e|adjust|edit|change|replace)\s+(?:these|this|them|before|to\s+"
+                                 r"(?:your|match))\b|\bbefore\s+(?:first\s+)?use\b", re.I)
+
+
 def _enclosing_block(doc: SkillDocument, ln: int) -> CodeBlock | None:
     """The code block line `ln` is inside (between its fences), or None."""
     blocks = doc.code_blocks  # in document order, not nested: the last one opening before `ln` is the only candidate
@@ -208,7 +219,7 @@ _HEADING_THIS_MACHINE = lazy_compile(r"\bthis\s+(?:[\w-]{1,20}\s+)?(?:machine|co
 # the first line of a block that shows what a program printed: an error, a traceback, a warning
 # or a status mark a diagnostic prints before each result (`❌ Repository path: not found`, `✅ Node 20`)
 _PRINTED_STARTS = ("Error:", "ERROR:", "error:", "Traceback (most recent call last)", "fatal:", "FATAL:", "Warning:",
-                   "WARNING:", "Exception in thread", "panic:", "❌", "✅", "⚠", "✗", "✘", "✖", "✔")
+                   "WARNING:", "Exception in thread", "panic:", "❌", "✅", "⚠", "✗", "✘", "✖", "✔", "✓")
 # the block after such a line is a command's output, not something the agent is told to use
 _OUTPUT_LANGUAGES = frozenset({"", "json", "jsonc", "text", "txt", "output", "console", "log", "plaintext"})
 _OUTPUT_INTROS = ("looks like", "sample output", "example output", "output example", "sample response",
@@ -321,11 +332,13 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     a description that says the skill is for "this machine" / "this WSL1 machine" / "the operator's machine", or
     such words on the path's own line, also "This machine only: …" or "(this machine only)" there, or "this machine"
     in the heading of the path's section ("## Install (Windows, this machine)"); not "Copy this
-    machine's config from …"); nor a path in a block that shows what a command prints ("The returned
+    machine's config from …"); nor a path in a section whose heading asks to set its values ("## User Configuration
+    (customize before use)", "## Paths (edit these)"): the author's settings, to be replaced (the same path written
+    elsewhere in the body is still reported); nor a path in a block that shows what a command prints ("The returned
     JSON looks like this:", "Sample output:", or in Japanese or Chinese a line naming the output or result
     (`**診断結果**:`, "diagnosis result") before an untagged, `json` or `text` block, or such a block opening with
     what a program prints: `Error:`, `fatal:`, `Traceback (most recent call last)`, `Warning:`, `panic:`, or the status
-    mark a diagnostic prints before a result, `❌` / `✅` / `⚠` / `✔` / `✗`): the agent reads the real path from its
+    mark a diagnostic prints before a result, `❌` / `✅` / `⚠` / `✔` / `✓` / `✗`): the agent reads the real path from its
     own run; nor a path shown as the absolute-path form beside others, under a label naming it at the start of its
     line, of the short line above it or of the line introducing its block ("✅ 绝对路径：`![](/Users/bruce/photo.jpg)`",
     "# 方案2: 绝对路径", "**示例 2：绝对路径**", "- Absolute path: `/Users/bob/cover.jpg`").
@@ -370,7 +383,7 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 continue  # `"/Users/photo.png"`: a file placed in the root of homes, a made-up path, no user's
             if _elided(m.group("rest")):
                 continue  # `/Users/jp/.../.worktrees/<branch>`: an elided example, a path on no machine
-            if _sample_output(doc, ln) or _absolute_form_example(doc, ln):
+            if _sample_output(doc, ln) or _absolute_form_example(doc, ln) or _under_settings(doc.headings, ln):
                 break
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path

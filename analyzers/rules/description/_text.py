@@ -47,9 +47,24 @@ DEPRECATED = rx.compile(
 
 def deprecated(doc: SkillDocument) -> bool:
     """The description declares the skill deprecated or a forwarding shim: it is kept so old invocations by
-    name still work, and a trigger clause would pull the router toward it."""
+    name still work, and a trigger clause would pull the router toward it. Or the skill is kept in an archive folder
+    (`archived/user-skills/implement-phase/`): retired, loaded by no agent."""
     text = description(doc)[1]
-    return isinstance(text, str) and DEPRECATED.match(text) is not None
+    return isinstance(text, str) and DEPRECATED.match(text) is not None or _archived(doc)
+
+
+# folders that keep retired skills (`archived/user-skills/<skill>/`, `.archive/`, `deprecated/`)
+_ARCHIVE_DIRS = frozenset({"archive", "archived", "archives", "deprecated", "retired", "attic", "graveyard"})
+
+
+def _archived(doc: SkillDocument) -> bool:
+    """A folder above the skill, below the workspace root, is an archive (`archived/`, `_archive/`, `.deprecated/`)."""
+    if doc.skill_dir is None:
+        return False
+    parts = doc.skill_dir.parts[-7:-1]
+    if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
+        parts = doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]
+    return any(p.lower().lstrip("._") in _ARCHIVE_DIRS for p in parts)
 
 
 # A description that says the skill is not routed to by itself: another skill or a stage loads it.

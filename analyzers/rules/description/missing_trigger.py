@@ -336,7 +336,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        whenever / if …" (not "apply for"), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
        tickets and PR bodies"), "Invoke it / this skill to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
-       data to …"), "Loaded / invoked / injected
+       data to …"), "Loaded / invoked / injected / auto-submitted
        (automatically) by <a plugin> when / before / after / on / for every / over every / at task close / at the end of …", "when <up to four words> is / are
        requested / asked for / mentioned / discussed" ("… when planning is requested", "Whenever commit or push is
        mentioned"), "Run once / first at …", "Used / Loaded / Invoked by /<command>
@@ -399,7 +399,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     deprecated shim"): a shim kept so old
     invocations by name keep working should not attract the router, and a "Use when …" clause would pull
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
-    other skill. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
+    other skill. So are skills kept in an archive folder below the workspace root (`archive/`, `archived/`,
+    `deprecated/`, `retired/`, `attic/`, also with a leading `_` or `.`: `archived/user-skills/implement-phase/`):
+    retired, loaded by no agent. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
     invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "Opt-in only", "Only the user can invoke this skill", "the plug-in of the global
     `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
@@ -425,9 +427,12 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     skill's name: `| `check-in` | User wants to start their day … |`), a skill the skills folder's `skill-rules.json`
     gives prompt triggers (`"promptTriggers": {"keywords": […], "intentPatterns": […]}` under its name: an activation
     hook suggests it when a prompt matches), and a
-    sample skill (kept under `examples/`, `fixtures/`, `samples/`, `testdata/` or `tests/` (Unity's `Fixtures~/` and a plugin scaffold's `_template/` too), or a folder named `example_…` / `sample_…` / `fixture_…`, at any depth below the workspace
-    root, its description or the first lines of its body calling it an "example / sample / fixture / demo / test skill", or a "fixture", or opening "This is a test":
-    an input for its package's checker, tests or tutorial), and a
+    sample skill (kept under a test folder, `tests/`, `test/`, `__tests__/`, `testdata/`, `fixtures/` (Unity's
+    `Fixtures~/` too), at any depth below the workspace root; tagged `example`, `sample` or `demo` in its frontmatter's
+    `tags` or `keywords`; or kept under `examples/`, `samples/`, a plugin scaffold's `_template/`, a folder named
+    `example_…` / `sample_…` / `fixture_…`, or in a folder named `sample-skill` / `example-skill` / `test-skill`, with
+    its description or the first lines of its body calling it an "example / sample / fixture / demo / test skill", or a
+    "fixture", or opening "This is a test": an input for its package's checker, tests or tutorial), and a
     fill-in template whose `name` is a placeholder (`name: <skill-id>`), or whose description is one
     (`description: "{{customDescription}}"`, or a scaffold's stand-in sentence, the whole description: "A brief
     description of what this skill does", "Replace with a description of the skill …"), or that says to copy it

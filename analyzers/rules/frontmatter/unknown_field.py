@@ -24,6 +24,7 @@ from ...package_code import package_provides, package_reads, package_runtime_onl
 from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
 from .._helpers import kebab_words, runtime_record
+from .._sample import sample_skill
 
 # difflib is slow; past this many unknown keys the frontmatter is data, not typos
 _SUGGEST_LIMIT = 50
@@ -80,7 +81,10 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
     defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
     `phase`), is a runtime's own record, read by that runtime's loader: its other keys (`kind`, `aliases`,
-    `trigger`) are that runtime's, and only a near-miss of a known key (`descripton`) is reported.
+    `trigger`) are that runtime's, and only a near-miss of a known key (`descripton`) is reported. So in a sample
+    skill (kept under `tests/` or `fixtures/`, tagged `example`, or an example that says it is one: see MISSING_TRIGGER):
+    an input for its package's tests or tutorial, whose keys are that test's data (`category: tools` for a hub's upload
+    test).
 
     A key that the code of the package shipping the skill reads from its SKILL.md files (a source of
     the package, the nearest folder above the skill with `pyproject.toml`, `setup.py`, `package.json` or a
@@ -206,9 +210,11 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if close:
             msg = f"Unknown frontmatter field `{key}`; did you mean `{close[0]}`?"
             fix = Fix.unsafe(f"Rename to `{close[0]}`", Edit(fld.key_range, close[0]))
-        elif registry or package_reads(doc, key) or key in _PROVIDED_KEYS and package_provides(doc):
+        elif registry or package_reads(doc, key) or key in _PROVIDED_KEYS and package_provides(doc) \
+                or sample_skill(doc):
             continue  # only a typo of a known key is reported in a runtime's record, or of a key the package reads,
-            # or of `tags` in a skill the package hands to another package's runtime (an entry point naming skills)
+            # or of `tags` in a skill the package hands to another package's runtime (an entry point naming skills),
+            # or in a sample skill (a test input: its keys are the test's data)
         yield ctx.finding(fld.key_range, msg, fix)
 
 

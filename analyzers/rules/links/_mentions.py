@@ -76,6 +76,56 @@ def mentioned_files(doc: SkillDocument) -> list[Mention]:
     return doc._mentions
 
 
+# a file something else puts beside SKILL.md: "Your pipeline supplies `references/API.md` next to this SKILL.md",
+# "supplied by the build", "injected at publish time", "… must include `references/API.md` (your publish/sync pipeline
+# copies the API doc …)"
+_SUPPLIED = rx.compile(r"\b(?:pipeline|build|installer|publisher|harness|host)\s+(?:supplies|provides|injects|adds|copies)"
+                       r"\b|\b(?:supplied|injected|provided)\s+(?:by\s+the\s+(?:pipeline|build|installer|harness|host)"
+                       r"|at\s+(?:build|publish|assembly|install)\b)", re.I)
+_SUPPLIED_WORDS = ("suppl", "provide", "inject", "adds", "copies")  # (a line without one has no _SUPPLIED match)
+SUPPLIED_SPAN = 200  # characters before and after a path looked at for its sentence
+
+
+def supplied_files(doc: SkillDocument) -> frozenset[str]:
+    """The bundle paths (mentioned or linked) whose own sentence says something else puts them there, before the path
+    ("Your pipeline supplies `references/API.md` next to this SKILL.md") or after it ("… must include
+    [`references/API.md`](references/API.md) (your publish/sync pipeline copies the API doc …)"): every mention and
+    link of them means a file that is not kept in the source."""
+    memo = doc._resolved
+    key = ("supplied_files",)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = frozenset(_supplied_files(doc))
+    return got
+
+
+def _supplied_files(doc: SkillDocument) -> set[str]:
+    out: set[str] = set()
+    lines = doc.lines
+    spans = [(m.rel, m.range.start.line, m.range.start.character, m.range.end.character) for m in mentioned_files(doc)]
+    for t in link_targets(doc):
+        if t.range.start.line == t.range.end.line and _has_mention(t.path):
+            spans.append((normalize(t.path), t.range.start.line, t.range.start.character, t.range.end.character))
+    for rel, ln, start, end in spans:
+        if rel in out or ln >= len(lines):
+            continue
+        line = lines[ln]
+        low = line.lower()
+        if not any(w in low for w in _SUPPLIED_WORDS):
+            continue
+        after = line[end:end + SUPPLIED_SPAN]
+        stop = min((i for i in (after.find(". "), after.find("; ")) if i >= 0), default=len(after))
+        if _SUPPLIED.search(clause_before(line[max(0, start - SUPPLIED_SPAN):start])) or _SUPPLIED.search(after[:stop]):
+            out.add(rel)
+    return out
+
+
+def clause_before(before: str) -> str:
+    """The part of `before` (the text before a path) after its last ". " or "; ": the path's own sentence."""
+    start = max(before.rfind(". "), before.rfind("; "))
+    return before[start + 1:] if start >= 0 else before
+
+
 def _has_mention(text: str) -> bool:
     return "references/" in text or "scripts/" in text or "assets/" in text
 

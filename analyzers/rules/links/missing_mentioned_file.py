@@ -18,10 +18,12 @@ from ._mentions import (
     block_names_project_paths,
     block_outputs,
     case_variant,
+    clause_before,
     exists_near,
     is_example,
     mentioned_files,
     names_project_paths,
+    supplied_files,
 )
 
 NEAR_LOOKED = 200  # files of that folder compared, at most
@@ -142,7 +144,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     agent's name in backticks ("`nanlabs-architect` agent — trade-off analysis and `references/PATTERNS.md`": that
     agent's file). A path the text says something
     else supplies ("Your pipeline supplies `references/API.md` next to this SKILL.md", "supplied by the
-    build", "injected at publish time") is not required either, at every mention of it. A path that
+    build", "injected at publish time", or after the path: "… must include [`references/API.md`](references/API.md)
+    (your publish/sync pipeline copies the API doc …)") is not required either, at every mention of it. A path that
     another skill of the same `skills/` folder (also `_skills/`, `.skills/`) holds at the same place (`scripts/detect_resources.py` of a sibling
     skill) may name that skill's file: whose it is, only the text can say, so it is not reported.
 
@@ -312,9 +315,9 @@ def _declared_elsewhere(doc: SkillDocument) -> frozenset[str]:
         line = doc.lines[m.range.start.line]
         start = m.range.start.character
         if _elsewhere(doc.lines[m.range.end.line], m.range.end.character) or _SCOPE_BEFORE.search(
-                line, max(0, start - 120), start) or _created_here(line, start) or _supplied(line, start):
+                line, max(0, start - 120), start) or _created_here(line, start):
             out.add(m.rel)
-    return frozenset(out)
+    return frozenset(out) | supplied_files(doc)
 
 
 def _elsewhere(line: str, end: int) -> bool:
@@ -335,24 +338,6 @@ _OPTIONAL = rx.compile(r"\bmay\s+(?:also\s+)?(?:contain|include|have|hold)\b|\bi
                        # a file still to come: "… arrives in W4 as `scripts/swarm/boot.py`", "will be added as", "planned:"
                        r"|\barrives?\s+in\b|\bwill\s+(?:be\s+)?(?:add|creat|writ|land|ship)\w*|\bplanned\b|\bnot\s+yet\b"
                        r"|\bto\s+be\s+(?:added|created|written)\b", re.I)
-# a file something else puts beside SKILL.md: "Your pipeline supplies `references/API.md` next to this SKILL.md",
-# "supplied by the build", "injected at publish time"
-_SUPPLIED = rx.compile(r"\b(?:pipeline|build|installer|publisher|harness|host)\s+(?:supplies|provides|injects|adds)\b"
-                       r"|\b(?:supplied|injected|provided)\s+(?:by\s+the\s+(?:pipeline|build|installer|harness|host)"
-                       r"|at\s+(?:build|publish|assembly|install)\b)", re.I)
-
-
-def _supplied(line: str, col: int) -> bool:
-    """The sentence before the path says something else supplies the file (the pipeline, the build)."""
-    return _SUPPLIED.search(_clause_before(line[max(0, col - 200):col])) is not None
-
-
-def _clause_before(before: str) -> str:
-    """The part of `before` (the text before a path) after its last ". " or "; ": the path's own sentence."""
-    start = max(before.rfind(". "), before.rfind("; "))
-    return before[start + 1:] if start >= 0 else before
-
-
 def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> bool:
     """The path is another skill's (`ns:skill` and an arrow before it on its line or the line before, or
     `ns:skill`'s right before it), or a file the sentence says may not be there (`may also contain`,
@@ -363,7 +348,7 @@ def _other_skill_or_optional(line: str, col: int, rel: str, prev: str = "") -> b
         return True
     if ".local." in rel.rsplit("/", 1)[-1]:
         return True
-    return _OPTIONAL.search(_clause_before(before)) is not None
+    return _OPTIONAL.search(clause_before(before)) is not None
 
 
 # "See `ac1004-expert` → references/x.md": a backticked name and an arrow before the path

@@ -11,7 +11,7 @@ from ...measures import resolve
 from ...rule import FixAvailability, RuleContext, rule
 from ...workspace import is_manifest_name
 from ._classify import link_targets
-from ._mentions import case_collision, case_variant, shared_above
+from ._mentions import case_collision, case_variant, shared_above, supplied_files
 
 
 @rule("ORPHAN_REFERENCE", family="links", severity=Severity.ERROR, anti_pattern=True,
@@ -26,7 +26,11 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the methodology; files nothing links to are `UNREFERENCED_FILE`. A path that exists relative to a
     folder above the skill, up to the workspace root (`skills/references/kql2/x.md` kept once for all
     the skills under `skills/`, merged into each when a package installs them), is not reported, nor a placeholder
-    (`references/TODO.md`, `TBD.md`, `FIXME.md` in capitals: an unfilled scaffold's reference still to be chosen).
+    (`references/TODO.md`, `TBD.md`, `FIXME.md` in capitals: an unfilled scaffold's reference still to be chosen),
+    nor a file whose own sentence, somewhere in SKILL.md, says something else puts it there, before the path ("Your
+    pipeline supplies `references/API.md`", "injected at publish time") or after it ("… must include
+    [`references/API.md`](references/API.md) (your publish/sync pipeline copies the API doc …)"): every link to it
+    means a file the source does not keep.
 
     ## Why is this bad?
     The agent follows the link when it needs the detail and finds nothing: the instructions that were
@@ -62,6 +66,8 @@ def orphan_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue  # exists with another case: LINK_CASE_MISMATCH
         if shared_above(doc, res.rel):
             continue  # `references/kql2/x.md` kept once above the skills (a package merges it in when it installs)
+        if res.rel in supplied_files(doc):
+            continue  # "(your publish/sync pipeline copies the API doc …)": put there when the skill is assembled
         fix = None
         base = res.rel.rsplit("/", 1)[-1]
         folder = t.path.rstrip().endswith("/") or "." not in base  # `references/meeting-notes/`: a folder

@@ -60,7 +60,9 @@ def loaded_together(a: tuple[str, str | None], b: tuple[str, str | None]) -> boo
 
 def _nested(skill_dir: str, other: str) -> bool:
     """Whether one of the two skill folders holds the other (a stale copy inside the skill): installed
-    together, and found together by agents that search a skills folder at any depth (OpenCode, Codex)."""
+    together, and found together by agents that search a skills folder at any depth (OpenCode, Codex). Not a skill
+    inside an npm package within the other (`packages/cli/self-skill/` under a repository-root skill, with
+    `packages/cli/package.json`): that package ships it and its CLI installs it alone."""
     there = os.path.dirname(os.path.abspath(other))
     if there.startswith(skill_dir + os.sep):
         inner = there[len(skill_dir) + 1:]
@@ -68,7 +70,14 @@ def _nested(skill_dir: str, other: str) -> bool:
         inner = skill_dir[len(there) + 1:]
     else:
         return False
-    return not any(part in _GENERATED for part in inner.split(os.sep))
+    parts = inner.split(os.sep)
+    if any(part in _GENERATED for part in parts):
+        return False
+    outer = skill_dir if len(there) > len(skill_dir) else there
+    for i in range(1, len(parts)):  # a folder between them is a package of its own (`packages/cli/package.json`)
+        if os.path.isfile(os.path.join(outer, *parts[:i], "package.json")):
+            return False
+    return True
 
 
 # folders of generated per-agent copies inside a skill (`platforms/<agent>/…`, `dist/`): built from the skill
@@ -95,7 +104,9 @@ def duplicate_skill_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     - a skill inside another skill's folder (`pdf/old/SKILL.md` in `pdf/`): installed with it, and
       found with it by agents that search a skills folder at any depth (OpenCode, Codex); not a copy
       the skill's own tooling generates under `platforms/`, `dist/`, `build/`, `bundles/`, `generated/` or
-      `out/` (`platforms/codex/SKILL.md`: one per agent, installed one at a time).
+      `out/` (`platforms/codex/SKILL.md`: one per agent, installed one at a time), nor a skill inside an npm
+      package within the other's folder (`packages/cli/self-skill/` under a repository-root SKILL.md, with
+      `packages/cli/package.json`: the package ships its copy and its CLI installs it alone).
 
     Skills in two different skills folders are not compared: a build that copies
     `packages/shared/skills/*` into `packages/plugin/skills/`, a marketplace whose plugins each ship a

@@ -195,7 +195,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`), nor a namespaced name whose part after the colon is the folder's (`forge:challenge`
     in `challenge/`, invoked as `/forge:challenge`; NAME_FORMAT reports the colon), nor a name written as the skill's
-    folder path (`android/accessibility` in `android/accessibility/`; NAME_FORMAT reports the slash), nor a Python import package holding the skill (`fengchao_skill/` with an
+    folder path (`android/accessibility` in `android/accessibility/`; NAME_FORMAT reports the slash), nor the folder's
+    name followed by a line break (`name: |` then `claim-verifier`: NAME_FORMAT reports the break), nor a Python import package holding the skill (`fengchao_skill/` with an
     `__init__.py`, for a hyphenated `name` an import package cannot take: its installer copies it to
     `.claude/skills/<name>/`), nor a copy of another repository in a `vendor/`, `third_party/`,
     `external/`, `upstream/` or `submodules/` folder (`vendor/Dilaz__security-review-skill/`: named after
@@ -250,6 +251,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     dirname = doc.skill_dir.name
     if not dirname or fld.value == dirname or placeholder_name(fld.value, doc.lines[fld.value_range.start.line]):
         return
+    if fld.value.rstrip("\r\n") == dirname:
+        return  # `name: |` / `  claim-verifier`: the block keeps a line break, which NAME_FORMAT reports (and fixes)
     if ":" in fld.value and fld.value.rsplit(":", 1)[1] == dirname:
         return  # `forge:challenge` in `challenge/`: a namespace and the folder's name, invoked as `/forge:challenge`
         # (NAME_FORMAT reports the colon)

@@ -147,7 +147,10 @@ def name_format(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         fix = Fix.unsafe(f"Rename to `{slug}`", Edit(fld.value_range, slug))
     elif not _platform_variant(doc.skill_dir) and (folder := _folder_slug(dirname)) is not None:  # `Hand-crafted-Homework.skill/`: the folder's, made valid
         fix = Fix.unsafe(f"Rename to `{folder}` (from the folder's name)", Edit(fld.value_range, folder))
-    yield ctx.finding(fld.value_range, f"`name: {name}` {_why(name)}", fix)
+    shown = name.replace("\r", "\\r").replace("\n", "\\n")  # (`name: |` keeps a line break: shown, not printed)
+    why = "ends in a line break (a `|` block keeps it): write the name on the `name:` line" if NAME_RE.match(
+        name.rstrip("\r\n")) else _why(name)
+    yield ctx.finding(fld.value_range, f"`name: {shown}` {why}", fix)
 
 
 _COPAW = ("copaw", "qwenpaw")  # CoPaw's metadata namespace (and its QwenPaw name)

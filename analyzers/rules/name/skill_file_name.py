@@ -8,7 +8,7 @@ from ...document import SkillDocument
 from ...findings import Finding, Severity
 from ...rule import RuleContext, rule
 from ...targets import CLAUDE_CODE
-from ...workspace import is_manifest_name, package_data
+from ...workspace import WEB_ROOTS, is_manifest_name, package_data
 
 
 @rule("SKILL_FILE_NAME", family="name", severity=Severity.ERROR, targets=(CLAUDE_CODE,))
@@ -25,7 +25,8 @@ def skill_file_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     scored at all: one beside a runtime's plugin code (`skill.py`, `skill.js`), one without frontmatter among more
     than three markdown prompts (`agent.md`, `rule.md`), or one without frontmatter in a website's static folder
     (`public/`, `static/`, `www/`, `wwwroot/`, `htdocs/`, `.well-known/`: the page a site serves at `/skill.md` for
-    agents to read, like `llms.txt`).
+    agents to read, like `llms.txt`). One with frontmatter there is scored (agents save it as their `SKILL.md`) but
+    its name is not reported: it is the page's address.
 
     ## Why is this bad?
     Claude Code loads a skill from a file named exactly `SKILL.md`. On a case-sensitive file system
@@ -51,6 +52,8 @@ def skill_file_name(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return
     if doc.skill_dir is not None and package_data(doc.skill_dir) or doc.files.has_nested_skills:
         return  # the source an installer copies to SKILL.md, or a folder of skills: not a skill Claude Code loads
+    if doc.path.parent.name in WEB_ROOTS:
+        return  # `frontend/public/skill.md`: a page the site serves at `/skill.md`; its name is its address
     yield ctx.finding(doc.index.trimmed_line_range(0),
                       f"The skill's file is `{doc.path.name}`; Claude Code loads only `SKILL.md` (case-sensitive), "
                       "so on Linux and in CI this skill is silently skipped: rename it to `SKILL.md`")
