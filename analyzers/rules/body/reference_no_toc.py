@@ -927,12 +927,16 @@ def _opening(lines: list[str]) -> Iterator[str]:
 def prompt_file(lines: list[str]) -> bool:
     """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …", "你是…", "你现在是…"): its first
     line of text, after any frontmatter, headings, `---` breaks and one-line comments, addresses the model. It is handed whole to a subagent, which
-    reads all of it; a table of contents there is noise in the prompt."""
+    reads all of it; a table of contents there is noise in the prompt. So is a command's prompt holding `$ARGUMENTS`."""
     top = list(_opening(lines))
     if any(t.startswith("#") and _SUBAGENT_SPEC.search(t) is not None for t in top):
         return True  # "# Phase A — candidate extraction (subagent spec)": a title naming the file a subagent's prompt
     text = next((t for t in top if not t.startswith("#")), "")
-    return text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは"))
+    if text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは")):
+        return True
+    # a command's prompt (`workflows/handoff.md` with `$ARGUMENTS`, "Generate handoff documentation now."): Claude
+    # Code's argument placeholder, filled in when the whole file is handed to the model as the command's prompt
+    return any("$ARGUMENTS" in line for line in lines)
 
 
 _SUBAGENT_SPEC = rx.compile(r"\bsub-?agent(?:'s)?[ \t]+(?:spec(?:ification)?|prompt|instructions?|brief)\b", re.I)
@@ -1101,6 +1105,8 @@ def _lines_read_whole(lines: list[str], rel: str) -> bool:
             if (m.group(1) or "").lower() == "read" or m.group(2) is not None or rel in m.group(0):
                 return True
         at = line.find(rel)
+        if 0 <= at < WHOLE_LINE_CHARS and _APPLIES_EVERY.search(line, at + len(rel), at + len(rel) + EVERY_GAP):
+            return True  # "Read `references/anomaly-rules.md`. … Evaluate every applicable rule": a registry applied whole
         if 0 <= at < WHOLE_LINE_CHARS and _FOR_THE_FULL.match(line, at + len(rel)) is not None \
                 and _READ_VERB.search(line, max(0, at - READ_GAP), at) is not None:
             return True  # "Read `references/TAILORING.md` for the full workflow": the whole procedure it holds
@@ -1116,6 +1122,10 @@ def _lines_read_whole(lines: list[str], rel: str) -> bool:
 _FOR_THE_FULL = lazy_compile(r"[`'\")\]]{0,3}\s{1,3}for\s+the\s+(?:full|complete|entire|whole)\s+"
                              r"(?:workflow|process|procedure|steps|playbook|flow|method)\b", re.I)
 _READ_VERB = lazy_compile(r"\bread\b", re.I)
+# after the file's name: every rule or check it holds is applied ("Evaluate every applicable rule against the data")
+_APPLIES_EVERY = lazy_compile(r"\b(?:evaluate|apply|check|run)\s+(?:every|each|all)\s+(?:(?:applicable|relevant|of\s+the)\s+)?"
+                              r"(?:rules?|checks?|criteria|criterion)\b", re.I)
+EVERY_GAP = 300  # characters after the file's name looked at
 READ_GAP = 40  # characters before the file's name where "Read" must stand ("see `x.md` for the full …" is a pointer)
 _READ_THE_FULL = lazy_compile(r"\bread\s+\[?the\s+(?:full|entire|complete)\b", re.I)
 FULL_GAP = 60  # characters between "Read the full …" and the file's name
@@ -1300,7 +1310,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     or a heading above it names the file a subagent's spec / prompt / instructions: "# Candidate extraction
     (subagent spec)";
     or, in an `agents/` folder, a role card titled "# <Name> Agent" with a `## Role` section in its first 12 lines
-    and no second title: skill-creator's `agents/comparator.md`), nor a
+    and no second title: skill-creator's `agents/comparator.md`), nor a command's prompt, run whole (it holds
+    `$ARGUMENTS`, Claude Code's argument placeholder: `workflows/handoff.md`), nor a
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
     `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index", a "Reference / API / Docs /
     Files Index" above three or more links to other markdown files in its first 30 lines; not "Vector Index"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
@@ -1319,7 +1330,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "Read the full reference rules: `references/rules.md`", "Read [the complete client
     contract](references/client-contract.md)", "Read `x.md` and follow all steps", "Read `x.md` for the full workflow"
-    (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
+    (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
+    `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
+    rules / checks / criteria, after the name on its line: a registry applied whole), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
     then carry it out step by step), "立即读取 `x.md` 并执行" / "加载 `x.md` → 执行" (read or load it and carry it out); also
     such a line in a markdown file
     beside it: `references/pre-flight.md` saying "Read `./tag-detection.md` and follow all steps"; not "Read `references/x.md` before

@@ -124,12 +124,39 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
     # the operator's machine: the vault is `C:\Users\jason\dotfiles`": that line's homes are the machine's
     fld = doc.frontmatter.get("description")
     whole = fld is not None and isinstance(fld.value, str) and _THIS_MACHINE.search(fld.value) is not None
+    if fld is not None and isinstance(fld.value, str) and not whole:
+        out.update(_served_person(fld.value, doc, candidates))
     heads = doc.headings
     for ln in candidates:
         line = doc.lines[ln]
         if whole or _THIS_MACHINE.search(line) or _under_this_machine(heads, ln):
             out.update(m.group("name") for m in _HOME.finditer(line))
     return frozenset(out)
+
+
+def _served_person(description: str, doc: SkillDocument, candidates: list[int]) -> set[str]:
+    """The home folders' user names that the description names as the one person the skill serves ("Use whenever Adam
+    asks about the project" and `C:/Users/Adam/…`; "for Adam", "Adam's"): a personal skill, whose paths exist where it
+    runs. The name must be written capitalized, as a person's."""
+    names = {m.group("name") for ln in candidates for m in _HOME.finditer(doc.lines[ln])}
+    out = set()
+    for name in names:
+        word = name[:1].upper() + name[1:]
+        if not word[:1].isalpha() or word not in description:
+            continue
+        at = description.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or not description[at - 1].isalnum()) and (end == len(description) or not description[end].isalnum()) \
+                    and (_PERSON_AFTER.match(description, end) or description[max(0, at - 4):at].lower() == "for "):
+                out.add(name)
+                break
+            at = description.find(word, end)
+    return out
+
+
+# what follows a person's name when the skill serves that one person: "Adam asks", "Adam's", "Adam wants"
+_PERSON_AFTER = lazy_compile(r"(?:['’]s\b|\s+(?:asks|wants|says|needs|requests|mentions|types|is\s+working)\b)")
 
 
 def _under_this_machine(heads: list[Heading], ln: int) -> bool:
@@ -329,7 +356,9 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     or a path on a line that says to replace it ("Replace all occurrences of `/Users/alice/work` with the
     real path"), wherever that name appears; nor the home of the one machine the skill says it is for ("Use
     when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs; likewise
-    a description that says the skill is for "this machine" / "this WSL1 machine" / "the operator's machine", or
+    a description that says the skill is for "this machine" / "this WSL1 machine" / "the operator's machine", or that
+    names the home's user as the one person it serves ("Use whenever Adam asks …", "for Adam", "Adam's" and
+    `C:/Users/Adam/…`), or
     such words on the path's own line, also "This machine only: …" or "(this machine only)" there, or "this machine"
     in the heading of the path's section ("## Install (Windows, this machine)"); not "Copy this
     machine's config from …"); nor a path in a section whose heading asks to set its values ("## User Configuration
