@@ -102,13 +102,17 @@ def not_routed(doc: SkillDocument) -> bool:
     or the frontmatter has `visibility: internal` or a `name` opening `internal-`) in a skill kept under an
     `internal/` folder, or the
     frontmatter sets `allow_implicit_invocation: false` (at the top or
-    one level down in `metadata`), or Codex's `agents/openai.yaml` beside it does (its `policy` block)."""
+    one level down in `metadata`), or Codex's `agents/openai.yaml` beside it does (its `policy` block), or one of the
+    body's first prose lines opens saying which agent, command or skill loads it ("Loaded by the agent spawned from
+    `/commit`")."""
     data = doc.frontmatter.data
     if data.get("allow_implicit_invocation") is False or _codex_policy_off(doc):
         return True
     meta = data.get("metadata")
     if isinstance(meta, dict) and (meta.get("allow_implicit_invocation") is False or any(
             isinstance(v, dict) and v.get("allow_implicit_invocation") is False for v in meta.values())):
+        return True
+    if _opening_says_loaded_by(doc):
         return True
     text = description(doc)[1]
     if not isinstance(text, str):
@@ -121,6 +125,29 @@ def not_routed(doc: SkillDocument) -> bool:
 
 
 INTERNAL_DEPTH = 3  # folders above the skill's own looked at for `internal/`
+OPENING_PROSE = 3  # prose lines of the body, after its title, read for who loads the skill
+
+# a body line opening with who loads the skill: "Loaded by the agent spawned from `/commit` (`commands/commit.md`)",
+# "Invoked only by the `release` orchestrator" (not "Loaded by default, …", nor "Used by teams to …")
+_LOADED_BY = lazy_compile(r"[\s>*_]{0,6}(?:loaded|invoked|spawned|called|run)\s+(?:only\s+)?by\s+(?:the\s+|an?\s+)?"
+                          r"(?:`?/?[\w:.-]{1,40}`?\s+){0,2}(?:sub-?agent|agent|command|skill|orchestrator|workflow|hook)"
+                          r"s?\b", re.I)
+
+
+def _opening_says_loaded_by(doc: SkillDocument) -> bool:
+    """One of the body's first prose lines (after its title; a quoted guard counts) says which agent, command or skill
+    loads this one: it is reached through that, not routed to by its description."""
+    seen = 0
+    for pl in doc.prose:
+        text = pl.text.strip()
+        if not text or text.startswith("#"):
+            continue
+        if _LOADED_BY.match(text) is not None:
+            return True
+        seen += 1
+        if seen >= OPENING_PROSE:
+            return False
+    return False
 
 
 def _marked_internal(data: dict[object, object]) -> bool:

@@ -407,7 +407,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
     other skills load, or one marked internal in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
-    "Internal …", by `visibility: internal` / `private`, or by a `name` opening `internal-`), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
+    "Internal …", by `visibility: internal` / `private`, or by a `name` opening `internal-`), or whose body opens (one
+    of its first three prose lines, after the title) saying which agent, command or skill loads it ("Loaded by the
+    agent spawned from `/commit`", "Invoked only by the release orchestrator"; not "Loaded by default"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
     skill whose `triggers` / `trigger` / `keywords` / `trigger_keywords` (`trigger-keywords`) / `activation` / `when` /
     `search_hint` list
