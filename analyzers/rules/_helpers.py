@@ -120,6 +120,8 @@ _EXPLICIT = rx.compile(
     r"|(?:daily|weekly|monthly|quarterly|regularly|periodically)\s+(?:or|and)\s+)?"  # "Use monthly or after …"
     r"(?:when|whenever|any\s*time|anytime|if|after|before|for|during|while|in|to\s+\w+)\b"
     r"|should\s+be\s+used\s+(?:when|whenever|for|if|to)\b"
+    # "Reach for it on STRUCTURAL questions …": "use it on / for" in other words
+    r"|reach\s+for\s+(?:it|this\s+skill|this)\s+(?:on|for|when|whenever|if|before|after|during)\b"
     r"|(?:should|must|can)\s+use\s+(?:this\s+skill|it)\s+(?:when|whenever|for|if|to)\b"
     r"|(?:invoke[sd]?|activates?|activated|triggers?|triggered|auto[-\s]?loads?|applies|load|spawn(?:s|ed)?"
     r"|called|dispatched)\s+"

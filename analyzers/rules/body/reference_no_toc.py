@@ -1066,7 +1066,9 @@ def read_whole(lines: list[str]) -> bool:
 _READS_FILE_WHOLE = lazy_compile(r"\b(read|follow)\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely"
                                  r"|in\s+its\s+entirety|end[\s-]+to[\s-]+end|cover[\s-]+to[\s-]+cover"
                                  # "Read `./tag-detection.md` and follow all steps": each step of the file, in turn
-                                 r"|all\s+(?:the\s+|its\s+)?steps|every\s+step)\b"
+                                 r"|all\s+(?:the\s+|its\s+)?steps|every\s+step"
+                                 # "Read `references/url-sources.md` and follow it": the procedure it holds, in turn
+                                 r"|and\s+(?:follow|execute|carry\s+out)\s+(?:it|them|its\s+steps|the\s+steps))\b"
                                  # "先阅读 `references/implement.md`，并按指引逐步执行": read it, then carry it out step by step
                                  r"|(阅读|閱讀|读取|讀取|读|讀|加载|加載|载入|載入)[^。；\n]{0,80}?"
                                  r"(?:逐步执行|逐步執行|逐步操作|全文|完整阅读|完整閱讀"
@@ -1329,7 +1331,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "Read the full reference rules: `references/rules.md`", "Read [the complete client
-    contract](references/client-contract.md)", "Read `x.md` and follow all steps", "Read `x.md` for the full workflow"
+    contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it"), "Read `x.md` for the full workflow"
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
     rules / checks / criteria, after the name on its line: a registry applied whole), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,

@@ -303,7 +303,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `WEAK_TRIGGER` uses; the spelling of a word, e.g. an "-ing" ending, never matters):
 
     1. **Explicit trigger clause**: no finding. "Use when / whenever / any time / if / in / for / before /
-       after / during / to …" (also "Use standalone / directly / independently to …", "Use together with <a skill> during …"), "Use this skill / this / it when …", "This skill should be used
+       after / during / to …" (also "Use standalone / directly / independently to …", "Use together with <a skill> during …"), "Use this skill / this / it when …", "Reach for it on / for / when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        (it) (automatically / explicitly / manually / first, …) when|on|for|before …" ("Invoke first, before ls or grep, for
        …"), "(explicit) invocation is useful / meant for …", "Invoked as /<command> …", "Automation-only …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
