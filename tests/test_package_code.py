@@ -899,3 +899,18 @@ def test_a_near_miss_the_package_alone_reads_is_its_spelling(tmp_path: Path, loa
     path.write_text("---\nname: telegram\ndescription: Manage the Telegram channel. Use when the user asks to connect "
                     "Telegram.\nuser_invocable: true\n---\n\n# Telegram\n\nConnect it.\n")
     assert bool(_codes(path, tmp_path, "UNKNOWN_FIELD")) is reported
+
+
+@pytest.mark.parametrize(("reads", "events", "fires"), [
+    ('fm.get("events", [])', "events:\n  - lunch.upcoming\n", False),  # tend (set 58p): dispatched on the event
+    ('fm.get("events", [])', "", True),  # no events listed
+    ('fm.get("tags", [])', "events:\n  - lunch.upcoming\n", True),  # a key the package does not read
+])
+def test_an_event_list_the_package_reads_dispatches_the_skill(tmp_path: Path, reads: str, events: str,
+                                                              fires: bool) -> None:
+    """set 58p: tend's `lunch-prep` lists `events: [lunch.upcoming]`, which the package's schedule-watcher reads and
+    dispatches the skill on; its description needs no trigger clause."""
+    _python_package(tmp_path, f"def load(fm):  # SKILL.md frontmatter\n    return {reads}\n")
+    path = _skill(tmp_path, "description: Suggest a meal an hour before a lunch event.\n" + events)
+    got = [c for c, _ in _codes(path, tmp_path, "MISSING_TRIGGER", "WEAK_TRIGGER")]
+    assert bool(got) is fires, got

@@ -927,16 +927,18 @@ def _opening(lines: list[str]) -> Iterator[str]:
 def prompt_file(lines: list[str]) -> bool:
     """A subagent's or persona's prompt ("You are the TEST COVERAGE REVIEWER agent. …", "你是…", "你现在是…"): its first
     line of text, after any frontmatter, headings, `---` breaks and one-line comments, addresses the model. It is handed whole to a subagent, which
-    reads all of it; a table of contents there is noise in the prompt. So is a command's prompt holding `$ARGUMENTS`."""
+    reads all of it; a table of contents there is noise in the prompt. So is a command's prompt: `$ARGUMENTS` in that
+    first line of text."""
     top = list(_opening(lines))
     if any(t.startswith("#") and _SUBAGENT_SPEC.search(t) is not None for t in top):
         return True  # "# Phase A — candidate extraction (subagent spec)": a title naming the file a subagent's prompt
     text = next((t for t in top if not t.startswith("#")), "")
     if text.startswith(("You are ", "You're ", "你是", "您是", "你现在是", "您现在是", "现在你是", "あなたは")):
         return True
-    # a command's prompt (`workflows/handoff.md` with `$ARGUMENTS`, "Generate handoff documentation now."): Claude
-    # Code's argument placeholder, filled in when the whole file is handed to the model as the command's prompt
-    return any("$ARGUMENTS" in line for line in lines)
+    # a command's prompt (`workflows/handoff.md`: "Generate handoff documentation for: $ARGUMENTS" under its title):
+    # Claude Code's argument placeholder in its first line of text, filled in when the whole file is handed to the model
+    # as the command's prompt (not a workflow that says, deep in a step, "use `$ARGUMENTS` if provided")
+    return "$ARGUMENTS" in text
 
 
 _SUBAGENT_SPEC = rx.compile(r"\bsub-?agent(?:'s)?[ \t]+(?:spec(?:ification)?|prompt|instructions?|brief)\b", re.I)
@@ -1139,10 +1141,14 @@ WHOLE_LINE_CHARS = 1_000  # of a line naming the file, searched (each `read` loo
 FENCED_SHARE = 0.5  # share of a template file's lines inside its largest fenced block: more than half ("mostly")
 
 
+_TEMPLATE_NAMES = ("template", "scaffold", "skeleton", "boilerplate")  # (`html-scaffold.md`: an HTML page taken whole)
+
+
 def fenced_template(rel: str, lines: list[str]) -> bool:
-    """A template file (`*template*` in its name) that is mostly one fenced block (a Jinja2 handoff rendered
+    """A template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*` in its name) that is mostly one fenced block (a Jinja2 handoff rendered
     whole): the agent fills in and copies the block; a table of contents would list the template's headings."""
-    if "template" not in rel.rsplit("/", 1)[-1].lower():
+    base = rel.rsplit("/", 1)[-1].lower()
+    if not any(w in base for w in _TEMPLATE_NAMES):
         return False
     fence, start, longest = "", 0, 0
     for i, line in enumerate(lines):
@@ -1312,12 +1318,12 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     or a heading above it names the file a subagent's spec / prompt / instructions: "# Candidate extraction
     (subagent spec)";
     or, in an `agents/` folder, a role card titled "# <Name> Agent" with a `## Role` section in its first 12 lines
-    and no second title: skill-creator's `agents/comparator.md`), nor a command's prompt, run whole (it holds
-    `$ARGUMENTS`, Claude Code's argument placeholder: `workflows/handoff.md`), nor a
+    and no second title: skill-creator's `agents/comparator.md`), nor a command's prompt, run whole (its first line of
+    text holds `$ARGUMENTS`, Claude Code's argument placeholder: "Generate handoff documentation for: $ARGUMENTS"), nor a
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
     `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index", a "Reference / API / Docs /
     Files Index" above three or more links to other markdown files in its first 30 lines; not "Vector Index"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
-    index of the API's endpoints"), nor a template file (`*template*`) that is mostly (more than half) one fenced block (a
+    index of the API's endpoints"), nor a template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*`) that is mostly (more than half) one fenced block (a
     Jinja2 handoff the skill renders whole), nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete

@@ -252,6 +252,7 @@ _OUTPUT_LANGUAGES = frozenset({"", "json", "jsonc", "text", "txt", "output", "co
 _OUTPUT_INTROS = ("looks like", "sample output", "example output", "output example", "sample response",
                   "example response", "output format", "output looks", "returned json", "prints json",
                   "returns json", "outputs json", "is printed", "prints something like", "returns something like",
+                  "will produce", "which produces",  # "This will produce a preview with flattened keys:"
                   "出力", "输出", "結果", "结果")  # Japanese / Chinese "output", "result" (`**診断結果**:`)
 
 
@@ -364,7 +365,7 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     machine's config from …"); nor a path in a section whose heading asks to set its values ("## User Configuration
     (customize before use)", "## Paths (edit these)"): the author's settings, to be replaced (the same path written
     elsewhere in the body is still reported); nor a path in a block that shows what a command prints ("The returned
-    JSON looks like this:", "Sample output:", or in Japanese or Chinese a line naming the output or result
+    JSON looks like this:", "Sample output:", "This will produce a preview …:", "… which produces", or in Japanese or Chinese a line naming the output or result
     (`**診断結果**:`, "diagnosis result") before an untagged, `json` or `text` block, or such a block opening with
     what a program prints: `Error:`, `fatal:`, `Traceback (most recent call last)`, `Warning:`, `panic:`, or the status
     mark a diagnostic prints before a result, `❌` / `✅` / `⚠` / `✔` / `✓` / `✗`): the agent reads the real path from its
@@ -416,6 +417,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 break
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path
+                end -= 1
+            if line[end - 1:end + 1] == '\\"':  # `"File \"/Users/al/x.py\", line 4"`: JSON's escaped quote ends it
                 end -= 1
             quote = line[m.start() - 1:m.start()] if m.start() else ""
             if quote in ("\"", "'", "`") and line[end:end + 1] == " ":  # "/home/ana/Área de Trabalho/x": to the quote

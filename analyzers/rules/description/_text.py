@@ -104,7 +104,7 @@ def not_routed(doc: SkillDocument) -> bool:
     frontmatter sets `allow_implicit_invocation: false` (at the top or
     one level down in `metadata`), or Codex's `agents/openai.yaml` beside it does (its `policy` block), or one of the
     body's first prose lines opens saying which agent, command or skill loads it ("Loaded by the agent spawned from
-    `/commit`")."""
+    `/commit`", "Loaded after `/speckit.tasks`", "Loaded when the user picks "greenfield" in `/fact-start`")."""
     data = doc.frontmatter.data
     if data.get("allow_implicit_invocation") is False or _codex_policy_off(doc):
         return True
@@ -129,9 +129,12 @@ OPENING_PROSE = 3  # prose lines of the body, after its title, read for who load
 
 # a body line opening with who loads the skill: "Loaded by the agent spawned from `/commit` (`commands/commit.md`)",
 # "Invoked only by the `release` orchestrator" (not "Loaded by default, …", nor "Used by teams to …")
-_LOADED_BY = lazy_compile(r"[\s>*_]{0,6}(?:loaded|invoked|spawned|called|run)\s+(?:only\s+)?by\s+(?:the\s+|an?\s+)?"
+_LOADED_BY = lazy_compile(r"[\s>*_]{0,6}(?:loaded|invoked|spawned|called|run)\s+(?:only\s+)?(?:by\s+(?:the\s+|an?\s+)?"
                           r"(?:`?/?[\w:.-]{1,40}`?\s+){0,2}(?:sub-?agent|agent|command|skill|orchestrator|workflow|hook)"
-                          r"s?\b", re.I)
+                          r"s?\b"
+                          # "Loaded when the user picks "greenfield" in `/fact-start`", "Loaded after `/speckit.tasks`":
+                          # a moment of a slash command's flow, the command in backticks
+                          r"|(?:when|after|before|from|during)\b[^.,;\n`]{0,80}`/[\w:.-]{1,40}`)", re.I)
 
 
 def _opening_says_loaded_by(doc: SkillDocument) -> bool:
@@ -142,7 +145,7 @@ def _opening_says_loaded_by(doc: SkillDocument) -> bool:
         text = pl.text.strip()
         if not text or text.startswith("#"):
             continue
-        if _LOADED_BY.match(text) is not None:
+        if _LOADED_BY.match(doc.lines[pl.line]) is not None:  # (the raw line: prose blanks the command's code span)
             return True
         seen += 1
         if seen >= OPENING_PROSE:

@@ -53,7 +53,13 @@ def _exempt(doc: SkillDocument) -> bool:
         return True  # `triggers.yaml` beside SKILL.md, which the package's own router reads
     if any(package_reads(doc, k) for k in _trigger_lists(data)):
         return True
+    if any(isinstance(data.get(k), list) and data[k] and package_reads(doc, k) for k in EVENT_KEYS):
+        return True  # `events: [lunch.upcoming]`, read by the package: its runtime dispatches the skill on the event
     return _sidecar_triggers(doc) or _activation_rules(doc)
+
+
+# the events a runtime dispatches the skill on (tend's `events: [lunch.upcoming]`), when the package reads the key
+EVENT_KEYS = ("events", "subscribes", "subscriptions", "on_events")
 
 
 SKILL_RULES = "skill-rules.json"  # an activation hook's keyword table in the skills folder (`.claude/skills/`)
@@ -409,7 +415,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
     "Internal …", by `visibility: internal` / `private`, or by a `name` opening `internal-`), or whose body opens (one
     of its first three prose lines, after the title) saying which agent, command or skill loads it ("Loaded by the
-    agent spawned from `/commit`", "Invoked only by the release orchestrator"; not "Loaded by default"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
+    agent spawned from `/commit`", "Invoked only by the release orchestrator"; or at which moment of a slash command's
+    flow, the command in backticks: "Loaded after `/speckit.tasks`", "Loaded when the user picks "greenfield" in
+    `/fact-start`"; not "Loaded by default"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
     skill whose `triggers` / `trigger` / `keywords` / `trigger_keywords` (`trigger-keywords`) / `activation` / `when` /
     `search_hint` list
@@ -419,7 +427,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     runtime loads the skill when a keyword appears: see `UNKNOWN_FIELD` for how the package is found), or that
     keeps its trigger patterns in a `triggers.yaml` (`.yml`, `.json`) beside SKILL.md which a source of that
     package names (crucible's trigger router), or a trigger list in a JSON sidecar beside SKILL.md (`skill.json`:
-    `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), or whose
+    `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), or a list of
+    events the runtime dispatches the skill on (`events: [lunch.upcoming]`; also `subscribes`, `subscriptions`,
+    `on_events`) that the package's code reads, or whose
     folder the package's code builds an object from by name (`Skill.from_directory(ROOT / "summarize")`), binds to
     a slash command (`{"/domains": "structural/protein-domains"}`: its own command line picks it) or reads the
     SKILL.md of by name, in code that copies no file (`skills_dir / "vault-curator" / "SKILL.md"`, a daemon's
