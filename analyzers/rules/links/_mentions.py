@@ -106,12 +106,15 @@ def _supplied_files(doc: SkillDocument) -> set[str]:
     for t in link_targets(doc):
         if t.range.start.line == t.range.end.line and _has_mention(t.path):
             spans.append((normalize(t.path), t.range.start.line, t.range.start.character, t.range.end.character))
+    said: dict[int, bool] = {}  # per line: says it anywhere (asked once: a line may hold 10^4 paths)
     for rel, ln, start, end in spans:
         if rel in out or ln >= len(lines):
             continue
         line = lines[ln]
-        low = line.lower()
-        if not any(w in low for w in _SUPPLIED_WORDS):
+        if ln not in said:
+            low = line.lower()
+            said[ln] = any(w in low for w in _SUPPLIED_WORDS) and _SUPPLIED.search(line) is not None
+        if not said[ln]:
             continue
         after = line[end:end + SUPPLIED_SPAN]
         stop = min((i for i in (after.find(". "), after.find("; ")) if i >= 0), default=len(after))
