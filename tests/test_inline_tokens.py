@@ -77,3 +77,20 @@ def test_link_runs_stay_linear(run, per_copy: float) -> None:
     fast = fastmd.inline_links(content, markdown_parser(), {})
     assert time.perf_counter() - t < 2.5  # ~0.5 s idle; markdown-it's own inline parser: ~6 s on the flipped run
     assert len(fast) > 20_000 * per_copy
+
+
+def test_the_rules_parser_is_a_plain_copy_made_once() -> None:
+    """Session 28: a label's scan reads `state.md.options` and `state.md.inline` once a token; session 27 had handed the
+    rules a wrapper whose `__getattr__` forwarded them, and 10^4 nested brackets went from 0.26 s to 1.2 s (CI's
+    hostile-line test failed). The rules' parser is a copy of the parser with its attributes in place (no forwarding),
+    made once per parser, whose inline parser replaces only `parse` and `skipToken`."""
+    md = markdown_parser()
+    copy = fastmd._parser_without_alt_text(md)
+    assert copy is fastmd._parser_without_alt_text(md)  # made once
+    assert type(copy) is type(md) and copy is not md
+    assert vars(copy)["options"] is md.options  # an attribute of its own, read without a Python-level lookup
+    assert type(copy).__getattribute__ is type(md).__getattribute__ and not hasattr(type(copy), "__getattr__")
+    inline = vars(copy)["inline"]
+    assert inline is not md.inline and vars(inline)["ruler"] is md.inline.ruler
+    assert set(vars(inline)) - set(vars(md.inline)) == {"parse", "skipToken"}
+    assert "parse" not in vars(md.inline) and "skipToken" not in vars(md.inline)  # the parser itself is untouched
