@@ -8,7 +8,7 @@ import re
 import unicodedata
 
 from .. import rx
-from ..document import SkillDocument
+from ..document import ProseLine, SkillDocument
 from ..fields import RECORD_KEYS, agent_defines
 from ..findings import Pos
 from ..lazy_re import lazy_compile
@@ -706,3 +706,29 @@ def fill_in_template(rel: str, lines: list[str]) -> bool:
         if fields >= MIN_FIELDS:
             return True
     return False
+
+
+FOLDERS_ABOVE = 6  # folders above a skill looked at when there is no workspace root
+
+
+def folders_above(doc: SkillDocument) -> tuple[str, ...]:
+    """The folders above the skill's own, up to the workspace root (without one, the FOLDERS_ABOVE nearest): where a
+    skill is kept (`examples/`, `archived/`, `fixtures/fx-01/native-root/skills/`)."""
+    if doc.skill_dir is None:
+        return ()
+    if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
+        return doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]
+    return doc.skill_dir.parts[-FOLDERS_ABOVE - 1:-1]
+
+
+def opening_prose(doc: SkillDocument, count: int) -> list[ProseLine]:
+    """The body's first `count` prose lines after its title (not blank, not a heading)."""
+    out: list[ProseLine] = []
+    for pl in doc.prose:
+        text = pl.text.strip()
+        if not text or text.startswith("#"):
+            continue
+        out.append(pl)
+        if len(out) >= count:
+            break
+    return out

@@ -7,6 +7,7 @@ import re
 from ..document import SkillDocument
 from ..lazy_re import lazy_compile
 from ..measures import sibling_skills, text_recorded
+from ._helpers import folders_above, opening_prose
 from .description._text import description
 
 _SAMPLE_DIRS = frozenset({"examples", "example", "fixtures", "fixture", "samples", "testdata", "test-data", "tests",
@@ -30,7 +31,6 @@ _TEST_INPUT_WORDS = lazy_compile(r"\b(?:fixture|test\s+skill|validation\s+tests?
                                  r"|" + _DELIBERATELY_BROKEN, re.I | re.M)
 SIBLING_HEAD = 1500  # characters of a sibling skill's SKILL.md read for the sample words
 SIBLINGS = 20  # sibling folders looked at, at most
-SAMPLE_DEPTH = 6  # folders above a skill looked at for `examples/` when there is no workspace root
 # the skill's own folder named for what it is: `capabilities-library/agent-skills/sample-skill/`
 _SAMPLE_OWN_DIR = lazy_compile(r"(?:example|sample|demo|test|dummy)[-_]skill", re.I)
 # the frontmatter's tags say it: `tags: [example, greeting]` (a skills hub's `hello` demo)
@@ -74,10 +74,7 @@ def _sample_folder(doc: SkillDocument) -> str | None:
     """The sample folder the skill is kept in (its key: `tests`, `examples`, `example_suite`, …), the test folders
     first; `sample` for a skill folder named `sample-skill`; else None."""
     assert doc.skill_dir is not None
-    parts = doc.skill_dir.parts[-SAMPLE_DEPTH - 1:-1]  # the folders above the skill, up to the workspace root
-    if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
-        parts = doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]  # (`fixtures/fx-01/native-root/skills/x`)
-    keys = [part.lower().rstrip("~") for part in parts]  # `Fixtures~/`: a folder Unity's asset import skips
+    keys = [part.lower().rstrip("~") for part in folders_above(doc)]  # `Fixtures~/`: a folder Unity's import skips
     found = [k for k in keys if k in _SAMPLE_DIRS or k.startswith(_SAMPLE_PREFIXES)]
     if found:
         return next((k for k in found if k in _TEST_DIRS), found[0])
@@ -102,12 +99,4 @@ def _tagged_sample(doc: SkillDocument) -> bool:
 
 def _opening(doc: SkillDocument) -> str:
     """The body's first prose lines after its title ("# minimal" / "Fixture skill for computedHash tests.")."""
-    out: list[str] = []
-    for pl in doc.prose:
-        text = pl.text.strip()
-        if not text or text.startswith("#"):
-            continue
-        out.append(text)
-        if len(out) >= OPENING_LINES:
-            break
-    return " ".join(out)[:OPENING_CHARS]
+    return " ".join(pl.text.strip() for pl in opening_prose(doc, OPENING_LINES))[:OPENING_CHARS]

@@ -162,15 +162,19 @@ _PERSON_AFTER = lazy_compile(r"(?:['’]s\b|\s+(?:asks|wants|says|needs|requests
 def _under_this_machine(heads: list[Heading], ln: int) -> bool:
     """The nearest heading above line `ln` says its section is about this one machine ("## Install / update
     (Windows, this machine)")."""
+    return _section_heading_says(heads, ln, _HEADING_THIS_MACHINE)
+
+
+def _section_heading_says(heads: list[Heading], ln: int, pattern: re.Pattern[str]) -> bool:
+    """The nearest heading above line `ln` (its section's) matches `pattern`."""
     i = bisect.bisect_right(heads, ln, key=lambda h: h.line) - 1
-    return i >= 0 and _HEADING_THIS_MACHINE.search(heads[i].text) is not None
+    return i >= 0 and pattern.search(heads[i].text) is not None
 
 
 def _under_settings(heads: list[Heading], ln: int) -> bool:
     """The nearest heading above line `ln` asks the reader to set its values ("## User Configuration (customize
     before use)", "## Paths (edit these)"): the section's paths are the author's settings, to be replaced."""
-    i = bisect.bisect_right(heads, ln, key=lambda h: h.line) - 1
-    return i >= 0 and _HEADING_SETTINGS.search(heads[i].text) is not None
+    return _section_heading_says(heads, ln, _HEADING_SETTINGS)
 
 
 _HEADING_SETTINGS = lazy_compile(r"\b(?:customi[sz]e|adjust|edit|change|replace)\s+(?:these|this|them|before|to\s+"

@@ -8,7 +8,7 @@ from ... import rx
 from ...document import Field, SkillDocument
 from ...findings import Edit, Pos, Range
 from ...lazy_re import lazy_compile
-from .._helpers import kebab_words
+from .._helpers import folders_above, kebab_words, opening_prose
 
 
 def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
@@ -59,12 +59,7 @@ _ARCHIVE_DIRS = frozenset({"archive", "archived", "archives", "deprecated", "ret
 
 def _archived(doc: SkillDocument) -> bool:
     """A folder above the skill, below the workspace root, is an archive (`archived/`, `_archive/`, `.deprecated/`)."""
-    if doc.skill_dir is None:
-        return False
-    parts = doc.skill_dir.parts[-7:-1]
-    if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
-        parts = doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]
-    return any(p.lower().lstrip("._") in _ARCHIVE_DIRS for p in parts)
+    return any(p.lower().lstrip("._") in _ARCHIVE_DIRS for p in folders_above(doc))
 
 
 # A description that says the skill is not routed to by itself: another skill or a stage loads it.
@@ -140,17 +135,8 @@ _LOADED_BY = lazy_compile(r"[\s>*_]{0,6}(?:loaded|invoked|spawned|called|run)\s+
 def _opening_says_loaded_by(doc: SkillDocument) -> bool:
     """One of the body's first prose lines (after its title; a quoted guard counts) says which agent, command or skill
     loads this one: it is reached through that, not routed to by its description."""
-    seen = 0
-    for pl in doc.prose:
-        text = pl.text.strip()
-        if not text or text.startswith("#"):
-            continue
-        if _LOADED_BY.match(doc.lines[pl.line]) is not None:  # (the raw line: prose blanks the command's code span)
-            return True
-        seen += 1
-        if seen >= OPENING_PROSE:
-            return False
-    return False
+    # (the raw line: prose blanks the command's code span)
+    return any(_LOADED_BY.match(doc.lines[pl.line]) is not None for pl in opening_prose(doc, OPENING_PROSE))
 
 
 def _marked_internal(data: dict[object, object]) -> bool:
