@@ -253,9 +253,15 @@ class Link:
     target: str  # raw destination as written (no title)
     text: str
     range: Range  # the destination in the source
-    full_range: Range  # the whole link construct where known
+    full: tuple[int, int, int, int]  # the whole link construct where known: start line, character, end line, character
     is_image: bool = False
     kind: str = "link"  # "link" | "image" | "path" (a bare path in prose) | "definition"
+
+    @property
+    def full_range(self) -> Range:
+        """`full` as a Range (kept as four numbers: a link run's 10^5 links made two Ranges each)."""
+        l1, c1, l2, c2 = self.full
+        return Range(Pos(l1, c1), Pos(l2, c2))
 
     @property
     def is_url(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
+from operator import attrgetter
 
 from .config import Config
 from .document import SkillDocument
@@ -18,6 +19,9 @@ CLAUDE_CODE_ONLY = frozenset({CLAUDE_CODE})
 # rules about a skill's identity and routing, which a SKILL.md bundled in another skill's folder does not have
 SKILL_IDENTITY = frozenset({"FRONTMATTER_MISSING", "NAME_MISSING", "NAME_DIR_MISMATCH", "NAME_FORMAT",
                             "DUPLICATE_SKILL_NAME", "EMPTY_DESCRIPTION", "MISSING_TRIGGER", "WEAK_TRIGGER"})
+
+
+_OWN_ORDER = attrgetter("range.start.line", "range.start.character", "code", "message")
 
 
 def _suppressed(doc: SkillDocument, f: Finding) -> bool:
@@ -58,6 +62,7 @@ def run_rules(
     host: str | None = None
     bundled = bundled_in_skill(doc)  # a document in a skill's folder, not a skill an agent loads
     path_ignores = bool(path and config.per_path_ignores)
+    plain = not doc.disabled and not config.severity  # no inline suppression, no severity override
     for r in _selected(config.select, config.ignore, config.target, rules):
         if path_ignores and not config.enabled(r.code, path):
             continue
@@ -78,6 +83,10 @@ def run_rules(
                 host, host_checked = other_host(doc), True
             if host is not None:
                 continue  # a skill written for another agent: Claude Code's own semantics do not apply
+        if plain:  # nothing to filter or change on SKILL.md's own findings (a link run: 10^5 of them)
+            rest = [f for f in found if f.file is not None]
+            out.extend(found if not rest else [f for f in found if f.file is None])
+            found = rest
         for f in found:
             if f.file is not None and doc.skill_dir is not None and config.per_path_ignores and \
                     not config.enabled(f.code, str(doc.skill_dir / f.file)):
@@ -88,5 +97,10 @@ def run_rules(
             if f.code in config.severity:
                 f = replace(f, severity=config.severity[f.code])
             out.append(f)
-    out.sort(key=Finding.sort_key)
-    return out, suppressed
+    # Finding.sort_key's order: SKILL.md's own findings (by position, code, message) first, then bundled files'
+    # (by file, …); the first part by a C-level key (a link run: 10^5 findings)
+    own = [f for f in out if f.file is None]
+    own.sort(key=_OWN_ORDER)
+    if len(own) < len(out):
+        own.extend(sorted((f for f in out if f.file is not None), key=Finding.sort_key))
+    return own, suppressed

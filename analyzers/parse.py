@@ -494,8 +494,7 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
             comment_lines.update(range(a + a0, b + a0))
         for target, label, l1, c1, l2, c2, fl1, fc1, fl2, fc2, img in f.links:
             links.append(Link(target, label, Range(Pos(l1 + a0, c1), Pos(l2 + a0, c2)),
-                              Range(Pos(fl1 + a0, fc1), Pos(fl2 + a0, fc2)), is_image=img,
-                              kind="image" if img else "link"))
+                              (fl1 + a0, fc1, fl2 + a0, fc2), img, "image" if img else "link"))
     doc["quoted"] = quoted
     # definitions ([x]: target) produce no inline tokens; find them in the text
     if has_defs:
@@ -505,7 +504,7 @@ def _parse_body(doc_lines: list[str], index: LineIndex, body_start: int, doc: di
             m = re.match(r"^ {0,3}\[[^\]^][^\]]*\]:\s*<?([^\s>]+)", doc_lines[ln])  # [^1]: a footnote
             if m and _definition_end(doc_lines[ln], m.end()):
                 rng = Range(Pos(ln, m.start(1)), Pos(ln, m.end(1)))
-                links.append(Link(m.group(1), "", rng, index.line_range(ln), kind="definition"))
+                links.append(Link(m.group(1), "", rng, (ln, 0, ln, len(doc_lines[ln])), kind="definition"))
 
 
 def _definition_end(line: str, at: int) -> bool:

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from . import rx
 from .document import SkillDocument
 from .findings import Finding
-from .measures import directives, link_path
+from .measures import directives
 from .rules._helpers import explicit_trigger, usage_context
 from .rules.code.code_block_invalid import invalid_blocks
 from .rules.description._text import description, own_name_as_this_skill
 from .rules.description.missing_trigger import exempt
-from .rules.links._classify import is_cross_ref, prose_cross_refs, resolve_cross
+from .rules.links._classify import is_cross_ref, link_targets, prose_cross_refs, resolve_cross
 
 # sub-score -> dimension (the reference's STATIC_TO_DIMENSION, plus code_template_quality)
 STATIC_TO_DIMENSION = {
@@ -236,10 +236,8 @@ def token_efficiency(doc: SkillDocument) -> tuple[float, float, int]:
 
 def live_cross_refs(doc: SkillDocument) -> int:
     n = 0
-    for link in doc.links:
-        p = link_path(link)
-        if p is None:
-            continue
+    for t in link_targets(doc):  # the links with a relative path (found once per document)
+        p = t.path
         stripped = p[2:] if p.startswith("./") else p
         if not (p.startswith("../") or stripped.startswith(("skills/", "agents/"))):
             continue

@@ -137,10 +137,10 @@ def link_spans_by_line(doc: SkillDocument) -> dict[int, list[tuple[int, int]]]:
     """line -> the (start, end) columns each markdown link (text and destination) covers on it."""
     spans: dict[int, list[tuple[int, int]]] = {}
     for link in doc.links:
-        r = link.full_range
-        for ln in range(r.start.line, r.end.line + 1):
-            a = r.start.character if ln == r.start.line else 0
-            b = r.end.character if ln == r.end.line else 1 << 30
+        l1, c1, l2, c2 = link.full
+        for ln in range(l1, l2 + 1):
+            a = c1 if ln == l1 else 0
+            b = c2 if ln == l2 else 1 << 30
             spans.setdefault(ln, []).append((a, b))
     return spans
 

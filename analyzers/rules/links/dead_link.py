@@ -189,11 +189,12 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     base: int | None = -1  # (-1: not looked for yet)
     for t in link_targets(doc):
-        if t.range.start.line in example or (t.link is not None and _array_notation(doc, t.link)):
+        line = t.range.start.line
+        if line in example or (t.link is not None and not t.link.text and _array_notation(doc, t.link)):
             continue
         if base == -1:
             base = url_base(doc.lines)
-        if base is not None and t.range.start.line >= base:
+        if base is not None and line >= base:
             continue  # "All paths below are relative to `https://…/ug-editor/`": that site's pages
         verdict = dead.get(t.path)
         if verdict is None:
@@ -271,8 +272,8 @@ def _array_notation(doc: SkillDocument, link: Link) -> bool:
     parentheses; no link text, and a target with no `/` or `.` of a file path."""
     if link.text or link.kind != "link" or "/" in link.target or "." in link.target:
         return False
-    at = link.full_range.start
-    before = doc.lines[at.line][at.character - 1:at.character] if at.character > 0 else ""
+    line, at = link.full[0], link.full[1]
+    before = doc.lines[line][at - 1:at] if at > 0 else ""
     return before.isalnum() or before == "_"
 
 

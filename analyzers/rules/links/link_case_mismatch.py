@@ -64,12 +64,16 @@ def link_case_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     if doc.skill_dir is None:
         return
     seen: set[tuple[int, int]] = set()
+    variants: dict[str, tuple[str, str | None]] = {}  # path -> (normalized, on-disk spelling): a link run repeats a few
     for t in link_targets(doc):
         link = t.link
         if link is None:
             continue
-        rel = normalize(t.path)
-        variant = case_variant(doc, rel)
+        got = variants.get(t.path)
+        if got is None:
+            rel = normalize(t.path)
+            got = variants[t.path] = (rel, case_variant(doc, rel))
+        rel, variant = got
         if variant is None:
             continue
         seen.add((t.range.start.line, t.range.start.character))
