@@ -914,3 +914,18 @@ def test_an_event_list_the_package_reads_dispatches_the_skill(tmp_path: Path, re
     path = _skill(tmp_path, "description: Suggest a meal an hour before a lunch event.\n" + events)
     got = [c for c, _ in _codes(path, tmp_path, "MISSING_TRIGGER", "WEAK_TRIGGER")]
     assert bool(got) is fires, got
+
+
+@pytest.mark.parametrize(("reads", "always", "fires"), [
+    ('meta.get("always")', "always: true\n", False),  # nanobot (set 59p): the body is in every prompt
+    ('meta.get("always")', "always: false\n", True),  # not always loaded: chosen by its description
+    ('meta.get("tags")', "always: true\n", True),  # a key the package does not read
+])
+def test_an_always_flag_the_package_reads_needs_no_trigger(tmp_path: Path, reads: str, always: str,
+                                                           fires: bool) -> None:
+    """set 59p: nanobot's `memory` skill says `always: true`, which the package's skill loader reads
+    (`get_always_skills`) to put the body into every system prompt; no description decides when it loads."""
+    _python_package(tmp_path, f"def load(meta):  # SKILL.md frontmatter\n    return {reads}\n")
+    path = _skill(tmp_path, "description: Two-layer memory system with grep-based recall.\n" + always)
+    got = [c for c, _ in _codes(path, tmp_path, "MISSING_TRIGGER", "WEAK_TRIGGER")]
+    assert bool(got) is fires, got

@@ -193,6 +193,7 @@ _EXPLICIT = rx.compile(
     r"|(?:^|(?<=[.;!?—–]\s))(?:always\s+)?(?:use|invoke|load|run|activates?|mandatory|required)\s+"
     r"(?:this\s+(?:skill\s+)?|it\s+|these\s+(?:[\w-]{1,20}\s+)?tools\s+)?(?:once\s+|first\s+|only\s+)?"
     r"(?:at|on|upon|every|always|instead\s+of|rather\s+than|alongside|with\s+every"
+    r"|in\s+(?:every|each)\s+(?:new\s+)?(?:session|conversation|chat|task|turn)"  # "Run first in every session"
     r"|from\s+the\s+(?:first|start|beginning|outset)\b)\b"  # "Use it from the first message of a build"
     # "… for ALL AI tasks. ALWAYS use `bl` FIRST": the skill's command before anything else, every time; "Always use
     # Seam CLI as the first retrieval layer for any codebase understanding task": every such task

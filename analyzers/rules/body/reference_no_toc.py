@@ -578,6 +578,9 @@ def _toc_at_top(lines: list[str]) -> bool:
             said = _scope_text(lines, i)
             if (":" in said or _commas(said) >= 1) and _lists_scope(said):  # (no list, no scope sentence)
                 return True
+            if line.rstrip().endswith(":") and "learn" in line.lower() and _LEARN_LEAD.search(line) \
+                    and _list_follows(lines, i + 1):
+                return True  # "In this guide, you will learn to:" and the list of what it teaches
         if _anchor_item(line) or "](http" in line and "#" in line and _url_anchor_item(
                 line, own := own if own is not None else _own_anchors(lines)):
             anchors += 1
@@ -587,6 +590,20 @@ def _toc_at_top(lines: list[str]) -> bool:
         or _outline_in_top(lines) or _title_lists_sections(lines) or _title_names_hidden_sections(lines) \
         or _colon_list_names_sections(lines) \
         or _code_names_headings(lines) or _diagram_names_headings(lines) or _calls_name_headings(lines)
+
+
+# "In this guide, you will learn to:", "You'll learn how to:", "What you will learn:": a lead-in to the list of what
+# the page teaches, its table of contents in prose (ending the line)
+_LEARN_LEAD = rx.compile(r"\b(?:you(?:['’]ll|\s+will)\s+learn|what\s+you(?:['’]ll|\s+will)\s+learn)\b[^:\n]{0,40}:\s*$",
+                         re.I)
+LEARN_ITEMS = 2  # list items right after the lead-in
+
+
+def _list_follows(lines: list[str], i: int) -> bool:
+    """LEARN_ITEMS list items start at line `i` (after blank lines)."""
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return i + LEARN_ITEMS <= len(lines) and all(_ITEM_TEXT.match(lines[k]) for k in range(i, i + LEARN_ITEMS))
 
 
 # a section that states the file's scope: `## Purpose`, `## Scope`, `## Overview`, `## About`, `## Summary`
@@ -1371,7 +1388,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     "it covers / demonstrates / outlines
     / walks through", "these instructions / notes / guidelines / pages / docs / sections cover / contain / describe /
     … " (a sentence ending in a colon goes on into the next line of prose: "These instructions cover the assembly of
-    the package:" / "DOCX-to-PDF conversion, coordinate discovery, script invocation, and output delivery."), "use / consult / see / read this reference / file / guide … for / when" ("Use this reference for
+    the package:" / "DOCX-to-PDF conversion, coordinate discovery, script invocation, and output delivery."); a line ending
+    "you will learn (to):" / "you'll learn how to:" / "What you will learn:" with a list of two or more items right
+    after it ("In this guide, you will learn to:" and what it teaches); "use / consult / see / read this reference / file / guide … for / when" ("Use this reference for
     Docker, SearXNG, Crawl4AI, cache, CLI, and HTTP API questions."), or Chinese, simplified or traditional, `本文档介绍` / `本文件维护` / `本文件規範` / `本文将为大家介绍`…, also
     "this section / chapter" and a short phrase before the verb, the list counted by its `、` (`本节以简短的例子展示如何完成快速
     部署、建立数据库、…`, `本小节将从构造函数、订阅和取消订阅进行介绍`; not `本文将介绍…的使用方法，帮助用户…，提升…`, whose `，` join

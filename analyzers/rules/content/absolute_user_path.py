@@ -127,11 +127,53 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
     if fld is not None and isinstance(fld.value, str) and not whole:
         out.update(_served_person(fld.value, doc, candidates))
     heads = doc.headings
+    illustrated = _illustrated_lines(doc, candidates)
     for ln in candidates:
         line = doc.lines[ln]
         if whole or _THIS_MACHINE.search(line) or _under_this_machine(heads, ln):
             out.update(m.group("name") for m in _HOME.finditer(line))
+        elif ln in illustrated:  # "**Service Planning Examples**" and `/home/alice/myproject`: a made-up user's
+            out.update(m.group("name") for m in _HOME.finditer(line) if m.group("name").lower() in _PERSONAS)
     return frozenset(out)
+
+
+# the made-up people of examples (a real user name under an example label, `/Users/redam94/…` in "## Example
+# Commands", is the author's path and is reported)
+_PERSONAS = frozenset({"alice", "bob", "carol", "dave", "eve", "jane", "john", "jdoe", "johndoe", "janedoe",
+                       "john.doe", "jane.doe", "john_doe", "jane_doe", "joe", "joebloggs", "janesmith", "johnsmith"})
+
+
+# a heading or a bold label naming what follows an example: "#### Example — Two services", "**Service Planning
+# Examples** (…):", "## Usage examples", "e.g.", 示例 / 例子 / 範例
+_EXAMPLE_LABEL = lazy_compile(r"\bexamples?\b|\be\.g\.|示例|例子|範例|用例", re.I)
+_LABEL_REACH = 40  # lines a bold label covers below it (its lists and blocks), within its section
+
+
+def _illustrated_lines(doc: SkillDocument, candidates: list[int]) -> set[int]:
+    """The candidate lines shown as an example: in a section whose heading names it one, or under a bold label
+    naming one (the nearest `**…**` line at or above, in the same section, at most _LABEL_REACH lines up). A
+    made-up person's home there (_PERSONAS) is the author's illustration of a path the user supplies, and that
+    name is an illustration wherever it appears. One pass over the lines up to the last candidate."""
+    if not candidates:
+        return set()
+    heading_lines = {h.line for h in doc.headings}
+    code = doc.code_lines
+    wanted = set(candidates)
+    out: set[int] = set()
+    section_example = False  # the current section's heading names an example
+    label_at, label_example = -1, False  # the nearest bold label in this section
+    for k in range(candidates[-1] + 1):
+        line = doc.lines[k]
+        if k in heading_lines:
+            section_example = _EXAMPLE_LABEL.search(line) is not None
+            label_at = -1
+        elif k not in code and line.lstrip().startswith("**"):
+            s = line.lstrip()
+            close = s.find("**", 2)
+            label_at, label_example = k, _EXAMPLE_LABEL.search(s[2:close] if close > 0 else s) is not None
+        if k in wanted and (section_example or label_at >= 0 and k - label_at <= _LABEL_REACH and label_example):
+            out.add(k)
+    return out
 
 
 def _served_person(description: str, doc: SkillDocument, candidates: list[int]) -> set[str]:
@@ -376,8 +418,11 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     own run; nor a path shown as the absolute-path form beside others, under a label naming it at the start of its
     line, of the short line above it or of the line introducing its block ("✅ 绝对路径：`![](/Users/bruce/photo.jpg)`",
     "# 方案2: 绝对路径", "**示例 2：绝对路径**", "- Absolute path: `/Users/bob/cover.jpg`").
-    A realistic example name such as `alice` is reported: the
-    agent cannot tell an illustration from the path to use.
+    nor a made-up person's home (`alice`, `bob`, `jdoe`, …) on a line shown as an example, in a section whose
+    heading or under a bold label that names an example ("**Service Planning Examples**", "#### Example — two
+    services"), wherever that name appears (the author's illustration of a path the user gives). Anywhere else a
+    realistic example name such as `alice` is reported (the agent cannot tell an illustration from the path to
+    use), and so is a real user name under an example label (`/Users/redam94/…` in "## Example Commands").
 
     ## Why is this bad?
     The path worked on the author's machine only. Installed anywhere else, the agent tries to read

@@ -55,6 +55,8 @@ def _exempt(doc: SkillDocument) -> bool:
         return True
     if any(isinstance(data.get(k), list) and data[k] and package_reads(doc, k) for k in EVENT_KEYS):
         return True  # `events: [lunch.upcoming]`, read by the package: its runtime dispatches the skill on the event
+    if data.get("always") is True and package_reads(doc, "always"):
+        return True  # nanobot's `always: true`, read by the package: the body is in every prompt, never chosen
     return _sidecar_triggers(doc) or _activation_rules(doc)
 
 
@@ -345,7 +347,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        data to …"), "Loaded / invoked / injected / auto-submitted
        (automatically) by <a plugin> when / before / after / on / for every / over every / at task close / at the end of …", "when <up to four words> is / are
        requested / asked for / mentioned / discussed" ("… when planning is requested", "Whenever commit or push is
-       mentioned"), "Run once / first at …", "Used / Loaded / Invoked by /<command>
+       mentioned"), "Run once / first at … / in every session", "Used / Loaded / Invoked by /<command>
        as / for / to …", a sentence opening "Always load / invoke / apply (this skill / it) to …", "Invoke after …", "Invoke automatically / proactively before …", "Trigger this whenever …", "Use this once <the situation>", "Use / Load / Invoke it the moment / as soon as <the situation>" (an aside in brackets may come between), "— mandatory before …", "Required / Mandatory reading when / before …",
        "Read and follow this skill before …", "when they / you ask / request …" (also "when they request or previously authorize …"), "Use right / just after /
        before …", "Use monthly / weekly / regularly or after …", "when the user explicitly
@@ -429,7 +431,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     package names (crucible's trigger router), or a trigger list in a JSON sidecar beside SKILL.md (`skill.json`:
     `"triggers": ["performance", …]`) that the package's code reads from that file (agent47's catalog), or a list of
     events the runtime dispatches the skill on (`events: [lunch.upcoming]`; also `subscribes`, `subscriptions`,
-    `on_events`) that the package's code reads, or whose
+    `on_events`) that the package's code reads, or an `always: true` the package's code reads (nanobot puts such a
+    skill's body into every prompt), or whose
     folder the package's code builds an object from by name (`Skill.from_directory(ROOT / "summarize")`), binds to
     a slash command (`{"/domains": "structural/protein-domains"}`: its own command line picks it) or reads the
     SKILL.md of by name, in code that copies no file (`skills_dir / "vault-curator" / "SKILL.md"`, a daemon's

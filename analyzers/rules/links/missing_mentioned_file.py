@@ -137,7 +137,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     a path in "If `references/x.md` exists …",
     and one after "<name> Skill 的" or after another skill's kebab-case name ending in `-skill`
     ("詳細は run-build-skill `references/x.md`", "the deploy-skill's `scripts/x.sh`": that skill's file;
-    this skill's own name or folder there does not count), or after a kebab-case name in backticks with a
+    this skill's own name or folder there does not count), or after a name and "skill's" ("see the vizflow skill's
+    `references/catalog.md`"; not "this skill's"), or after a kebab-case name in backticks with a
     possessive ("See `scan-pdf-to-print-html`'s `references/cover-workflow.md`"), or right before the path's own
     backticks ("a copy of the `gap-to-topic` `scripts/dossier_to_docx.js` generator"), or after a wiki link to
     another skill ("`[[instagram-reel-publish]] scripts/validate_reel.sh`"), or later on a line that starts with an
@@ -457,6 +458,12 @@ _OTHER_SKILL_ZH = rx.compile(r"skill\s*的\s*[`'\"]?$", re.I)
 _NAMED_SKILL = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’]s)?\s*[`'\"]?$", re.I)
 
 
+# "see the vizflow skill's `references/catalog.md`": a name, the word skill and a possessive right before the path
+_NAME_SKILL_POSSESSIVE = lazy_compile(r"(?<![\w-])`?([\w.-]{1,80})`?\s+skill['’]s\s*[`'\"]?$", re.I)
+_NOT_A_NAME = frozenset({"this", "the", "our", "your", "its", "their", "same", "parent", "main", "each", "every",
+                         "own", "current", "a", "an", "any"})
+
+
 # "`scan-pdf-to-print-html`'s `references/cover-workflow.md`": a kebab-case name in backticks and a possessive
 # right before the path (another skill's file, when the name is not this skill's); or the name alone right before
 # the path in backticks of its own ("a near-copy of the `gap-to-topic` `scripts/dossier_to_docx.js` generator")
@@ -486,6 +493,10 @@ def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = (), follo
     if following and not line[end:].strip(" `'\"*_") and _OPTIONAL_NEXT.match(following) is not None:
         return True  # "load `references/overlay.md`" and, on the next line, "(if it exists) before …"
     named = _NAMED_SKILL.search(line[max(0, start - 80):start]) if "skill" in before.lower() else None
+    if named is None and ("skill's" in before or "skill’s" in before):  # "see the vizflow skill's `references/x.md`"
+        named = _NAME_SKILL_POSSESSIVE.search(before)
+        if named is not None and named.group(1).lower() in _NOT_A_NAME:
+            named = None  # "this skill's `references/x.md`": its own
     if named is None and "`" in before:
         named = _CODE_NAME_POSSESSIVE.search(before)  # "See `scan-pdf-to-print-html`'s `references/x.md`"
     if named is None and "]]" in before:
@@ -496,11 +507,13 @@ def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = (), follo
 
 
 def _own_names(doc: SkillDocument) -> tuple[str, ...]:
-    """This skill's name and folder, lowercased: a path after them is this skill's own."""
+    """This skill's name and folder, lowercased, and the words of its title (the first heading, "# Platform": "the
+    platform skill's `references/x.md`"): a path after them is this skill's own."""
     fm = doc.frontmatter
     name = fm.data.get("name") if fm.ok and isinstance(fm.data, dict) else None
     folder = os.path.basename(doc.skill_dir or "")
-    return tuple(x.lower() for x in (name, folder) if isinstance(x, str) and x)
+    title = doc.headings[0].text.lower().split()[:8] if doc.headings else []
+    return tuple(x.lower() for x in (name, folder, *title) if isinstance(x, str) and x)
 
 
 def _in_description(doc: SkillDocument, rel: str) -> bool:
