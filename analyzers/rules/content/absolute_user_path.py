@@ -419,10 +419,10 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     line, of the short line above it or of the line introducing its block ("✅ 绝对路径：`![](/Users/bruce/photo.jpg)`",
     "# 方案2: 绝对路径", "**示例 2：绝对路径**", "- Absolute path: `/Users/bob/cover.jpg`").
     nor a made-up person's home (`alice`, `bob`, `jdoe`, …) on a line shown as an example, in a section whose
-    heading or under a bold label that names an example ("**Service Planning Examples**", "#### Example — two
+    heading or under a bold label that names an example ("**Service Planning Examples**", a heading "Example — two
     services"), wherever that name appears (the author's illustration of a path the user gives). Anywhere else a
     realistic example name such as `alice` is reported (the agent cannot tell an illustration from the path to
-    use), and so is a real user name under an example label (`/Users/redam94/…` in "## Example Commands").
+    use), and so is a real user name under an example label (`/Users/redam94/…` under a heading "Example Commands").
 
     ## Why is this bad?
     The path worked on the author's machine only. Installed anywhere else, the agent tries to read
