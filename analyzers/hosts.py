@@ -112,6 +112,31 @@ def package_runtime(doc: SkillDocument) -> bool:
     return package_runtime_only(doc, foreign)
 
 
+HERMES_PLUGIN_DEPTH = 3  # folders above a skill looked in for the Hermes plugin that registers it
+
+
+def hermes_plugin(doc: SkillDocument) -> bool:
+    """The skill ships in a Hermes Agent plugin: a folder above it, within the workspace and at most
+    HERMES_PLUGIN_DEPTH up, holds the plugin's `plugin.yaml` and an `__init__.py` that registers skills with Hermes
+    (`ctx.register_skill("github-app-workflow", skill_path)`): Hermes loads the skill, and reads its keys."""
+    if doc.skill_dir is None:
+        return False
+    from .measures import exists_recorded, text_recorded  # (only for skills with a key no agent defines)
+
+    root = doc.workspace_root
+    folder = doc.skill_dir.parent
+    for _ in range(HERMES_PLUGIN_DEPTH):
+        if root is not None and not folder.is_relative_to(root):
+            break
+        if exists_recorded(doc, folder / "plugin.yaml") and \
+                "register_skill(" in text_recorded(doc, os.path.join(folder, "__init__.py")):
+            return True
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return False
+
+
 REPO_DEPTH = 6  # folders above a skill looked in for its repository's root (`.git`)
 # agents whose name a repository of skills for them carries (`cursor-skills`, `ade-cursor-skills`, `codex-rules`)
 _NAMED_AGENTS = frozenset({"cursor", "codex", "opencode", "gemini", "windsurf", "copilot", "kiro", "cline", "openclaw",

@@ -929,3 +929,21 @@ def test_an_always_flag_the_package_reads_needs_no_trigger(tmp_path: Path, reads
     path = _skill(tmp_path, "description: Two-layer memory system with grep-based recall.\n" + always)
     got = [c for c, _ in _codes(path, tmp_path, "MISSING_TRIGGER", "WEAK_TRIGGER")]
     assert bool(got) is fires, got
+
+
+@pytest.mark.parametrize(("manifest", "init", "reported"), [
+    ("name: github-app\n", 'def register(ctx):\n    ctx.register_skill("react", SKILL_DIR)\n', False),  # set 59p
+    ("", 'def register(ctx):\n    ctx.register_skill("react", SKILL_DIR)\n', True),  # no plugin.yaml
+    ("name: github-app\n", "def register(ctx):\n    ctx.register_tool('x', run)\n", True),  # registers no skill
+])
+def test_a_skill_a_hermes_plugin_registers_may_use_hermes_keys(tmp_path: Path, manifest: str, init: str,
+                                                               reported: bool) -> None:
+    """set 59p: hermes_github_app_plugin's `__init__.py` calls `ctx.register_skill(…)` beside its `plugin.yaml`:
+    Hermes loads the skill and reads its top-level `author`."""
+    path = _skill(tmp_path, "description: Mint app tokens. Use when the agent needs a GitHub identity.\n"
+                            "author: Plugin Contributors\n")
+    plugin = tmp_path / "advisor"
+    (plugin / "__init__.py").write_text(init)
+    if manifest:
+        (plugin / "plugin.yaml").write_text(manifest)
+    assert bool(_codes(path, tmp_path, "UNKNOWN_FIELD")) is reported

@@ -55,6 +55,11 @@ def _guess(content: str) -> str:
     # Elixir / Ruby `def … do` is no Python `def …:`
     ("def calc(x, y) do\n  x * y\nend", "text"),
     ("plain words, nothing to run", "text"),
+    # set 60: a command, then what it returns, labelled: a prompt for a tool, not a script
+    ("node ${ROOT}/scripts/cli.js providers\n반환: reviewStrategy, gemini 상태, meta\nROOT: {ROOT}", "text"),
+    # … but such a line inside a quoted string (a commit message, `python -c "…"`) is the command's
+    ('git commit -m "fix: x\n\nCo-Authored-By: Devin <d@x.com>"', "bash"),
+    ("python3 -c \"\ntry: import x\nexcept: print('none')\n\"", "bash"),
 ])
 def test_guess(content: str, lang: str) -> None:
     assert _guess(content) == lang

@@ -48,6 +48,24 @@ def _flow(lines: list[str]) -> bool:
     return any(a in ln.split(" #", 1)[0] for ln in lines if not ln.lstrip().startswith("#") for a in _FLOW_ARROWS)
 
 
+# a line no shell runs: a label and its value ("반환: reviewStrategy, meta", "Returns: the status", "ROOT: {ROOT}")
+_LABEL_LINE = lazy_compile(r"[^\s:#=$\-'\"`(][^\s:=$'\"`(]{0,39}: \S")
+
+
+def _labelled(lines: list[str], c: str) -> bool:
+    """A line after the first is a label and its value (a prompt or a note around the command, not a script), outside
+    any quotes still open from the lines above (a commit message's `Co-Authored-By: …`, `python -c "…` then
+    `except: …`), in a block with no heredoc whose text such lines could be."""
+    if "<<" in c:
+        return False
+    quotes = lines[0].count('"') + lines[0].count("'")
+    for ln in lines[1:]:
+        if quotes % 2 == 0 and _LABEL_LINE.match(ln):
+            return True
+        quotes += ln.count('"') + ln.count("'")
+    return False
+
+
 def guess_language(block: CodeBlock) -> str:
     """A conservative guess; `text` when unsure. Measured on the tagged blocks of the corpus and the held-out
     sets (`benchmarks/tag_guess.py`): where it guesses, the author's own tag agrees for json 99.9%, python
@@ -69,7 +87,7 @@ def guess_language(block: CodeBlock) -> str:
         first = next((ln for ln in lines[:20] if ln.strip() and not (ln.startswith("#") and ln[1:2] != "#")),
                      first)  # (a `## heading` is markdown, not a comment)
     if _SHELL_START.match(first) and not first.rstrip().endswith("{") and not _JS_EXPORT.match(first) \
-            and not _POWERSHELL.search(c) and not _flow(lines):  # (`terraform {` opens HCL)
+            and not _POWERSHELL.search(c) and not _flow(lines) and not _labelled(lines, c):  # (`terraform {`: HCL)
         return "bash"  # (not a flow drawn with arrows that starts with a command: `git push …` then `↓`)
     if _PY_LINE.search(c) and not _OTHER_CODE.search(c) and not _SHELLISH.search(c):
         return "python"
@@ -379,8 +397,9 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     conservative: `python` only for lines no other language writes (`def f(x):`, `from x import y`) in a
     block with no TypeScript / JavaScript, C-family or shell lines (`export const …`, `… {`, `;`, a heredoc,
     `python3 -c`); `bash` for a command first line (after `#` comments; also `./x.sh`, `VAR=value cmd`), but not
-    `export const …`, `terraform {`, a flow drawn with arrows outside `#` comments (`git push origin v1.0.4` then `↓`, `→`) nor PowerShell (a backtick
-    continuation, `C:\\`). Measured against the tags authors gave the same content in the corpus and
+    `export const …`, `terraform {`, a flow drawn with arrows outside `#` comments (`git push origin v1.0.4` then `↓`, `→`), a block with a
+    later line that is a label and its value outside quotes (`반환: reviewStrategy, meta`, `Returns: the status`: a
+    prompt around the command), nor PowerShell (a backtick continuation, `C:\\`). Measured against the tags authors gave the same content in the corpus and
     held-out sets (`python benchmarks/tag_guess.py ROOTS`): json 99.9%, python 99.4%, bash 98.5% agree.
     """
     untagged = [b for b in doc.code_blocks if b.fenced and not b.info and b.closed]

@@ -11,6 +11,7 @@ from ...fields import (
     AGENT_WRITTEN_KEYS,
     DEVIN,
     FIELDS,
+    HERMES,
     HERMES_KEYS,
     OPENCLAW,
     OTHER_AGENT_FIELDS,
@@ -19,6 +20,7 @@ from ...fields import (
     skill_dialect,
 )
 from ...findings import Edit, Finding, Fix, Severity
+from ...hosts import hermes_plugin
 from ...lazy_re import lazy_compile
 from ...package_code import package_provides, package_reads, package_runtime_only
 from ...rule import FixAvailability, RuleContext, rule
@@ -70,7 +72,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Hermes's own keys (`required_environment_variables`), or by `platforms: [macos, linux]` (Hermes's
     operating-system filter) or a top-level `tags`, `category` or `related_skills` in a skill whose text names
     Hermes at least twice or lists it among the agents it is written for (`compatible_with: [claude-code, openclaw,
-    hermes]`), may use the top-level keys Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
+    hermes]`), or by the Hermes plugin that ships it (a `plugin.yaml` and an `__init__.py` calling `register_skill(`,
+    in a folder at most three above the skill's), may use the top-level keys Hermes reads: `author`, `platforms`, `tags`, `related_skills`, `category`, `setup`, `prerequisites`.
     Hermes's own keys are never reported, also in a skill marked for another agent as well (`metadata.openclaw`).
     A skill for Devin CLI (`triggers: [user, model]`, Devin's invocation routes, or a skill under `.devin/skills/`) may
     use Devin's `triggers`, `permissions` and `subagent`. A skill a Squad team earned (bradygaster/squad, for GitHub
@@ -153,6 +156,9 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     elif dialect is None and doc.path is not None and SQUAD_DIRS.intersection(doc.path.parts[:-2]):
         dialect = SQUAD  # a skill in a Squad team's folder (`.squad/skills/<name>/`): Squad's keys are known
     known = known_fields(ctx.config.target, dialect)
+    if dialect is None and any(k not in known and k not in extra and k not in AGENT_WRITTEN_KEYS for k in fields) \
+            and hermes_plugin(doc):  # (looked for only when a key is unknown)
+        known = known_fields(ctx.config.target, HERMES)  # a skill a Hermes plugin registers: Hermes's keys are known
     registry = runtime_record(doc.frontmatter.data)  # `id: visual-analyst`: a runtime's record; its keys are its own
     template = doc.skill_dir is not None and TEMPLATE_DIR in doc.skill_dir.parts
     for key, fld in fields.items():
