@@ -500,6 +500,18 @@ def scan(source: str, md, collect_links) -> tuple | None:
                 prev = "heading"
                 i += 1
                 continue
+            if c0 in "=-" and _SETEXT.match(s) and prev == "para" and not para_in_list and len(para) == 1:
+                # a one-line paragraph and its setext underline: a heading (`=`: level 1, `-`: 2) over both lines,
+                # its text the paragraph's (markdown-it's `lheading`); longer ones and list items: markdown-it decides
+                text = para[0].strip()
+                headings.append((1 if c0 == "=" else 2, text, para_start))
+                if "](" in text or "][" in text:
+                    inlines.append((para_start, i + 1, text))
+                para = []
+                prev = "heading"
+                list_open = False
+                i += 1
+                continue
             if c0 in "=-" and _SETEXT.match(s) and (prev == "para" or c0 == "=" or len(s.rstrip(" \t")) < 3):
                 return None  # a setext underline, or a lone "=" / "--" line
             if c0 in "-*_" and _HR.match(s):

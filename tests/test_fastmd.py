@@ -44,8 +44,15 @@ EDGE = {
     "| a | b |\n|---|---|\n| [l](x.md) | 2 |\nplain row\n\n# H [x](y.md)\n": True,
     "```python\nx = 1\n": True,  # an unclosed fence runs to the end
     "```\ncode\n````\nafter\n": True,
-    "Title\n=====\n": False,  # setext heading
-    "Para\n---\n": False,
+    "Title\n=====\n": True,  # a one-line paragraph's setext heading
+    "Para\n---\n": True,
+    "Para [x](y.md)  \n---  \nnext [a](b.md)\n": True,
+    "  Para [x](y.md)\n  ---\n": False,  # (an indented paragraph start: markdown-it decides)
+    "Two\nlines\n---\n": False,  # longer paragraphs: markdown-it decides
+    "- item\n---\n": False,
+    "- item\n  ---\n": False,
+    "> quote\n---\n": False,  # (after a quote: markdown-it decides)
+    "text\n\n---\n": True,
     "> quoted [x](y.md)\n>\n> more\n": True,
     "> a\n>\n>\n\nb\n": True,  # markdown-it's quote map runs over the blank line after trailing `>` lines
     "> a\nlazy continuation\n": False,
