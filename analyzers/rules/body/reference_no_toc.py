@@ -1059,6 +1059,8 @@ _READ_WHOLE = rx.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          # (not "Use this checklist to find the section for …": a look-up)
                          r"|^\W{0,3}run\s+this\s+checklist\b|^\W{0,3}use\s+this\s+checklist\s+(?:for|before|after|when"
                          r"|whenever|during)\b|\b(?:every|each)\s+(?:item|check)\s+must\s+pass\b"
+                         # "Use this checklist to verify generated skills before packaging": checked whole
+                         r"|^\W{0,3}use\s+this\s+checklist\s+to\s+(?:verify|validate|check|review|audit|confirm|vet)\b"
                          # "Mandatory rules for citing standards in any skill output": every rule applies, each time
                          r"|^\W{0,3}(?:mandatory|required|non-negotiable)\s+rules\s+(?:for|of|when)\b"
                          r"|\bmark\s+(?:each|every|an)\s+item\s+as\b"
@@ -1345,8 +1347,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
-    checklist before approving", a line opening "Use this checklist for / before / after / when …" (not "Use this
-    checklist to find the section …", a look-up), "Every item must pass", a line opening
+    checklist before approving", a line opening "Use this checklist for / before / after / when …" or "Use this checklist to verify /
+    validate / check / review / audit / confirm …" (not "Use this checklist to find the section …", a look-up), "Every item must pass", a line opening
     "Mandatory rules for …" (every rule applies each time), "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
     them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order",
     in Chinese "必须过一遍这个清单" (go through this whole checklist), "依次执行以下校验…不跳过" (run each check below in order,
