@@ -156,22 +156,22 @@ def _illustrated_lines(doc: SkillDocument, candidates: list[int]) -> set[int]:
     name is an illustration wherever it appears. One pass over the lines up to the last candidate."""
     if not candidates:
         return set()
-    heading_lines = {h.line for h in doc.headings}
+    heads = doc.headings
+    heading_lines = {h.line for h in heads}
     code = doc.code_lines
     wanted = set(candidates)
     out: set[int] = set()
-    section_example = False  # the current section's heading names an example
     label_at, label_example = -1, False  # the nearest bold label in this section
     for k in range(candidates[-1] + 1):
         line = doc.lines[k]
         if k in heading_lines:
-            section_example = _EXAMPLE_LABEL.search(line) is not None
             label_at = -1
         elif k not in code and line.lstrip().startswith("**"):
             s = line.lstrip()
             close = s.find("**", 2)
             label_at, label_example = k, _EXAMPLE_LABEL.search(s[2:close] if close > 0 else s) is not None
-        if k in wanted and (section_example or label_at >= 0 and k - label_at <= _LABEL_REACH and label_example):
+        if k in wanted and (label_at >= 0 and k - label_at <= _LABEL_REACH and label_example
+                            or _section_heading_says(heads, k, _EXAMPLE_LABEL)):
             out.add(k)
     return out
 
