@@ -101,3 +101,43 @@ def closes_fence(line: str, marker: str, run: int) -> bool:
     if len(line) - len(s) > 3 or not s.startswith(marker * run):
         return False
     return not s.rstrip(" \t").strip(marker)
+
+
+FRONTMATTER_KEYS_WITHIN = 200  # lines a fenced frontmatter block may span
+
+
+def fenced_frontmatter(lines: list[str]) -> int | None:
+    """The line of the fence that closes a code fence opened on line 1 around the skill's own frontmatter
+    (```` ```yaml ```` / ```` ````skill ```` on line 1, `---` on line 2, a `name:` or `description:` key before the
+    next `---`): the file's last non-blank line when that closes it (the whole file wrapped, as its author paired
+    the fences), else the first line that closes it; None when nothing does."""
+    fence = fence_line(lines[0]) if len(lines) >= 4 else None
+    if fence is None or fence.column or lines[1].rstrip() != "---":
+        return None
+    keyed = False
+    for k in range(2, min(len(lines), 2 + FRONTMATTER_KEYS_WITHIN)):
+        if lines[k].rstrip() in ("---", "..."):
+            break
+        keyed = keyed or lines[k].startswith(("name:", "description:"))
+    if not keyed:
+        return None
+    last = next(k for k in range(len(lines) - 1, 1, -1) if lines[k].strip())  # (a key line at least)
+    if closes_fence(lines[last], fence.marker, fence.run):
+        return last  # the whole file wrapped, as the author paired the fences (``` blocks inside close it earlier)
+    return next((k for k in range(2, len(lines)) if closes_fence(lines[k], fence.marker, fence.run)), None)
+
+
+def closes_inner_fence(lines: list[str], start: int, close: int) -> bool:
+    """Whether, read without the fence line `start`, line `close` closes a fence opened between them (the wrapper's
+    closing line doubles as the end of a block inside it: ```` ````yaml ```` … ```` ```bash ```` … ```` ```` ````)."""
+    open_fence: FenceLine | None = None
+    for k in range(start + 1, close):
+        line = lines[k]
+        if open_fence is not None:
+            if closes_fence(line, open_fence.marker, open_fence.run):
+                open_fence = None
+            continue
+        f = fence_line(line)
+        if f is not None and f.column <= 3 and not line[:f.column].strip():
+            open_fence = f
+    return open_fence is not None and closes_fence(lines[close], open_fence.marker, open_fence.run)

@@ -17,6 +17,7 @@ from ...document import CodeBlock, SkillDocument
 from ...findings import Finding, Pos, Range, Severity
 from ...lazy_re import lazy_compile
 from ...rule import RuleContext, rule
+from ._helpers import fenced_frontmatter
 
 # Snippets with elisions or template placeholders are illustrations, not programs.
 # (no `^\s*#\s*\.\.\.` branch: `...` alone already matches it, and `^\s*` under re.M re-scanned every
@@ -457,7 +458,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     starting with a heading: `= Title` of an AsciiDoc spec, or `# Title` under a frontmatter with `name`, `title` or
     `description`; a block of at most 20,000 characters) is reported at the body's first line as what it is, a
     mis-tagged file (tag it `asciidoc` or `markdown`), not with PyYAML's error from inside the prose; in a YAML stream of manifests `# …` is a comment, and
-    an error there is reported as usual. An error right under a comment that labels a counter-example (`# WRONG - colon in
+    an error there is reported as usual. A fence on SKILL.md's first line around the skill's own frontmatter (```` ```yaml ````,
+    `---`, `name: …`) is not a sample file: FRONTMATTER_MISSING reports it (remove the fence), and tagging it
+    would leave the skill without frontmatter. An error right under a comment that labels a counter-example (`# WRONG - colon in
     unquoted string`, `# ❌ Bad`) is the mistake the block shows on purpose: not reported.
 
     ## Why is this bad?
@@ -481,7 +484,10 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     ## Fix
     Correct the code, or tag it `text` if it is not meant to run.
     """
+    wrapper = 0 if not doc.frontmatter.present and fenced_frontmatter(doc.lines) is not None else -1
     for b, (line, col, msg) in invalid_blocks(doc):
+        if b.start_line == wrapper:
+            continue  # a fence on line 1 around the skill's own frontmatter: FRONTMATTER_MISSING says remove it
         abs_line = min(b.content_start_line + line, max(b.end_line - 1, b.start_line))
         text = doc.lines[abs_line] if abs_line < len(doc.lines) else ""
         col = min(col, len(text))

@@ -19,7 +19,7 @@ from ...package_code import (
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import NAME_RE, keeps_most, slugify
 from .._sample import sample_skill
-from ..code._helpers import closes_fence, fence_line, line_break
+from ..code._helpers import closes_inner_fence, fenced_frontmatter, line_break
 from ..name.name_dir_mismatch import is_container
 
 
@@ -76,27 +76,24 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     When a frontmatter block comes a little later, after blank lines, HTML comments or license lines only
     (`<!-- mirrored from … -->` or `# SPDX-License-Identifier: CC-BY-4.0` above `---`), the finding says where it
     starts instead; when the whole file is wrapped in a
-    code fence (```` ````skill ```` on line 1, the frontmatter on line 2, the closing fence last), it says so.
+    code fence (```` ````skill ```` on line 1, the frontmatter on line 2, the closing fence last), it says so; and
+    when a fence on line 1 around the frontmatter closes further down (```` ````yaml ```` … ```` ```` ```` on line
+    30, a generator's stray wrapper), it names the two lines.
 
     ## Fix
     Inserts a frontmatter block with `name` (from the directory, or from the folder above a package's
     generic container such as `skill/` or `assets/`) and a `description` placeholder.
     The placeholder must be replaced, so the fix is a suggestion (display only). For a block that starts
     late, the fix moves the lines above it below its closing `---` (unsafe: check that the block is the
-    skill's frontmatter); for a wrapped file it removes the two fence lines (unsafe, likewise).
+    skill's frontmatter); for a wrapped file it removes the two fence lines (unsafe, likewise); for a fence around the frontmatter
+    that closes further down, line 1 and the closing line, or line 1 alone when, read without line 1, the closing
+    line ends a block opened inside (```` ```bash ```` … ```` ```` ````).
     """
     if doc.frontmatter.present or doc.binary:
         return
-    wrapped = _wrapped(doc.lines)
-    if wrapped is not None:
-        lines = doc.lines
-        yield ctx.finding(
-            Range(Pos(0, 0), Pos(0, len(lines[0]))),
-            f"SKILL.md is wrapped in a code fence (lines 1 and {wrapped + 1}): agents read no frontmatter, and the "
-            "whole skill is one code block; remove the two fence lines",
-            Fix.unsafe("Remove the wrapping fence lines", Edit(Range(Pos(0, 0), Pos(1, 0)), ""),
-                       Edit(Range(Pos(wrapped - 1, len(lines[wrapped - 1])), Pos(wrapped, len(lines[wrapped]))), "")),
-        )
+    close = fenced_frontmatter(doc.lines)
+    if close is not None:
+        yield _fenced(doc, ctx, close)
         return
     late = _late_block(doc.lines)
     if late is not None:
@@ -130,18 +127,29 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     )
 
 
-def _wrapped(lines: list[str]) -> int | None:
-    """The line of the closing fence when the whole file is one fenced block (```` ````skill ```` on line 1,
-    then a `---` frontmatter with `name:` or `description:`, and a closing fence of the same kind as its last
-    non-blank line), else None."""
-    fence = fence_line(lines[0]) if len(lines) >= 4 else None
-    if fence is None or fence.column or lines[1].rstrip() != "---":
-        return None
-    last = next((k for k in range(len(lines) - 1, 1, -1) if lines[k].strip()), None)
-    if last is None or not closes_fence(lines[last].lstrip(), fence.marker, fence.run):
-        return None
-    keys = lines[2:min(last, 2 + MAX_BLOCK)]
-    return last if any(k.startswith(("name:", "description:")) for k in keys) else None
+def _fenced(doc: SkillDocument, ctx: RuleContext, close: int) -> Finding:
+    """The finding for a frontmatter inside a code fence opened on line 1 and closed on line `close`: the whole file
+    wrapped (the closing fence its last line), or the fence closed further down, where the fix removes the line
+    below too unless, read without line 1, it closes a block opened inside (then only line 1 goes)."""
+    lines = doc.lines
+    first = Range(Pos(0, 0), Pos(0, len(lines[0])))
+    drop_first = Edit(Range(Pos(0, 0), Pos(1, 0)), "")
+    drop_close = Edit(Range(Pos(close - 1, len(lines[close - 1])), Pos(close, len(lines[close]))), "")
+    if close == next(k for k in range(len(lines) - 1, 0, -1) if lines[k].strip()):
+        return ctx.finding(
+            first,
+            f"SKILL.md is wrapped in a code fence (lines 1 and {close + 1}): agents read no frontmatter, and the "
+            "whole skill is one code block; remove the two fence lines",
+            Fix.unsafe("Remove the wrapping fence lines", drop_first, drop_close),
+        )
+    inner = closes_inner_fence(lines, 0, close)
+    return ctx.finding(
+        first,
+        f"The frontmatter is inside a code fence (opened on line 1, closed on line {close + 1}): agents read no "
+        "frontmatter; remove " + ("the fence line above it" if inner else "the two fence lines"),
+        Fix.unsafe("Remove the fence line above the frontmatter", drop_first) if inner
+        else Fix.unsafe("Remove the fence lines around the frontmatter", drop_first, drop_close),
+    )
 
 
 LATE_LINES = 20  # lines above a frontmatter block that starts late

@@ -100,6 +100,29 @@ def _variant_skill(doc: SkillDocument, rel: str) -> bool:
     return bf is not None and bf.text.lstrip("\ufeff").startswith("---")
 
 
+SHORT_LINES = 100  # a file an agent's `head -100` preview reads whole
+_LOAD_VERBS = ("load ", "read ", "open ")
+
+
+def _short_load(doc: SkillDocument, bf: object, link: object, target: str) -> bool:
+    """The sentence that links the nested file tells the agent to read it ("One stem. Load [FORMAT.md](FORMAT.md) for
+    its section and [EXPLANATION.md](EXPLANATION.md) for …"), and the file has at most 100 lines: the agent is sent
+    there, and a `head -100` preview reads it whole, so the extra level hides nothing."""
+    line, col = link.full[0], link.full[1]  # type: ignore[attr-defined]
+    lines = bf.lines  # type: ignore[attr-defined]
+    if line >= len(lines):
+        return False
+    before = lines[line][:col]
+    cut = max(before.rfind(". "), before.rfind("! "), before.rfind("? "), before.rfind("; "))
+    sentence = before[cut + 2:] if cut >= 0 else before
+    sentence = sentence.lstrip(" \t>-*+0123456789.)").lstrip("*_").lower()
+    if not sentence.startswith(_LOAD_VERBS):
+        return False
+    nested = read_bundled(doc, target)
+    return nested is not None and len(nested.lines) <= SHORT_LINES + 1 and (
+        len(nested.lines) <= SHORT_LINES or not nested.lines[-1])
+
+
 @rule("NESTED_REFERENCE", family="links", severity=Severity.INFO)
 def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     """A file SKILL.md links to sends the agent on to further reference files (more than one level deep).
@@ -121,7 +144,11 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     translations: a link to `a.zh.md` (a language suffix: `.zh`, `_ja`, `-en`, `.zh-CN`, …) from `a.md` or
     from any file when SKILL.md links `a.md` (a language switch, `[中文](a.zh.md)`), or the links of
     `SKILL.zh.md` (SKILL.md itself in another language), or of a nested skill's `ts/skill.md` with a frontmatter
-    (a case variant of SKILL.md, which discovery scores as that skill).
+    (a case variant of SKILL.md, which discovery scores as that skill). Nor is a file of at most 100 lines that the
+    sentence linking it tells the agent to read ("One stem. Load [FORMAT.md](FORMAT.md) for its section and
+    [EXPLANATION.md](EXPLANATION.md) for its response type"): the agent is sent there, and a `head -100` preview
+    reads it whole. A longer file, or a link in a sentence that does not ask for the read ("see
+    [b.md](b.md) for details"), is still reported.
 
     ## Why is this bad?
     Anthropic's skill authoring guide asks to keep references one level deep from SKILL.md. An
@@ -181,6 +208,10 @@ def nested_reference(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                     doc, posixpath.dirname(target), folders) or _glob_named(doc, target, globs):
                 continue
             nested.append(target)
+        if nested:  # (a file the agent is told to load is exempt wherever else the file links it)
+            loaded = {normalize(lp, folder) for link in bf.links if (lp := link_path(link)) is not None
+                      and normalize(lp, folder) in nested and _short_load(doc, bf, link, normalize(lp, folder))}
+            nested = [n for n in nested if n not in loaded]
         if nested:
             shown = [f"`{n}`" for n in nested[:3]] + ([f"{len(nested) - 3} more"] if len(nested) > 3 else [])
             names = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
