@@ -219,7 +219,7 @@ _EXPLICIT = rx.compile(
     # "The DB checklist — mandatory before writing any database code": after a dash, the moment it is required
     r"|(?<=[—–]\s)(?:mandatory|required)\s+(?:when|whenever|before)\b"
     r"|(?:must|should)\s+be\s+(?:loaded|used|invoked|engaged|consulted|followed|applied)\b[^.;!?\n]{0,80}?"
-    r"\b(?:when|whenever|for|before|during|if)\b"
+    r"\b(?:when|whenever|for|before|during|if|on\s+(?:every|each|any|all))\b"  # "MUST be applied on every UI task"
     # "YOU MUST invoke this skill at the start of EVERY task": the active form, anywhere in a sentence
     r"|(?:must|should|always)\s+(?:use|invoke|load|run)\s+(?:this\s+skill|it)\s+"
     r"(?:at|on|upon|before|when|whenever|every)\b"
@@ -720,6 +720,21 @@ def folders_above(doc: SkillDocument) -> tuple[str, ...]:
     if doc.workspace_root is not None and doc.skill_dir.is_relative_to(doc.workspace_root):
         return doc.skill_dir.relative_to(doc.workspace_root).parts[:-1]
     return doc.skill_dir.parts[-FOLDERS_ABOVE - 1:-1]
+
+
+# folders that keep retired skills (`archived/user-skills/<skill>/`, `.archive/`, `deprecated/`, `.claude-archive/`)
+_ARCHIVE_DIRS = frozenset({"archive", "archived", "archives", "deprecated", "retired", "attic", "graveyard"})
+
+
+def archived(doc: SkillDocument) -> bool:
+    """A folder above the skill, below the workspace root, is an archive: `archived/`, `_archive/`, `.deprecated/`,
+    or a name that starts or ends with such a word (`.claude-archive/2026-05-21/.claude/skills/`, `archive-2024/`;
+    not `zip-archive-tools/`)."""
+    for p in folders_above(doc):
+        words = p.lower().lstrip("._").replace("_", "-").split("-")
+        if words[0] in _ARCHIVE_DIRS or words[-1] in _ARCHIVE_DIRS:
+            return True
+    return False
 
 
 def opening_prose(doc: SkillDocument, count: int) -> list[ProseLine]:

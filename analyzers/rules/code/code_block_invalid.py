@@ -180,21 +180,37 @@ def _header_excerpt(code: str, err: SyntaxError) -> bool:
     lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines or len(lines) > HEADER_LINES or not all(_without_comment(ln).rstrip().endswith(":") for ln in lines):
         return False
-    first, last = lines[0], lines[-1]
+    first = lines[0]
     lead = first[: len(first) - len(first.lstrip())]
     word = first.lstrip().split(None, 1)[0].rstrip(":")
     opener = _OPENERS.get(word, "")
     if msg == "invalid syntax" and not opener:
         return False
-    indent = last[: len(last) - len(last.lstrip())]
     stub = (lead + opener + "\n" + lead + "    pass\n") if opener else ""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ast.parse(stub + code.rstrip() + "\n" + indent + "    pass\n")
+            ast.parse(stub + _stub_bodies(code))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+def _stub_bodies(code: str) -> str:
+    """The block with `pass` under each header that has no deeper line after it: the last one (`def f(x):` /
+    `    for y in x:`) and siblings alike (an interface's `def acquire() -> bool:` / `def release() -> None:`)."""
+    lines = code.rstrip().split("\n")
+    code_at = [k for k, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
+    out: list[str] = []
+    nxt = dict(zip(code_at, [*code_at[1:], None], strict=True))
+    for k, ln in enumerate(lines):
+        out.append(ln)
+        if k in nxt:
+            indent = ln[: len(ln) - len(ln.lstrip())]
+            after = nxt[k]
+            if after is None or len(lines[after]) - len(lines[after].lstrip()) <= len(indent):
+                out.append(indent + "    pass")
+    return "\n".join(out) + "\n"
 
 
 _COMMENT_LINE = lazy_compile(r"^([ \t]*)#", re.M)
@@ -210,6 +226,25 @@ def _comment_bodies(code: str, err: SyntaxError) -> bool:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ast.parse(_COMMENT_LINE.sub(r"\1pass  #", code))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+# a `{name}` segment of a dotted module path (`vault_protocol.{slug}.tags`, `import {pkg}.cli`), which no Python
+# (f-string aside) writes: attribute and module names are identifiers
+_PATH_FIELD = rx.compile(r"(?<=[\w.])\.\{[A-Za-z_]\w{0,40}\}(?=[.\s(,]|$)|(?<=[ \t])\{[A-Za-z_]\w{0,40}\}(?=\.\w)", re.M)
+
+
+def _path_placeholders(code: str) -> bool:
+    """The block parses once each `{name}` segment of a dotted path is a name: a template whose module path the
+    reader fills in (the skill's prose says `eth_defi/{slug}/tags.py`), not broken code."""
+    if "{" not in code or _PATH_FIELD.search(code) is None:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(_PATH_FIELD.sub(lambda m: m.group(0).replace("{", "_").replace("}", "_"), code))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
@@ -237,6 +272,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 return None  # `if "simpleperf" in process["name"]:` alone: the header to change, its body unchanged
             if _comment_bodies(code, e):
                 return None  # `if not found:` then `# stop, tell the user to rerun analyze-api`: a step in words
+            if _path_placeholders(code):
+                return None  # `from eth_defi.vault_protocol.{slug}.tags import …`: the module named per protocol
             return ((e.lineno or 1) - 1, max(0, (e.offset or 1) - 1), e.msg)
         except (ValueError, RecursionError, MemoryError) as e:
             return (0, 0, str(e))
@@ -439,13 +476,14 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     parses otherwise: `"bbox": [x1, y1, x2, y2]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }` (a field with its default too: `{tables[], confirmed: false}`), and a bare glob value, `globs: **/*.ts`, as Cursor writes its
     rules' frontmatter, in a block of at most 20,000 characters that parses once it is quoted), a Python decorator
-    shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`)
+    shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`; and sibling headers, an interface's `def acquire() -> bool:` / `def release() -> None:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
     followed by a header without its body are a snippet cut short, and are reported), a header whose body is only a
     comment saying what to do (`if not found:` then `    # stop and ask the user to rerun it`: a step in words, not
     code; a header with no body and no such comment is reported), interactive sessions (`>>>`), and an API reference's signatures in a `python` block with no `def`
     (`ov.single.CellVote(adata: AnnData) -> None`, a parameter list closed by `) → AnnData`, a call whose first
-    argument is annotated: `ov.single.MetaTiME(adata: AnnData, …)`). Python syntax newer than the Python skillgrade runs on
+    argument is annotated: `ov.single.MetaTiME(adata: AnnData, …)`). A `{name}` segment of a dotted module path (`from eth_defi.vault_protocol.{slug}.tags import TAGS`: the module the
+    reader names) is a placeholder when the block parses with it as a name. Python syntax newer than the Python skillgrade runs on
     (`class Box[T]:`, `type Alias = …`, 3.12) is not reported as an error on an older one.
     A `json` block of object members (`"dev": "vite"`, the lines to add to a file's object, also with the trailing
     comma of a member cut from the middle of its object: `"uname *": "allow",`) is an

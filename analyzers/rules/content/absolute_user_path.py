@@ -184,7 +184,11 @@ def _served_person(description: str, doc: SkillDocument, candidates: list[int]) 
     out = set()
     for name in names:
         word = name[:1].upper() + name[1:]
-        if not word[:1].isalpha() or word not in description:
+        if not word[:1].isalpha():
+            continue
+        if word not in description:
+            if _short_name_serves(description, name):
+                out.add(name)
             continue
         at = description.find(word)
         while at >= 0:
@@ -195,6 +199,19 @@ def _served_person(description: str, doc: SkillDocument, candidates: list[int]) 
                 break
             at = description.find(word, end)
     return out
+
+
+# a word and what follows a person's name when the skill serves that one person: "ko runs the bash"
+_PERSON_WORD = lazy_compile(r"(?<![\w.-])([A-Za-z][A-Za-z0-9]{1,30})(?=\s+(?:asks|wants|says|needs|requests|mentions"
+                            r"|types|runs|pastes|is\s+working)\b)")
+
+
+def _short_name_serves(description: str, name: str) -> bool:
+    """The description names the home's user by the user name or a short form of it (at least two letters it starts
+    with), in any case, followed by what a person does: "ko runs the bash" and `/Users/kokayi/…` (a lowercase
+    writer's nickname for themself)."""
+    low = name.lower()
+    return any(low.startswith(m.group(1).lower()) for m in _PERSON_WORD.finditer(description))
 
 
 # what follows a person's name when the skill serves that one person: "Adam asks", "Adam's", "Adam wants"
@@ -405,7 +422,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs; likewise
     a description that says the skill is for "this machine" / "this WSL1 machine" / "the operator's machine", or that
     names the home's user as the one person it serves ("Use whenever Adam asks …", "for Adam", "Adam's" and
-    `C:/Users/Adam/…`), or
+    `C:/Users/Adam/…`; also by a short form in any case followed by what a person does: "ko runs the bash" and
+    `/Users/kokayi/…`), or
     such words on the path's own line, also "This machine only: …" or "(this machine only)" there, or "this machine"
     in the heading of the path's section ("## Install (Windows, this machine)"); not "Copy this
     machine's config from …"); nor a path in a section whose heading asks to set its values ("## User Configuration

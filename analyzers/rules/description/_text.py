@@ -8,7 +8,7 @@ from ... import rx
 from ...document import Field, SkillDocument
 from ...findings import Edit, Pos, Range
 from ...lazy_re import lazy_compile
-from .._helpers import folders_above, kebab_words, opening_prose
+from .._helpers import archived, kebab_words, opening_prose
 
 
 def description(doc: SkillDocument) -> tuple[Field | None, str | None]:
@@ -50,16 +50,7 @@ def deprecated(doc: SkillDocument) -> bool:
     name still work, and a trigger clause would pull the router toward it. Or the skill is kept in an archive folder
     (`archived/user-skills/implement-phase/`): retired, loaded by no agent."""
     text = description(doc)[1]
-    return isinstance(text, str) and DEPRECATED.match(text) is not None or _archived(doc)
-
-
-# folders that keep retired skills (`archived/user-skills/<skill>/`, `.archive/`, `deprecated/`)
-_ARCHIVE_DIRS = frozenset({"archive", "archived", "archives", "deprecated", "retired", "attic", "graveyard"})
-
-
-def _archived(doc: SkillDocument) -> bool:
-    """A folder above the skill, below the workspace root, is an archive (`archived/`, `_archive/`, `.deprecated/`)."""
-    return any(p.lower().lstrip("._") in _ARCHIVE_DIRS for p in folders_above(doc))
+    return isinstance(text, str) and DEPRECATED.match(text) is not None or archived(doc)
 
 
 # A description that says the skill is not routed to by itself: another skill or a stage loads it.

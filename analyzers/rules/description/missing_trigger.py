@@ -314,7 +314,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        after / during / to …" (also "Use standalone / directly / independently to …", "Use together with <a skill> during …"), "Use this skill / this / it when …", "Reach for it on / for / when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        (it) (automatically / explicitly / manually / first, …) when|on|for|before …" ("Invoke first, before ls or grep, for
-       …"), "(explicit) invocation is useful / meant for …", "Invoked as /<command> …", "Automation-only …", "must / should be loaded / used / invoked / followed / applied … for|when|before …", "(you) must /
+       …"), "(explicit) invocation is useful / meant for …", "Invoked as /<command> …", "Automation-only …", "must / should be loaded / used / invoked / followed / applied … for|when|before|on every …", "(you) must /
        should / always use / invoke / load / run this skill / it at / on / before / when / every …" ("YOU MUST invoke
        this skill at the start of EVERY task"), a sentence opening "Always use <anything> … for any / all / every …"
        ("Always use Seam CLI as the first retrieval layer for any codebase understanding task"), a sentence

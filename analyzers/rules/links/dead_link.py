@@ -13,7 +13,7 @@ from ...lazy_re import lazy_compile
 from ...measures import completion, resolve
 from ...package_code import package_installs
 from ...rule import RuleContext, rule
-from .._helpers import fill_in_template
+from .._helpers import archived, fill_in_template
 from ..code.nested_fence import bundled_example_lines, example_lines
 from ._bundled import (
     anchor_message,
@@ -154,7 +154,9 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     siblings a real one would have). Nor are markdown files in a hidden
     folder or a test folder (`tests/.skill_backups/other-skill.md`, `tests/fixtures/broken.md`) unless
     SKILL.md names their path: backups and fixtures are not written for the agent, and their links point
-    where the original lived. Nor are the links after a line at the top of a file (its first 30 lines) saying
+    where the original lived; nor, in a SKILL.md kept in an archive folder (`archived/`, `.claude-archive/2026-05-21/
+    .claude/skills/x/`), are links that leave the skill's folder, for the same reason (its own files are still
+    checked). Nor are the links after a line at the top of a file (its first 30 lines) saying
     its paths are relative to a web address ("All paths below are relative to
     `https://www.oxygenxml.com/doc/ug-editor/`", "Base URL: https://…"): they name that site's pages.
     These findings do not change the score.
@@ -188,6 +190,7 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
                 yield ctx.finding(link.range, anchor_message(doc, t, swallowed))
     dead: dict[str, bool] = {}  # one verdict per distinct path (a link run repeats a handful of targets)
     base: int | None = -1  # (-1: not looked for yet)
+    retired: bool | None = None  # the skill is kept in an archive folder (decided on a first dead link)
     for t in link_targets(doc):
         line = t.range.start.line
         if line in example or (t.link is not None and not t.link.text and _array_notation(doc, t.link)):
@@ -200,6 +203,10 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if verdict is None:
             verdict = dead[t.path] = _is_dead(doc, t.path)
         if verdict:
+            if retired is None:
+                retired = archived(doc)
+            if retired and not resolve(doc, t.path).inside_skill:
+                continue  # a retired copy (`.claude-archive/2026-05-21/.claude/skills/x/`): it links where it lived
             yield ctx.finding(t.range, f"Link target `{t.text}` does not exist")
     examples: dict[str, frozenset[int]] = {}  # per bundled file: its example lines (decided on a first hit)
     quoted: dict[str, dict] = {}  # per bundled file: _quoted_example's memo (each line's quote marks found once)
