@@ -4,8 +4,8 @@ A package that ships skills often loads them itself (an advisor that reads `prio
 runtime that routes on `triggers`, a registry that requires `profile`): those keys are that package's
 documented format, as a project's `known-fields` setting would declare them. The package is the nearest
 folder above the skill, within the workspace, that holds a package manifest (`pyproject.toml`, `setup.py`,
-`setup.cfg`, `package.json`, `go.mod`) or an installed wheel's `*.dist-info`, else the outermost import package
-(`__init__.py`) holding the skill; its loader is any of its Python, Go or
+`setup.cfg`, `package.json`, `go.mod`, Dart's `pubspec.yaml`) or an installed wheel's `*.dist-info`, else the outermost
+import package (`__init__.py`) holding the skill; its loader is any of its Python, Go, Dart or
 JavaScript/TypeScript sources that names `SKILL.md` or `frontmatter` (and its shell scripts for the frontmatter lines
 they match: `awk '/^[ \\t]+requires:/'`), and a key it reads is one it reads by
 a quoted name (`meta.get("priority")`, `fm["triggers"]`, `data.pop("kind")`, a helper's argument when the helper
@@ -39,9 +39,9 @@ from .lazy_re import lazy_compile
 from .measures import exists_recorded, within
 from .workspace import BUNDLE_SKIP_DIRS
 
-PACKAGE_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "go.mod")
+PACKAGE_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "go.mod", "pubspec.yaml")
 PY_PACKAGE = "__init__.py"  # with no manifest above: the outermost import package holding the skill is its package
-SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".go")
+SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".go", ".dart")
 SHELL_SUFFIXES = (".sh", ".bash")  # shell sources: only the frontmatter lines they match (`awk '/^  tags:/'`) are read
 LOADER_MARKS = ("SKILL.md", "frontmatter")
 MAX_SOURCES = 3000  # source files looked at per package
@@ -853,7 +853,7 @@ def loader_keys(root: str) -> frozenset[str]:
                 keys.update(_model_fields(text))
             elif name.endswith(".go"):
                 keys.update(_GO_YAML_TAG.findall(text))  # `Tags []string `yaml:"tags"``: a field its parser fills
-            else:
+            elif not name.endswith(".dart"):  # (Dart reads a parsed map by index: `rawSkill['inputs']`)
                 keys.update(_JS_PROP_READ.findall(text))
         if not name.endswith(".py") and "bject(" in text:
             keys.update(_schema_fields(text))  # `SkillFrontmatterSchema = z.object({ domain: … })`

@@ -947,3 +947,25 @@ def test_a_skill_a_hermes_plugin_registers_may_use_hermes_keys(tmp_path: Path, m
     if manifest:
         (plugin / "plugin.yaml").write_text(manifest)
     assert bool(_codes(path, tmp_path, "UNKNOWN_FIELD")) is reported
+
+
+def test_a_dart_parsers_indexed_keys_are_its_keys(tmp_path: Path) -> None:
+    """set 67: NovelAgentFlutter's Dart `SkillMarkdownPackageParserService` reads `activation_hints`, `inputs`, … off
+    the parsed frontmatter map by index; a `pubspec.yaml` marks the package. A key it does not read, and the same keys
+    once the parser is gone, are still reported."""
+    parser = ("import 'frontmatter_metadata_reader_service.dart';\n\nclass SkillMarkdownPackageParserService {\n"
+              "  Map<String, Object?> parse(Map<String, Object?> rawSkill) => <String, Object?>{\n"
+              "    'activation_hints': ValueReaders.stringList(rawSkill['activation_hints']),\n"
+              "    'inputs': ValueReaders.stringList(rawSkill['inputs']),\n  };\n}\n")
+    skill = _package(tmp_path, "novel", "lib/src/packages/skill_parser.dart", parser, "builtin_packages/skills/control")
+    (tmp_path / "pyproject.toml").unlink()
+    (tmp_path / "pubspec.yaml").write_text("name: novel_agent\nenvironment:\n  sdk: ^3.4.0\n")
+    text = ("---\nname: control\ndescription: Use when steering the novel.\nactivation_hints: [plot]\ninputs: [outline]\n"
+            "owner: me\n---\n\n# X\n")
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    assert _codes(skill / "SKILL.md", tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+    (tmp_path / "lib" / "src" / "packages" / "skill_parser.dart").write_text("class SkillMarkdownPackageParserService {}\n")
+    loader_keys.cache_clear()
+    assert [m for _, m in _codes(skill / "SKILL.md", tmp_path, "UNKNOWN_FIELD")] == [
+        "Unknown frontmatter field `activation_hints`", "Unknown frontmatter field `inputs`",
+        "Unknown frontmatter field `owner`"]

@@ -120,7 +120,7 @@ _SCOPE = rx.compile(
     r"\b(?:(?:this|the)\s+(?:file|document|doc|guide|reference|page|topic|article|section|chapter|example|"
     r"walkthrough|tutorial)\s+(?:covers|contains|describes|documents|explains|includes|shows|demonstrates|"
     r"lists|outlines|walks\s+through|provides|specifies|details|summari[sz]es|explores|discusses|introduces|presents|"
-    r"defines)"
+    r"defines|has|holds|gives)"
     r"|it\s+(?:covers|demonstrates|outlines|walks\s+through)"
     # "These instructions cover the mechanical assembly …: conversion, discovery, invocation, and delivery"
     r"|these\s+(?:instructions|notes|guidelines|pages|docs|sections)\s+(?:cover|contain|describe|document|explain|"
@@ -1157,27 +1157,42 @@ FULL_GAP = 60  # characters between "Read the full …" and the file's name
 WHOLE_LINE_CHARS = 1_000  # of a line naming the file, searched (each `read` looks 120 characters on: bounded work)
 
 
-FENCED_SHARE = 0.5  # share of a template file's lines inside its largest fenced block: more than half ("mostly")
+FENCED_SHARE = 0.5  # share of a template file's lines inside its fenced blocks: more than half ("mostly")
 
 
 _TEMPLATE_NAMES = ("template", "scaffold", "skeleton", "boilerplate")  # (`html-scaffold.md`: an HTML page taken whole)
 
 
 def fenced_template(rel: str, lines: list[str]) -> bool:
-    """A template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*` in its name) that is mostly one fenced block (a Jinja2 handoff rendered
-    whole): the agent fills in and copies the block; a table of contents would list the template's headings."""
+    """A template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*` in its name) that is mostly fenced blocks (a Jinja2 handoff rendered
+    whole; a SKILL.md skeleton in a ```` ```markdown ```` block and a filled-in sample in another): the agent fills in and
+    copies a block; a table of contents would list the template's headings."""
     base = rel.rsplit("/", 1)[-1].lower()
     if not any(w in base for w in _TEMPLATE_NAMES):
         return False
-    fence, start, longest = "", 0, 0
+    fence, start, fenced = "", 0, 0
     for i, line in enumerate(lines):
         after, is_fence = fence_step(fence, line)
         if is_fence and not fence:
             start = i
         elif is_fence and not after:
-            longest = max(longest, i - start + 1)
+            fenced += i - start + 1
         fence = after
-    return longest > FENCED_SHARE * len(lines)
+    return fenced > FENCED_SHARE * len(lines)
+
+
+# "One section per tracked package", "one `## vendor/package` section per entry", "Each section is one endpoint": the
+# headings are a registry's keys, named by a scheme the top states, which the agent looks an entry up by
+_KEYED_SECTIONS = rx.compile(r"\b(?:one|a)\s+(?:`[^`\n]{1,40}`\s+)?(?:section|heading)\s+(?:per|for\s+(?:each|every))\s+\w"
+                             r"|\beach\s+(?:`[^`\n]{1,40}`\s+)?(?:section|heading)\s+(?:is|covers|describes|documents|holds)"
+                             r"\s+(?:one|a|an|the)\s+\w", re.I)
+
+
+def keyed_sections(lines: list[str]) -> bool:
+    """One of the first SCOPE_LINES lines says each section is one entry of a registry ("One section per tracked
+    package. Section headings (`## vendor/package`) are the single source of truth"): the agent finds an entry by its
+    key; a table of contents would repeat every heading."""
+    return any(_KEYED_SECTIONS.search(line[:OVERVIEW_CHARS]) for line in lines[:SCOPE_LINES])
 
 
 def few_sections(lines: list[str], example: frozenset[int] = frozenset()) -> bool:
@@ -1342,8 +1357,11 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
     `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index", a "Reference / API / Docs /
     Files Index" above three or more links to other markdown files in its first 30 lines; not "Vector Index"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
-    index of the API's endpoints"), nor a template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*`) that is mostly (more than half) one fenced block (a
-    Jinja2 handoff the skill renders whole), nor files whose
+    index of the API's endpoints"), nor a template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*`) that is mostly (more than half) fenced blocks (a
+    Jinja2 handoff the skill renders whole; a SKILL.md skeleton in a ```` ```markdown ```` block beside a filled-in
+    sample), nor a registry whose first 10 lines say each section is one entry ("One section per tracked package",
+    "one `## vendor/package` section per entry", "Each section is one endpoint": the agent finds an entry by its key),
+    nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
@@ -1497,7 +1515,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if n <= MIN_LINES or has_toc(lines) or fill_in_template(bf.rel, lines) or prompt_file(lines) \
                 or _agent_prompt(bf.rel, lines) or index_file(lines, bf.rel) \
                 or read_whole(lines) or _output_template(bf.rel, doc.text) or fenced_template(bf.rel, lines) \
-                or _few_sections(bf) or _skill_reads_whole(doc, bf.rel):
+                or _few_sections(bf) or _skill_reads_whole(doc, bf.rel) or keyed_sections(lines):
             continue
         yield ctx.finding(bf.index.trimmed_line_range(0),
                           f"`{bf.rel}` has {n} lines and no table of contents in its first {TOP_LINES} lines;"

@@ -17,7 +17,7 @@ from ...package_code import (
     package_writes_frontmatter,
 )
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, keeps_most, slugify
+from .._helpers import NAME_RE, folders_above, keeps_most, slugify
 from .._sample import sample_skill
 from ..code._helpers import closes_inner_fence, fenced_frontmatter, line_break
 from ..name.name_dir_mismatch import is_container
@@ -33,7 +33,9 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
 
     ## Why is this bad?
     The frontmatter carries `name` and `description`, the only text an agent sees before deciding to
-    load the skill. Without it the skill cannot be discovered or triggered.
+    load the skill. The Agent Skills format requires it, and agents that follow it find no skill without it.
+    Claude Code falls back to the folder name and the body's first paragraph, which was not written to route
+    requests; in a Claude Code folder (`.claude/skills/…`) the finding says so.
 
     ## Example
     ```markdown
@@ -120,9 +122,12 @@ def frontmatter_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     name = _folder_name(doc)
     block = f"---\nname: {name}\ndescription: Use when <describe the situations this skill is for>.\n---\n"
     first = doc.lines[0] if doc.lines else ""
+    claude = ".claude" in folders_above(doc)
     yield ctx.finding(
         Range(Pos(0, 0), Pos(0, len(first))),
-        "No YAML frontmatter: SKILL.md must start with a `---` line",
+        "No YAML frontmatter: SKILL.md must start with a `---` line" + (
+            " (Claude Code falls back to the folder name and the first paragraph; agents that follow the Agent "
+            "Skills format find no skill)" if claude else ""),
         Fix.suggestion("Insert a frontmatter block", Edit(Range(Pos(0, 0), Pos(0, 0)), block)),
     )
 

@@ -93,7 +93,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the package, the nearest folder above the skill with `pyproject.toml`, `setup.py`, `package.json` or a
     wheel's `*.dist-info`, else the outermost import package (`__init__.py`) holding the skill, that names
     `SKILL.md` or `frontmatter` and writes the key as a quoted name: `meta.get("priority")`, or as a Go struct
-    field's YAML tag: a field `Tags []string` tagged `yaml:"tags"` (a `go.mod` marks a Go package); or reads it through
+    field's YAML tag: a field `Tags []string` tagged `yaml:"tags"` (a `go.mod` marks a Go package), or by index in Dart:
+    `rawSkill['activation_hints']` (a `pubspec.yaml` marks a Dart or Flutter package); or reads it through
     a constant it indexes with: `_KEY = "x-stamp"` and `fm.get(_KEY)`; or matches the key's line: `r"^updated:"`,
     `/^lifecycle:\\s*(.+)$/m`, or in a shell script `awk '/^  tags:/'`; or any JavaScript / TypeScript source of it
     declaring the key at the top level of a frontmatter schema object: `SkillFrontmatterSchema = z.object({ domain:

@@ -138,7 +138,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     and one after "<name> Skill 的" or after another skill's kebab-case name ending in `-skill`
     ("詳細は run-build-skill `references/x.md`", "the deploy-skill's `scripts/x.sh`": that skill's file;
     this skill's own name or folder there does not count), or after a name and "skill's" ("see the vizflow skill's
-    `references/catalog.md`"; not "this skill's"), or after a kebab-case name in backticks with a
+    `references/catalog.md`"; not "this skill's"), or after a name in backticks, the word skill and an opening bracket
+    ("The `flutter_scene-idioms` skill (`references/traps.md`)"), or after a kebab-case name in backticks with a
     possessive ("See `scan-pdf-to-print-html`'s `references/cover-workflow.md`"), or right before the path's own
     backticks ("a copy of the `gap-to-topic` `scripts/dossier_to_docx.js` generator"), or after a wiki link to
     another skill ("`[[instagram-reel-publish]] scripts/validate_reel.sh`"), or later on a line that starts with an
@@ -460,6 +461,8 @@ _NAMED_SKILL = lazy_compile(r"(?<![\w-])([a-z0-9]+(?:-[a-z0-9]+)*-skill)(?:['’
 
 # "see the vizflow skill's `references/catalog.md`": a name, the word skill and a possessive right before the path
 _NAME_SKILL_POSSESSIVE = lazy_compile(r"(?<![\w-])`?([\w.-]{1,80})`?\s+skill['’]s\s*[`'\"]?$", re.I)
+# "The `flutter_scene-idioms` skill (`references/traps.md`)": a backticked name, the word skill and the path in brackets
+_NAME_SKILL_PAREN = lazy_compile(r"`([\w.-]{1,80})`\s+skill\s{0,2}\(\s{0,2}[`'\"]?$", re.I)
 _NOT_A_NAME = frozenset({"this", "the", "our", "your", "its", "their", "same", "parent", "main", "each", "every",
                          "own", "current", "a", "an", "any"})
 
@@ -497,6 +500,8 @@ def _qualified(line: str, start: int, end: int, own: tuple[str, ...] = (), follo
         named = _NAME_SKILL_POSSESSIVE.search(before)
         if named is not None and named.group(1).lower() in _NOT_A_NAME:
             named = None  # "this skill's `references/x.md`": its own
+    if named is None and "(" in before and "skill" in before.lower():
+        named = _NAME_SKILL_PAREN.search(before)  # "The `flutter_scene-idioms` skill (`references/traps.md`)"
     if named is None and "`" in before:
         named = _CODE_NAME_POSSESSIVE.search(before)  # "See `scan-pdf-to-print-html`'s `references/x.md`"
     if named is None and "]]" in before:
