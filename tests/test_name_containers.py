@@ -147,3 +147,12 @@ def test_a_skills_folder_two_levels_up_still_is(tmp_path: Path) -> None:
     (tmp_path / "my-skills").mkdir()
     (tmp_path / "my-skills" / ".git").mkdir()
     assert _nested_codes(tmp_path, "my-skills/cover", "cover-ark") == ["NAME_DIR_MISMATCH"]
+
+
+def test_a_laravel_boost_package_skill_installs_under_its_name(tmp_path: Path) -> None:
+    # set 68: laravel/ai's `resources/boost/skills/ai-sdk-development/` holds `name: developing-with-ai-sdk`; Boost's
+    # SkillWriter copies it to `<agent skills path>/developing-with-ai-sdk`
+    assert _nested_codes(tmp_path, "resources/boost/skills/ai-sdk-development", "developing-with-ai-sdk") == []
+    assert _nested_codes(tmp_path, "resources/skills/ai-sdk-development", "developing-with-ai-sdk") == [
+        "NAME_DIR_MISMATCH"]
+    assert _nested_codes(tmp_path, "boost/skills/ai-sdk-development", "developing-with-ai-sdk") == ["NAME_DIR_MISMATCH"]

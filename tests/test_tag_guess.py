@@ -60,6 +60,11 @@ def _guess(content: str) -> str:
     # … but such a line inside a quoted string (a commit message, `python -c "…"`) is the command's
     ('git commit -m "fix: x\n\nCo-Authored-By: Devin <d@x.com>"', "bash"),
     ("python3 -c \"\ntry: import x\nexcept: print('none')\n\"", "bash"),
+    # sets 66 and 68: PHP and Perl tool chains, run by path or by name
+    ("vendor/bin/pint --test\nvendor/bin/pest\ncomposer audit --no-dev", "bash"),
+    ("perl -0777 -ne 'print \"$1\\n\"' audit.sexp | sort > pid_E\nawk -F, '{print $20}' trades.csv", "bash"),
+    ("php artisan migrate --force", "bash"),
+    ("vendor/bin\n  pint", "text"),  # the folder named, not a command run
 ])
 def test_guess(content: str, lang: str) -> None:
     assert _guess(content) == lang

@@ -18,7 +18,8 @@ from .nested_fence import EXAMPLE_LANGS
 _SHELL_START = rx.compile(
     r"(?:\$ |\./[\w./-]+\.sh\b|[A-Z][A-Z0-9_]*=\S*\s+[a-z]|(?:npm|pip|pip3|pipx|npx|pnpm|yarn|bun|deno|git|gh|cd|mkdir|python3?|pytest|ruff|poetry|conda|curl|wget|"
     r"uv|uvx|brew|apt-get|apt|sudo|docker|kubectl|helm|terraform|aws|gcloud|echo|printf|export|source|ls|cat|cp|mv|"
-    r"rm|touch|grep|find|sed|jq|tar|ssh|rsync|chmod|make|cargo|go|node|bash|sh|tmux)(?: |$))")
+    r"rm|touch|grep|find|sed|jq|tar|ssh|rsync|chmod|make|cargo|go|node|bash|sh|tmux|composer|php|perl|awk|flutter|dart|"
+    r"gradle|mvn|dotnet|bundle|rake|(?:\./)?vendor/bin/[\w.-]+|(?:\./)?node_modules/\.bin/[\w.-]+)(?: |$))")
 
 
 # `export const x = …` is TypeScript / JavaScript, not the shell's `export`
@@ -68,8 +69,9 @@ def _labelled(lines: list[str], c: str) -> bool:
 
 def guess_language(block: CodeBlock) -> str:
     """A conservative guess; `text` when unsure. Measured on the tagged blocks of the corpus and the held-out
-    sets (`benchmarks/tag_guess.py`): where it guesses, the author's own tag agrees for json 99.9%, python
-    99.4% and bash 98.5% of distinct blocks (the rest mostly tagged `powershell` or `text` by their authors)."""
+    sets 46-69 (`benchmarks/tag_guess.py`): where it guesses, the author's own tag agrees for json 100% (315 distinct
+    blocks), python 98.8% (252) and bash 96.0% (1,820; the rest mostly tagged `powershell`, `text` or a REPL's language
+    by their authors)."""
     c = block.content.strip()
     if not c:
         return "text"

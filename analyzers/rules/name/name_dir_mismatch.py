@@ -214,7 +214,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     use, nor a path relative to the repository (`skills/<name>/checklist.md`, which the folder's name breaks). Nor is a template's placeholder name (`name: "{skill-name}"`, a name with a placeholder token in it,
     `__SKILL_NAME__-deep-research`, `TEMPLATE-extractor`, or a sample value whose comment says to replace it:
     `name: my_skill  # {{PLACEHOLDER: replace with the skill name}}`), nor a folder that is the name after
-    a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`).
+    a number ordering the folders (`01-initialize-srs/` for `name: initialize-srs`), nor a Laravel package's skill in
+    `resources/boost/skills/<folder>/`, which Laravel Boost's installer copies to the agent's skills folder under its
+    `name`.
 
     ## Why is this bad?
     The spec requires them to be equal. Claude Code lists the skill under the directory name in some
@@ -282,6 +284,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         # `.archive/adjutant-add-phase-v2/`: a retired copy, which no agent loads
     if _installed_as(doc.lines, fld.value):
         return  # `bash ~/.claude/skills/overview/scripts/project-detect.sh` in `org-overview/`: installed as `name`
+    if [p.name.lower() for p in doc.skill_dir.parents[:3]] == ["skills", "boost", "resources"]:
+        return  # a Laravel package's `resources/boost/skills/<folder>/`: Boost's installer writes it to the agent's
+        # skills folder under its `name` (SkillWriter: `skillsPath().'/'.$skill->name`)
     if _source_module(doc.skill_dir):
         return  # a runbook kept among the code it is about (`src/adapters/claude/SKILL.md`): not a skill folder
     if doc.files.exists("__init__.py") and "-" in fld.value and "-" not in dirname:
