@@ -725,6 +725,21 @@ COLON_ITEM_WORDS = 4  # words of each such item
 COLON_LONG_ITEM_WORDS = 6  # words of an item that shares two of them with its section ("cache warmup on cold start")
 
 
+def _wrapped_list(line: str, following: str) -> str:
+    """`line` joined with the `following` one when it ends with a colon, or holds a list after ": " whose sentence
+    goes on past the line (it ends with a comma or a word, not a full stop), cut at that sentence's end."""
+    stripped = line.rstrip()
+    if stripped.endswith(":"):
+        return stripped + " " + following.strip()
+    colon = stripped.find(": ")
+    nxt = following.strip()
+    if colon < 0 or not nxt or nxt.startswith(("#", "|", "`", "-", "*", ">")) or stripped.endswith((".", "!", "?")) \
+            or ". " in stripped[colon:]:
+        return line
+    end = nxt.find(". ")
+    return stripped + " " + (nxt[:end + 1] if end >= 0 else nxt)
+
+
 def _colon_list_names_sections(lines: list[str]) -> bool:
     """In the first SCOPE_LINES lines of text, a colon opens a list of COLON_ITEMS or more short items, each naming
     a different main (`##`) section by a word of four or more letters: "High-level asset operations: duplicate,
@@ -734,9 +749,10 @@ def _colon_list_names_sections(lines: list[str]) -> bool:
     file's outline."""
     start = _frontmatter_end(lines)
     top = lines[start:start + SCOPE_LINES + 1]
-    # a line ending in ":" goes on with the next one ("… Three sub-modules:" / "Benchmark Comparator, …")
-    joined = (ln.rstrip() + " " + top[k + 1].strip() if ln.rstrip().endswith(":") and k + 1 < len(top) else ln
-              for k, ln in enumerate(top[:SCOPE_LINES]))
+    # a line ending in ":" goes on with the next one ("… Three sub-modules:" / "Benchmark Comparator, …"), and so does
+    # a list after a colon that wraps without ending its sentence ("…: menus, icons," / "layout config, styling, views
+    # and integrations. Scan …": the sentence up to its end)
+    joined = (_wrapped_list(ln, top[k + 1]) if k + 1 < len(top) else ln for k, ln in enumerate(top[:SCOPE_LINES]))
     line = next((ln for ln in joined if ": " in ln and not ln.startswith(("#", "|", "`"))
                  and _commas(ln) >= COLON_ITEMS - 1), None)
     if line is None or _SITUATION_LABEL.search(line.split(": ", 1)[0]) is not None:
@@ -1047,6 +1063,9 @@ _READ_WHOLE = rx.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          # "Walk **every** category below", "Go through each section below in order"
                          r"|\b(?:walk|go)\s+(?:through\s+)?[*_]{0,2}(?:every|each|all)[*_]{0,2}\s+(?:of\s+the\s+)?"
                          r"(?:categor(?:y|ies)|sections?|steps?|items?|checks?|stages?|phases?)\s+below\b"
+                         # a catalog applied whole: "check each pattern against the target system and include any
+                         # that apply" (each entry weighed against the case at hand)
+                         r"|\b(?:check|test|evaluate|assess|weigh|compare)\s+(?:every|each)\s+[\w-]{3,24}\s+against\b"
                          # a checklist done whole: "Run every item", "Complete each step in order"
                          r"|\b(?:run|apply|complete|tick)\s+(?:every|each)\s+(?:items?|checks?|steps?)\b"
                          # each part worked through in turn: "Run each lens in order" (eight `### Lens N` sections)
@@ -1364,7 +1383,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
     this policy before changing any page", "Read complete
-    step file before taking action", "Walk **every** category below", a checklist's "Run every item", "Run this
+    step file before taking action", "Walk **every** category below", a checklist's "Run every item", a catalog's "check each pattern against
+    the target system", "Run this
     checklist before approving", a line opening "Use this checklist for / before / after / when …" or "Use this checklist to verify /
     validate / check / review / audit / confirm …" (not "Use this checklist to find the section …", a look-up), "Every item must pass", a line opening
     "Mandatory rules for …" (every rule applies each time), "Mark an item as pass, needs work, or not applicable", a question bank's "Ask

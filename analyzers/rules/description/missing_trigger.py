@@ -57,7 +57,40 @@ def _exempt(doc: SkillDocument) -> bool:
         return True  # `events: [lunch.upcoming]`, read by the package: its runtime dispatches the skill on the event
     if data.get("always") is True and package_reads(doc, "always"):
         return True  # nanobot's `always: true`, read by the package: the body is in every prompt, never chosen
-    return _sidecar_triggers(doc) or _activation_rules(doc)
+    return _sidecar_triggers(doc) or _activation_rules(doc) or _warden_runs(doc)
+
+
+WARDEN_CONFIG = "warden.toml"  # Sentry Warden's configuration, at the repository root above `.warden/skills/`
+WARDEN_BYTES = 200_000
+
+
+def _warden_runs(doc: SkillDocument) -> bool:
+    """The skill sits in `.warden/skills/<folder>/` and the `warden.toml` beside `.warden/` runs it: a `[[skills]]`
+    entry whose `name` is the skill's name, its folder or a path ending in that folder
+    (`name = "./.warden/skills/migration-safety"`) with `paths` or `triggers`. Sentry Warden starts it on those files
+    and events (a pull request, a local run), never by reading its description."""
+    sd = doc.skill_dir
+    if sd is None or sd.parent.name != "skills" or sd.parent.parent.name != ".warden":
+        return False
+    root = sd.parent.parent.parent
+    if doc.workspace_root is not None and not within(doc, root, doc.workspace_root):
+        return False
+    text = text_recorded(doc, os.path.join(os.fspath(root), WARDEN_CONFIG))
+    if not text or "[[skills]]" not in text or len(text) > WARDEN_BYTES:
+        return False
+    import tomllib  # (only for a skill in `.warden/skills/`)
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return False
+    own = {sd.name, doc.frontmatter.data.get("name") if doc.frontmatter.ok else None}
+    for entry in data.get("skills") or []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        if entry["name"].rstrip("/").rsplit("/", 1)[-1] in own and (entry.get("paths") or entry.get("triggers")):
+            return True
+    return False
 
 
 # the events a runtime dispatches the skill on (tend's `events: [lunch.upcoming]`), when the package reads the key
@@ -409,7 +442,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     it toward the retired skill. Only the opening counts: "Finds deprecated APIs" is routed like any
     other skill. So are skills kept in an archive folder below the workspace root (`archive/`, `archived/`,
     `deprecated/`, `retired/`, `attic/`, also with a leading `_` or `.`: `archived/user-skills/implement-phase/`):
-    retired, loaded by no agent. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
+    retired, loaded by no agent. So is a skill in `.warden/skills/` that the `warden.toml` beside `.warden/` runs (a
+    `[[skills]]` entry naming it, `name = "./.warden/skills/migration-safety"`, with `paths` or `triggers`): Sentry Warden
+    starts it on those files and events, not by its description. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
     invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "Opt-in only", "Only the user can invoke this skill", "the plug-in of the global
     `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
