@@ -1177,27 +1177,33 @@ WHOLE_LINE_CHARS = 1_000  # of a line naming the file, searched (each `read` loo
 
 
 FENCED_SHARE = 0.5  # share of a template file's lines inside its fenced blocks: more than half ("mostly")
+TEMPLATE_BLOCKS = 3  # blocks of one template (a skeleton, a filled-in sample, a command); more: a catalog of templates
 
 
 _TEMPLATE_NAMES = ("template", "scaffold", "skeleton", "boilerplate")  # (`html-scaffold.md`: an HTML page taken whole)
 
 
 def fenced_template(rel: str, lines: list[str]) -> bool:
-    """A template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*` in its name) that is mostly fenced blocks (a Jinja2 handoff rendered
-    whole; a SKILL.md skeleton in a ```` ```markdown ```` block and a filled-in sample in another): the agent fills in and
-    copies a block; a table of contents would list the template's headings."""
+    """A template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*` in its name) that is mostly fenced blocks: one
+    (a Jinja2 handoff rendered whole), or at most three (a SKILL.md skeleton in a ```` ```markdown ```` block and a
+    filled-in sample in another): the agent fills in and copies a block; a table of contents would list the template's
+    headings. A catalog of more templates to choose from (`## Template 1: Visual changes` … with eight blocks) is a
+    look-up, and still reported."""
     base = rel.rsplit("/", 1)[-1].lower()
     if not any(w in base for w in _TEMPLATE_NAMES):
         return False
-    fence, start, fenced = "", 0, 0
+    fence, start, fenced, longest, blocks = "", 0, 0, 0, 0
     for i, line in enumerate(lines):
         after, is_fence = fence_step(fence, line)
         if is_fence and not fence:
             start = i
         elif is_fence and not after:
             fenced += i - start + 1
+            longest = max(longest, i - start + 1)
+            blocks += 1
         fence = after
-    return fenced > FENCED_SHARE * len(lines)
+    share = FENCED_SHARE * len(lines)
+    return longest > share or (fenced > share and blocks <= TEMPLATE_BLOCKS)
 
 
 # "One section per tracked package", "one `## vendor/package` section per entry", "Each section is one endpoint": the
@@ -1376,9 +1382,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
     `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index", a "Reference / API / Docs /
     Files Index" above three or more links to other markdown files in its first 30 lines; not "Vector Index"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
-    index of the API's endpoints"), nor a template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*`) that is mostly (more than half) fenced blocks (a
-    Jinja2 handoff the skill renders whole; a SKILL.md skeleton in a ```` ```markdown ```` block beside a filled-in
-    sample), nor a registry whose first 10 lines say each section is one entry ("One section per tracked package",
+    index of the API's endpoints"), nor a template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*`) that is mostly (more than half) one fenced block (a
+    Jinja2 handoff the skill renders whole) or at most three (a SKILL.md skeleton in a ```` ```markdown ```` block
+    beside a filled-in sample; a catalog of more templates to choose from is a look-up, and reported), nor a registry whose first 10 lines say each section is one entry ("One section per tracked package",
     "one `## vendor/package` section per entry", "Each section is one endpoint": the agent finds an entry by its key),
     nor files whose
     first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
