@@ -1103,7 +1103,11 @@ def read_whole(lines: list[str]) -> bool:
 
 # SKILL.md's own line sending the agent to read the file whole: "Read `references/transport-envelope.md` whole before
 # starting", "read references/api.md in full" (not "Read `references/x.md` before starting")
-_READS_FILE_WHOLE = lazy_compile(r"\b(read|follow)\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely"
+_READS_FILE_WHOLE = lazy_compile(r"\b(read|follow|work\s+through|go\s+through)\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely"
+                                 # "follow `prompts/audit-layer.md` inline": the subagent's prompt, carried out here
+                                 r"|inline"
+                                 # "Work through references/check-rules.md, in order": each part of it, in turn
+                                 r"|in\s+(?:that\s+|this\s+|the\s+given\s+)?order(?!\s+to\b)"  # (not "in order to …")
                                  r"|in\s+its\s+entirety|end[\s-]+to[\s-]+end|cover[\s-]+to[\s-]+cover"
                                  # "Read `./tag-detection.md` and follow all steps": each step of the file, in turn
                                  r"|all\s+(?:the\s+|its\s+)?steps|every\s+step"
@@ -1399,7 +1403,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     skip none);
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
-    end-to-end", "Read the full reference rules: `references/rules.md`", "Read [the complete client
+    end-to-end", "follow `prompts/audit-layer.md` inline" (a subagent's prompt, carried out by the main agent), "Work
+    through references/check-rules.md, in order", "Read the full reference rules: `references/rules.md`", "Read [the complete client
     contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it"), "Read `x.md` for the full workflow"
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
