@@ -180,10 +180,6 @@ _EXPLICIT = rx.compile(
     # "Read before creating any technical plan …" (the object left out; only before / prior to: "files to
     # read if needed" is not a trigger)
     r"|(?:read|consult|load)\s+(?:first\s+)?(?:before|after|prior\s+to)\s+\w"
-    # "Look up and verify the design domains before changing Flutter presentation code": at a sentence's start, an
-    # instruction to look something up, then the moment (a verb in -ing after before / after / prior to)
-    r"|" + _START + r"(?:look\s+up|consult|check|verify|review|read|load)\b[^.;!?\n]{1,100}?\b(?:before|prior\s+to)\s+"
-    r"(?:\w+ing|any|every|each)\b"
     # "The dispatcher loads this after the storyboard is approved" (who loads it, and when)
     r"|loads\s+(?:this|it)(?:\s+skill)?\s+(?:when|whenever|before|after|on)\b"
     # "Read when designing …, when …" at a sentence's start (not "files to read when needed" mid-sentence)
