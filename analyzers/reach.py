@@ -20,6 +20,8 @@ Reach starts at SKILL.md and follows, through every reached bundled text file:
   (`~/bin/run-scheduled-task` for `scripts/run-scheduled-task.sh`), as the skill runs it once installed; a script's
   compound stem named anywhere in a reached markdown file, `-` and `_` alike (`hybris exec parse-java-class` for
   `scripts/parse_java_class.py`), unless it is the skill's own name;
+- a script directly under `scripts/` whose stem is a whole code span on a line about scripts (`` `script_name`:
+  `whoami` `` for `scripts/whoami.py`: a runtime such as `run_skill_script` runs it by stem);
 - in a reached YAML or JSON manifest, the scripts its entries declare by name (`tools.yaml`'s `- name:
   export_fbx` reaches `scripts/export_fbx.py`: the runtime maps each tool to the script of that stem), and the
   manifest itself when the frontmatter names it, also inside a YAML flow mapping (`dcc-mcp: {…, tools: tools.yaml}`);
@@ -173,6 +175,44 @@ def _command_scripts(files: Iterable[str]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+MIN_SCRIPT_NAME = 4  # characters of a script's stem looked for as a code span on a line about scripts
+MAX_SPAN_LINE = 2_000  # characters of a line looked at around such a code span
+
+
+def _runtime_scripts(files: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """(stem, path) of scripts directly under scripts/ a skill runtime may run by stem (`run_skill_script` with
+    `script_name`: `whoami` for scripts/whoami.py): stems of MIN_SCRIPT_NAME characters or more."""
+    out = []
+    for f in sorted(files):
+        if f.count("/") != 1 or not f.startswith("scripts/") or not f.endswith(_SCRIPT_SUFFIXES):
+            continue
+        stem = f[len("scripts/"):].rsplit(".", 1)[0]
+        if len(stem) >= MIN_SCRIPT_NAME:
+            out.append((stem, f))
+            if len(out) >= MAX_STEMS:
+                break
+    return tuple(out)
+
+
+def _script_name_span(text: str, stem: str) -> bool:
+    """`stem` is a whole code span (`` `whoami` ``) on a line that speaks of a script (`- `script_name`: `whoami``):
+    the runtime is told to run the script of that name. A span on a line about something else (`the `whoami`
+    endpoint`) does not count."""
+    span = f"`{stem}`"
+    i = text.find(span)
+    tries = 0
+    while i >= 0 and tries < 50:
+        lo = max(0, i - MAX_SPAN_LINE)
+        start = text.rfind("\n", lo, i) + 1 or lo
+        end = text.find("\n", i, i + MAX_SPAN_LINE)
+        end = min(len(text), i + MAX_SPAN_LINE) if end < 0 else end
+        if "script" in text[start:end].lower():
+            return True
+        i = text.find(span, i + 1)
+        tries += 1
+    return False
+
+
 _COMMAND_BEFORE = ("$", "`", "&&", "||", ";", "|", "(", "exec", "sudo")
 
 
@@ -228,6 +268,7 @@ class Reach:
     spaced: tuple[str, ...] = ()  # bundled paths with a space (tokens cannot hold them)
     stems: tuple[tuple[str, str], ...] | None = None  # (stem, path) of references named by a distinctive stem
     commands: tuple[tuple[str, str], ...] | None = None  # (name or stem, path) of scripts that may run by name
+    runtime_scripts: tuple[tuple[str, str], ...] | None = None  # (stem, path) of scripts a runtime runs by stem
     via: dict[str, str] = field(default_factory=dict)  # reached path -> the file that reached it ("" SKILL.md)
     memo: dict[tuple[str, str, bool], tuple[str, ...]] = field(default_factory=dict)  # (token, folder, quoted)
     _current: str = ""
@@ -372,6 +413,12 @@ class Reach:
                         if variant in text and _names_stem(text, variant, values=False):
                             out.add(p)
                             break
+            if "`" in text and "script" in text.lower():
+                if self.runtime_scripts is None:
+                    self.runtime_scripts = _runtime_scripts(self.idx.files)
+                for stem, p in self.runtime_scripts:
+                    if p not in out and f"`{stem}`" in text and _script_name_span(text, stem):
+                        out.add(p)
         return out
 
     def _declared_tools(self, text: str) -> set[str]:

@@ -453,7 +453,10 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     `bin/` folder anywhere (`herder-fork --below` for `scripts/herder-fork`, `~/bin/run-scheduled-task` for
     `scripts/run-scheduled-task.sh`; not `name: herder-fork` or a `# herder-fork` title); a script's compound stem
     (eight or more characters) named anywhere in such a file, `-` and `_` alike, unless it is the skill's own name
-    ("`test-healer` is disabled for now", `hybris exec parse-java-class` for `scripts/parse_java_class.py`); the entry module (`cli.py`, `__main__.py`, `main.py`) of a
+    ("`test-healer` is disabled for now", `hybris exec parse-java-class` for `scripts/parse_java_class.py`); a script directly under `scripts/`
+    whose stem (four or more characters) is a whole code span on a line that speaks of a script (`` `script_name`:
+    `whoami` `` for `scripts/whoami.py`, as Datalayer's `run_skill_script` takes it; not "the `whoami` endpoint");
+    the entry module (`cli.py`, `__main__.py`, `main.py`) of a
     `scripts/` folder that is an importable Python package (`__init__.py`) when SKILL.md runs a command
     named like the skill (`uvx schliff score …`: the wheel's console script runs it); in a reached script, Python imports (`import x`, `from pkg import y`,
     `from .mod import z`; a package covers its folder), JS `require('./z')` and `import … from './z'`,
