@@ -308,7 +308,12 @@ def test_installed_path_scan_is_linear_on_one_line(tmp_path) -> None:
     ("ssh " * 100_000 + '"/home/bob/x"', 1),  # many command words before one quote (no host: a local path)
     ('ssh h "x" ' * 50_000 + "/home/bob/x", 1),  # many remote commands, then a local path
     ('ssh h "/home/bob/x" ' * 30_000, 0),  # many remote commands, each holding a path: each looked up once
-], ids=["ssh-words-one-quote", "commands-then-local-path", "paths-in-commands"])
+    ('"open /home/bob/x" ' * 30_000, 0),  # many quoted requests, each holding a made-up user's path
+    ('"' + "open /home/bob/x " * 30_000 + '"', 0),  # one long quote (its first path is a request's: bob is made up)
+    ('"' + "x" * 300 + " /home/bob/x" * 30_000 + '"', 30_000),  # a long quote: a request's words are few
+    ("“open /home/bob/x ” " * 30_000, 0),  # curly quotes
+], ids=["ssh-words-one-quote", "commands-then-local-path", "paths-in-commands", "quoted-requests",
+        "one-long-quote", "long-quote-then-paths", "curly-quoted-requests"])
 def test_ssh_remote_commands_are_linear_on_one_line(line: str, found: int, tmp_path) -> None:
     """ABSOLUTE_USER_PATH's remote-command spans (`ssh <host> "…"`) are found once per line, each quote looked at from
     the command word nearest before it, and each path is placed among them by a binary search: hostile lines of

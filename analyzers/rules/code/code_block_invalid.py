@@ -340,9 +340,15 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
         except tomllib.TOMLDecodeError as e:
             if _toml_array_items(code, tomllib):
                 return None  # `"idna>=3.15",` lines: entries to put in an array (`dependencies = [ … ]`)
-            m = re.search(r"line (\d+), column (\d+)", str(e))
-            msg = str(e).split(" (at ")[0]
-            return ((int(m.group(1)) - 1, int(m.group(2)) - 1, msg) if m else (0, 0, msg))
+            files = _toml_files(code)
+            if files:  # `# api/pyproject.toml` … `# web/pyproject.toml` …: several files, each checked alone
+                for first, part in files:
+                    try:
+                        tomllib.loads(part)
+                    except tomllib.TOMLDecodeError as inner:
+                        return _toml_error(inner, first)
+                return None
+            return _toml_error(e, 0)
     return None
 
 
@@ -390,6 +396,30 @@ def _yaml_lines(code: str) -> bool:
     except (yaml.YAMLError, RecursionError):
         return False
     return True
+
+
+# a comment line that names a TOML file, alone on its line: `# services/api/pyproject.toml`, `# --- Cargo.toml ---`
+_TOML_FILE_LABEL = lazy_compile(r"#[ \t]*(?:-{2,}[ \t]*)?(?:[\w.-]{1,80}/){0,8}[\w.-]{1,80}\.toml"
+                                r"(?:[ \t]*\([^()\n]{0,80}\))?[ \t]*(?:-{2,})?[ \t]*:?")
+
+
+def _toml_files(code: str) -> list[tuple[int, str]]:
+    """The files of a `toml` block that shows several, each under a comment naming it (`# api/pyproject.toml`,
+    then `# web/pyproject.toml`): (first line, text) of each, or [] when fewer than two files are labelled. Each
+    is its own document: tables repeated across them (`[project]` twice) are no error."""
+    lines = code.split("\n")
+    starts = [i for i, ln in enumerate(lines) if len(ln) <= 300 and _TOML_FILE_LABEL.fullmatch(ln.strip())]
+    if len(starts) < 2:
+        return []
+    bounds = [0, *starts[1:], len(lines)]  # (lines above the first label belong to the first file)
+    return [(a, "\n".join(lines[a:b])) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _toml_error(e: Exception, first: int) -> tuple[int, int, str]:
+    """(line, column, message) of a tomllib error in a part starting at block line `first`."""
+    m = re.search(r"line (\d+), column (\d+)", str(e))
+    msg = str(e).split(" (at ")[0]
+    return (int(m.group(1)) - 1 + first, int(m.group(2)) - 1, msg) if m else (first, 0, msg)
 
 
 def _toml_array_items(code: str, tomllib) -> bool:  # type: ignore[no-untyped-def]
@@ -491,7 +521,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     the Elasticsearch console form) and JSON Lines (one value per line) are checked part by part; so is a
     slice of a list (`{"type": "rect"}, {"type":
     "text"}`: elements separated by commas), checked as the array it belongs in, and a `toml` block of
-    array entries (`"idna>=3.15",` lines, for `dependencies = [ … ]`), and a `yaml` block of quoted values
+    array entries (`"idna>=3.15",` lines, for `dependencies = [ … ]`), a `toml` block of several files, each under a
+    comment naming it (`# api/pyproject.toml` … `# web/pyproject.toml`: checked file by file, so a `[project]` table in
+    each is no error), and a `yaml` block of quoted values
     one per line. A whole file with YAML frontmatter in a `yaml` block (`---`, a mapping that parses, `---`, then a body
     starting with a heading: `= Title` of an AsciiDoc spec, or `# Title` under a frontmatter with `name`, `title` or
     `description`; a block of at most 20,000 characters) is reported at the body's first line as what it is, a

@@ -17,8 +17,8 @@ from ...rule import RuleContext, rule
 _HOME = lazy_compile(
     r"(?:(?<=file://)|(?<![\w.~/\\-]))"
     r"(?P<root>/Users/|/home/|[A-Za-z]:(?:\\{1,2}|/)(?i:users)(?:\\{1,2}|/))"
-    r"(?P<name>[^\s/\\'\"`<>()\[\]{}|:;,*?]+)"
-    r"(?P<rest>[^\s'\"`<>()\[\]{}|,;*?]*)"
+    r"(?P<name>[^\s/\\'\"`<>()\[\]{}|:;,*?“”‘’]+)"
+    r"(?P<rest>[^\s'\"`<>()\[\]{}|,;*?“”‘’]*)"
 )
 # generic placeholders and shared folders, compared lowercased after dropping `-`, `_`, `.`
 _GENERIC = frozenset({
@@ -134,7 +134,28 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
             out.update(m.group("name") for m in _HOME.finditer(line))
         elif ln in illustrated:  # "**Service Planning Examples**" and `/home/alice/myproject`: a made-up user's
             out.update(m.group("name") for m in _HOME.finditer(line) if m.group("name").lower() in _PERSONAS)
+        elif '"' in line or "“" in line:  # `- "Summarise /Users/bob/Downloads/q3.pdf"`: a made-up user's words
+            quotes = [i for i, c in enumerate(line) if c == '"']  # (once per line: each path then costs a bisect)
+            out.update(m.group("name") for m in _HOME.finditer(line) if m.group("name").lower() in _PERSONAS
+                       and _in_quoted_request(line, m.start(), m.end(), quotes))
     return frozenset(out)
+
+
+QUOTE_REACH = 200  # characters between a quoted request's opening quote and the path in it, at most
+
+
+def _in_quoted_request(line: str, s: int, e: int, quotes: list[int]) -> bool:
+    """The span `s:e` lies inside a quoted sentence on `line` ("Summarise /Users/bob/q3.pdf", “Open …”): words
+    before the path within QUOTE_REACH characters of the opening quote, not a quoted path alone (`"/Users/bob/x"`).
+    `quotes` holds the positions of the line's `"`: an odd number of them before the path puts it inside a pair."""
+    i = bisect.bisect_left(quotes, s)
+    starts = []
+    if i % 2 == 1 and i < len(quotes) and quotes[i] >= e:
+        starts.append(quotes[i - 1])
+    a = line.rfind("“", max(0, s - QUOTE_REACH), s)
+    if a >= 0 and line.find("”", e, e + QUOTE_REACH) >= 0:
+        starts.append(a)
+    return any(s - a <= QUOTE_REACH and line[a + 1:a + 2].isalpha() and " " in line[a + 1:s] for a in starts)
 
 
 # the made-up people of examples (a real user name under an example label, `/Users/redam94/…` in "## Example
@@ -272,7 +293,8 @@ def _sample_output(doc: SkillDocument, ln: int) -> bool:
 # a label naming the absolute-path form, at a line's start: "✅ 绝对路径：`![](/Users/…)`", "# 方案2: 绝对路径",
 # "**示例 2：绝对路径**", "- Absolute path: …", "Example 2: absolute path"
 _ABSOLUTE_FORM = lazy_compile(r"[\s#>*_+\-0-9.)✅❌✔✗•]{0,12}(?:(?:示例|方案|例|option|example)\s{0,2}\d{0,3}\s{0,2}[:：]\s{0,2})?"
-                              r"[*_`]{0,2}(?:absolute\s+path|绝对路径|絕對路徑|絶対パス)[*_`]{0,2}\s{0,2}(?:[:：(（]|$)", re.I)
+                              r"[*_`]{0,2}(?:(?:absolute|full)\s+(?:(?:filesystem|file|disk)\s+)?path|绝对路径|絕對路徑|絶対パス)[*_`]{0,2}"
+                              r"\s{0,2}(?:[:：(（]|$)", re.I)
 FORM_LABEL_CHARS = 60  # a label line above the path: short
 
 
@@ -435,11 +457,13 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     mark a diagnostic prints before a result, `❌` / `✅` / `⚠` / `✔` / `✓` / `✗`): the agent reads the real path from its
     own run; nor a path shown as the absolute-path form beside others, under a label naming it at the start of its
     line, of the short line above it or of the line introducing its block ("✅ 绝对路径：`![](/Users/bruce/photo.jpg)`",
-    "# 方案2: 绝对路径", "**示例 2：绝对路径**", "- Absolute path: `/Users/bob/cover.jpg`").
+    "# 方案2: 绝对路径", "**示例 2：绝对路径**", "- Absolute path: `/Users/bob/cover.jpg`", "Full filesystem path:"; not
+    "Full path to the vault: …").
     nor a made-up person's home (`alice`, `bob`, `jdoe`, …) on a line shown as an example, in a section whose
     heading or under a bold label that names an example ("**Service Planning Examples**", a heading "Example — two
     services"), wherever that name appears (the author's illustration of a path the user gives). Anywhere else a
-    realistic example name such as `alice` is reported (the agent cannot tell an illustration from the path to
+    realistic example name such as `alice` is reported (except inside a quoted request, the words a made-up user says:
+    `- "Summarise /Users/bob/Downloads/q3.pdf"`; not a quoted path alone, `"/Users/bob/q3.pdf"`) (the agent cannot tell an illustration from the path to
     use), and so is a real user name under an example label (`/Users/redam94/…` under a heading "Example Commands").
 
     ## Why is this bad?
