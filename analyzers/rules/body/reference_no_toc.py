@@ -1153,6 +1153,8 @@ def _lines_read_whole(lines: list[str], rel: str) -> bool:
         at = line.find(rel)
         if 0 <= at < WHOLE_LINE_CHARS and _APPLIES_EVERY.search(line, at + len(rel), at + len(rel) + EVERY_GAP):
             return True  # "Read `references/anomaly-rules.md`. … Evaluate every applicable rule": a registry applied whole
+        if 0 < at < WHOLE_LINE_CHARS and _EVERY_ITEM_IN.search(line, max(0, at - EVERY_IN_GAP), at) is not None:
+            return True  # "Put every question in `references/failure-classes.md` to the diff": a checklist applied whole
         if 0 <= at < WHOLE_LINE_CHARS and _FOR_THE_FULL.match(line, at + len(rel)) is not None \
                 and _READ_VERB.search(line, max(0, at - READ_GAP), at) is not None:
             return True  # "Read `references/TAILORING.md` for the full workflow": the whole procedure it holds
@@ -1172,6 +1174,12 @@ _READ_VERB = lazy_compile(r"\bread\b", re.I)
 _APPLIES_EVERY = lazy_compile(r"\b(?:evaluate|apply|check|run)\s+(?:every|each|all)\s+(?:(?:applicable|relevant|of\s+the)\s+)?"
                               r"(?:rules?|checks?|criteria|criterion)\b", re.I)
 EVERY_GAP = 300  # characters after the file's name looked at
+# "every question in `x.md`", "each check listed in `x.md`", "all the rules from `x.md`": each item of the file, right
+# before its name (only items a checklist holds: not "every example in `x.md`")
+_EVERY_ITEM_IN = lazy_compile(r"\b(?:every|each|all(?:\s+(?:the|of\s+the))?)\s+(?:questions?|checks?|rules?|items?|criteria"
+                              r"|criterion|gates?|lens(?:es)?|requirements?|checkpoints?)\s+(?:listed\s+)?(?:in|from)\s+"
+                              r"(?:\[[^\]\n]{0,60}\]\(|[`'\"]|\./){0,2}$", re.I)
+EVERY_IN_GAP = 100  # characters before the file's name looked at
 READ_GAP = 40  # characters before the file's name where "Read" must stand ("see `x.md` for the full …" is a pointer)
 _READ_THE_FULL = lazy_compile(r"\bread\s+\[?the\s+(?:full|entire|complete)\b", re.I)
 FULL_GAP = 60  # characters between "Read the full …" and the file's name
@@ -1408,7 +1416,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it"), "Read `x.md` for the full workflow"
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
-    rules / checks / criteria, after the name on its line: a registry applied whole), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
+    rules / checks / criteria, after the name on its line: a registry applied whole; or "Put every question in
+    `references/failure-classes.md` to the diff": every / each / all question, check, rule, item, criterion, gate
+    or requirement in it, right before its name; not "every example in `x.md`"), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
     then carry it out step by step), "立即读取 `x.md` 并执行" / "加载 `x.md` → 执行" (read or load it and carry it out); also
     such a line in a markdown file
     beside it: `references/pre-flight.md` saying "Read `./tag-detection.md` and follow all steps"; not "Read `references/x.md` before

@@ -194,7 +194,8 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     a hub keeping each skill's files in its entry) is compared with the entry's name, nor a code
     module with a runbook (three or more `.ts` / `.js` / `.go` / … sources beside SKILL.md:
     `src/adapters/claude/SKILL.md`), nor a namespaced name whose part after the colon is the folder's (`forge:challenge`
-    in `challenge/`, invoked as `/forge:challenge`; NAME_FORMAT reports the colon), nor a name written as the skill's
+    in `challenge/`, invoked as `/forge:challenge`, or in `forge-challenge/`, the colon written as a hyphen; NAME_FORMAT
+    reports the colon), nor a name written as the skill's
     folder path (`android/accessibility` in `android/accessibility/`; NAME_FORMAT reports the slash), nor the folder's
     name followed by a line break (`name: |` then `claim-verifier`: NAME_FORMAT reports the break), nor a Python import package holding the skill (`fengchao_skill/` with an
     `__init__.py`, for a hyphenated `name` an import package cannot take: its installer copies it to
@@ -255,9 +256,9 @@ def name_dir_mismatch(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
         return
     if fld.value.rstrip("\r\n") == dirname:
         return  # `name: |` / `  claim-verifier`: the block keeps a line break, which NAME_FORMAT reports (and fixes)
-    if ":" in fld.value and fld.value.rsplit(":", 1)[1] == dirname:
-        return  # `forge:challenge` in `challenge/`: a namespace and the folder's name, invoked as `/forge:challenge`
-        # (NAME_FORMAT reports the colon)
+    if ":" in fld.value and dirname in (fld.value.rsplit(":", 1)[1], fld.value.replace(":", "-")):
+        return  # `forge:challenge` in `challenge/` (or in `forge-challenge/`, the colon written as a hyphen): a
+        # namespace and the folder's name, invoked as `/forge:challenge` (NAME_FORMAT reports the colon)
     if "/" in fld.value and fld.value.strip().rsplit("/", 1)[1] == dirname \
             and doc.skill_dir.parent.name == fld.value.strip().rsplit("/", 2)[-2]:
         return  # `android/accessibility` in `android/accessibility/`: the folder's own path (NAME_FORMAT reports it)
