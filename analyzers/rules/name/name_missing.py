@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...document import SkillDocument
 from ...findings import Edit, Finding, Fix, Range, Severity
 from ...rule import FixAvailability, RuleContext, rule
-from .._helpers import NAME_RE, frontmatter_insert_point, runtime_record
+from .._helpers import NAME_RE, folders_above, frontmatter_insert_point, runtime_record
 from .name_dir_mismatch import is_container
 
 
@@ -24,7 +24,8 @@ def name_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
 
     ## Why is this bad?
     The Agent Skills spec requires `name`; it identifies the skill and becomes its `/command`.
-    Claude Code falls back to the directory name, other agents reject the skill.
+    Claude Code falls back to the directory name, other agents reject the skill. In a Claude Code folder
+    (`.claude/skills/…`) the finding says so: OpenCode loads skills from there too and requires `name`.
 
     ## Example
     ```markdown
@@ -63,7 +64,9 @@ def name_missing(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         if dirname and NAME_RE.match(dirname):
             at = frontmatter_insert_point(doc)
             fix = Fix.safe(f"Add `name: {dirname}`", Edit(Range(at, at), f"name: {dirname}\n"))
-        yield ctx.finding(doc.frontmatter_range(), "Frontmatter has no `name`", fix)
+        yield ctx.finding(doc.frontmatter_range(), "Frontmatter has no `name`" + (
+            " (Claude Code falls back to the folder's name; OpenCode, which also loads `.claude/skills`, requires it)"
+            if ".claude" in folders_above(doc) else ""), fix)
     else:
         if dirname and NAME_RE.match(dirname):
             fix = Fix.safe(f"Set `name: {dirname}`", Edit(fld.value_range, dirname) if fld.value_range.start !=
