@@ -52,6 +52,12 @@ _SKETCH_FIELD = r"[A-Za-z_][\w-]*(?:\?|\[\]|[ \t]*:[ \t]*[\w.-]{1,40})?"
 _TYPE_SKETCH = lazy_compile(rf"[ \t]*[A-Za-z_][\w-]*[ \t]*:[ \t]*\{{[ \t]*{_SKETCH_FIELD}(?:[ \t]*,[ \t]*{_SKETCH_FIELD}){{0,40}}[ \t]*\}}(?:[ \t]*#[^\n]*)?[ \t]*")
 
 
+# a value written as a variable's name, camelCase or snake_case (`defaultValue`, `max_tokens`), after `[`, `,` or `:`
+# and before `,`, `]`, `}` or the line's end: a placeholder the reader fills in (not a bare word: `{"mode": fast}`)
+_VARIABLE_VALUE = lazy_compile(r"([\[,:][ \t]*)([a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+                               r"(?=[ \t]*(?:[,\]}]|$))", re.M)
+
+
 def _only_shapes_wrong(code: str) -> bool:
     """The JSON parses once each value written as its shape in bare names (`"bbox": [x1, y1, x2, y2]`) is a value."""
     if _SHAPE.search(code) is None:
@@ -288,6 +294,14 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 # as a member's value: `"bbox": [x1, y1, x2, y2]`)
             if _json_lines(code):
                 return None  # one JSON value per line
+            if len(code) <= REPAIR_CHARS and _VARIABLE_VALUE.search(code) is not None:
+                named = _VARIABLE_VALUE.sub(r"\1null", code)  # `["Gain", "Gain", defaultValue]`: a value named
+                try:  # by a variable, filled in by the reader
+                    json.loads(named)
+                    return None
+                except (json.JSONDecodeError, RecursionError):
+                    if _member_fragment(named):
+                        return None
             stripped = code.lstrip()
             head, _, body = stripped.partition("\n")
             if _REQUEST_LINE.match(head.strip()):  # `GET /index/_search` + its body: the body is what must parse
@@ -499,7 +513,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     Parses blocks tagged python, json, yaml or toml and reports the first syntax error at its line.
     Blocks that are illustrations rather than programs are skipped: those containing `...`, `…`,
     `<placeholder>` (also dotted or described: `<storyboard.music.path>`, `<0-10>`, `<int|null>`,
-    `<one line: why>`), a prose field in square brackets (`[What it does]`, `[your name]`; not `[BETA]`), `{{ template }}`, `${var}`, a bare `{field}`
+    `<one line: why>`), a prose field in square brackets (`[What it does]`, `[your name]`; not `[BETA]`), `{{ template }}`, `${var}`, a value written as a variable's name (`["Gain", "Gain", defaultValue]`, `"limit":
+    max_tokens`: camelCase or snake_case, in a block of at most 20,000 characters that parses with it as a value; not
+    a bare word, `{"mode": fast}`), a bare `{field}`
     as a value (`"iteration": {current_iteration}`), `//` or `/* … */` comments, a JSON or YAML value written
     as its alternatives or its type (`"type": "new" | "variant"`, `type: "a" | "b"`, `"n": number`: a
     schema) or as its shape in bare names (`[timestamp, event_type, data]`, also as a member's value in an object that
