@@ -1076,10 +1076,13 @@ _READ_WHOLE = rx.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          # pass, needs work, or not applicable": each item of the checklist gets its verdict
                          # ("Use this checklist for fast manual audits": walked whole, as "Run this checklist")
                          # (not "Use this checklist to find the section for …": a look-up)
-                         r"|^\W{0,3}run\s+this\s+checklist\b|^\W{0,3}use\s+this\s+checklist\s+(?:for|before|after|when"
+                         # (a rubric alike: "Use this rubric when reviewing Sentry issues")
+                         r"|^\W{0,3}run\s+this\s+(?:checklist|rubric)\b|^\W{0,3}use\s+this\s+(?:checklist|rubric)\s+(?:for|before|after|when"
                          r"|whenever|during)\b|\b(?:every|each)\s+(?:item|check)\s+must\s+pass\b"
                          # "Use this checklist to verify generated skills before packaging": checked whole
-                         r"|^\W{0,3}use\s+this\s+checklist\s+to\s+(?:verify|validate|check|review|audit|confirm|vet)\b"
+                         r"|^\W{0,3}use\s+this\s+(?:checklist|rubric)\s+to\s+(?:verify|validate|check|review|audit|confirm|vet)\b"
+                         # "Skip a line only when it does not apply": every other line applies
+                         r"|\bskip\s+(?:a|an|any)\s+(?:line|item|check|step|rule)\s+only\s+(?:when|if)\b"
                          # "Mandatory rules for citing standards in any skill output": every rule applies, each time
                          r"|^\W{0,3}(?:mandatory|required|non-negotiable)\s+rules\s+(?:for|of|when)\b"
                          r"|\bmark\s+(?:each|every|an)\s+item\s+as\b"
@@ -1177,7 +1180,8 @@ EVERY_GAP = 300  # characters after the file's name looked at
 # "every question in `x.md`", "each check listed in `x.md`", "all the rules from `x.md`": each item of the file, right
 # before its name (only items a checklist holds: not "every example in `x.md`")
 _EVERY_ITEM_IN = lazy_compile(r"\b(?:every|each|all(?:\s+(?:the|of\s+the))?)\s+(?:questions?|checks?|rules?|items?|criteria"
-                              r"|criterion|gates?|lens(?:es)?|requirements?|checkpoints?)\s+(?:listed\s+)?(?:in|from)\s+"
+                              r"|criterion|gates?|lens(?:es)?|requirements?|checkpoints?|axis|axes|dimensions?"
+                              r"|principles?|heuristics?)\s+(?:listed\s+)?(?:in|from)\s+"
                               r"(?:\[[^\]\n]{0,60}\]\(|[`'\"]|\./){0,2}$", re.I)
 EVERY_IN_GAP = 100  # characters before the file's name looked at
 READ_GAP = 40  # characters before the file's name where "Read" must stand ("see `x.md` for the full …" is a pointer)
@@ -1403,7 +1407,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", a catalog's "check each pattern against
     the target system", "Run this
-    checklist before approving", a line opening "Use this checklist for / before / after / when …" or "Use this checklist to verify /
+    checklist before approving", a line opening "Use this checklist (or rubric) for / before / after / when …" or "Use this checklist to verify /
     validate / check / review / audit / confirm …" (not "Use this checklist to find the section …", a look-up), "Every item must pass", a line opening
     "Mandatory rules for …" (every rule applies each time), "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
     them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order",
@@ -1417,8 +1421,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
     rules / checks / criteria, after the name on its line: a registry applied whole; or "Put every question in
-    `references/failure-classes.md` to the diff": every / each / all question, check, rule, item, criterion, gate
-    or requirement in it, right before its name; not "every example in `x.md`"), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
+    `references/failure-classes.md` to the diff", "Walk every axis in `axes.md`": every / each / all question,
+    check, rule, item, criterion, gate, requirement, axis, dimension, principle or heuristic in it, right before its
+    name; not "every example in `x.md`"), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
     then carry it out step by step), "立即读取 `x.md` 并执行" / "加载 `x.md` → 执行" (read or load it and carry it out); also
     such a line in a markdown file
     beside it: `references/pre-flight.md` saying "Read `./tag-detection.md` and follow all steps"; not "Read `references/x.md` before

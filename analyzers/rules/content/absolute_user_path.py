@@ -29,6 +29,8 @@ _GENERIC = frozenset({
     # accounts of well-known sandboxes, CI runners and containers: the same path on every such machine
     "claude", "runner", "runneradmin", "ubuntu", "node", "vscode", "codespace", "codespaces", "jovyan",
     "circleci", "ec2user", "gitpod", "sandbox", "agent", "app", "developer", "dev", "admin",
+    # the service account OpenClaw's installs run the gateway as (`User=openclaw`, a Dockerfile's `useradd openclaw`)
+    "openclaw",
     # the same placeholders in other languages ("C:\\Users\\你的用户名\\…"): 用户名 / ユーザー名 / 사용자 이름,
     # usuario, utilisateur, benutzer, benutzername, nomeutente
     "用户名", "用戶名", "你的用户名", "您的用户名", "你的用戶名", "用户", "ユーザー名", "ユーザ名", "ユーザー", "사용자",
@@ -427,7 +429,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `C:\\Users\\Public`, `C:\\Users\\Default`, `/home/linuxbrew`); the home folders of well-known
     sandboxes, CI runners and containers, the same on every such machine (`/home/claude` in claude.ai's
     code sandbox, `/home/runner` on GitHub Actions, `/home/ubuntu`, `/home/node`, `/home/vscode`,
-    `/home/jovyan`, `/home/circleci`, `/home/ec2-user`, `/home/gitpod`, …); the same words inside a longer
+    `/home/jovyan`, `/home/circleci`, `/home/ec2-user`, `/home/gitpod`, …, and `/home/openclaw`, the service account an
+    OpenClaw server runs its gateway as); the same words inside a longer
     path or URL (`https://api.example.com/Users/42`, `app/home/view`), and lowercase `/users/`
     (a web route, not a macOS home); and on a `docker run` / `docker exec` / `podman run` line, a path
     inside the container (`-v ~/.marm:/home/marm/.marm`, `dst=/home/marm`, `-e HOME=/home/marm`, the
