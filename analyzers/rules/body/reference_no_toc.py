@@ -1100,8 +1100,13 @@ DISTINCT_SECTIONS = 8  # heading texts past which a file has many sections (at m
 
 
 def read_whole(lines: list[str]) -> bool:
-    """One of the first TOP_LINES lines asks the agent to read the whole file: it is not previewed."""
-    return any(_READ_WHOLE.search(line[:OVERVIEW_CHARS]) for line in lines[:TOP_LINES])
+    """One of the first TOP_LINES lines asks the agent to read the whole file, also across a line break in a wrapped
+    paragraph ("Skip a line" / "only when it does not apply"): it is not previewed."""
+    top = [line[:OVERVIEW_CHARS] for line in lines[:TOP_LINES]]
+    if any(_READ_WHOLE.search(line) for line in top):
+        return True
+    return any(_READ_WHOLE.search(a.rstrip() + " " + b.lstrip()) for a, b in zip(top, top[1:], strict=False)
+               if a.strip() and b.strip() and not b.lstrip().startswith(("#", "-", "*", "|", ">")))
 
 
 # SKILL.md's own line sending the agent to read the file whole: "Read `references/transport-envelope.md` whole before
@@ -1403,7 +1408,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     beside a filled-in sample; a catalog of more templates to choose from is a look-up, and reported), nor a registry whose first 10 lines say each section is one entry ("One section per tracked package",
     "one `## vendor/package` section per entry", "Each section is one endpoint": the agent finds an entry by its key),
     nor files whose
-    first 30 lines ask to be read whole ("Read the whole page before running any of it", a line opening "Read
+    first 30 lines ask to be read whole, also across a line break in a wrapped paragraph ("Read the whole page before
+    running any of it", a line opening "Read
     this policy before changing any page", "Read complete
     step file before taking action", "Walk **every** category below", a checklist's "Run every item", a catalog's "check each pattern against
     the target system", "Run this
@@ -1412,7 +1418,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     "Mandatory rules for …" (every rule applies each time), "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
     them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order",
     in Chinese "必须过一遍这个清单" (go through this whole checklist), "依次执行以下校验…不跳过" (run each check below in order,
-    skip none);
+    skip none), a checklist's "Skip a line only when it does not apply";
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "follow `prompts/audit-layer.md` inline" (a subagent's prompt, carried out by the main agent), "Work
