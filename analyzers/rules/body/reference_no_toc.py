@@ -1180,7 +1180,10 @@ _FOR_THE_FULL = lazy_compile(r"[`'\")\]]{0,3}\s{1,3}for\s+the\s+(?:full|complete
 _READ_VERB = lazy_compile(r"\bread\b", re.I)
 # after the file's name: every rule or check it holds is applied ("Evaluate every applicable rule against the data")
 _APPLIES_EVERY = lazy_compile(r"\b(?:evaluate|apply|check|run)\s+(?:every|each|all)\s+(?:(?:applicable|relevant|of\s+the)\s+)?"
-                              r"(?:rules?|checks?|criteria|criterion)\b", re.I)
+                              r"(?:rules?|checks?|criteria|criterion)\b"
+                              # "Read `x.md` before planning commits. Apply it to every commit": a standard, all of it
+                              r"|\b(?:apply|follow|enforce)\s+(?:it|them|this|these|the\s+standard)\s+(?:to|on|for)\s+"
+                              r"(?:every|each|all)\b", re.I)
 EVERY_GAP = 300  # characters after the file's name looked at
 # "every question in `x.md`", "each check listed in `x.md`", "all the rules from `x.md`": each item of the file, right
 # before its name (only items a checklist holds: not "every example in `x.md`")
@@ -1426,7 +1429,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it"), "Read `x.md` for the full workflow"
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
-    rules / checks / criteria, after the name on its line: a registry applied whole; or "Put every question in
+    rules / checks / criteria, after the name on its line: a registry applied whole; also "Read `x.md` before planning
+    commits. Apply it to every commit": a standard applied whole; or "Put every question in
     `references/failure-classes.md` to the diff", "Walk every axis in `axes.md`": every / each / all question,
     check, rule, item, criterion, gate, requirement, axis, dimension, principle or heuristic in it, right before its
     name; not "every example in `x.md`"), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,

@@ -202,6 +202,17 @@ def _header_excerpt(code: str, err: SyntaxError) -> bool:
     return True
 
 
+# a function's signature alone on its line, no colon: `def test_scan_returns_true()`, `async def run(x) -> int`
+_BARE_SIGNATURE = lazy_compile(r"[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^()\n]{0,200}\)(?:[ \t]*->[ \t]*[\w.\[\], |]{1,80})?[ \t]*")
+
+
+def _bare_signatures(code: str) -> bool:
+    """Every line (blank lines and `#` comments aside) is a `def` signature without its colon: a list of names or
+    signatures shown as a pattern (`def test_write_stage_completed_stage_raises()`), not code to run."""
+    lines = [ln for ln in code.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+    return bool(lines) and len(lines) <= 200 and all(len(ln) <= 300 and _BARE_SIGNATURE.fullmatch(ln) for ln in lines)
+
+
 def _stub_bodies(code: str) -> str:
     """The block with `pass` under each header that has no deeper line after it: the last one (`def f(x):` /
     `    for y in x:`) and siblings alike (an interface's `def acquire() -> bool:` / `def release() -> None:`)."""
@@ -280,6 +291,8 @@ def _check(lang: str, code: str) -> tuple[int, int, str] | None:
                 return None  # `if not found:` then `# stop, tell the user to rerun analyze-api`: a step in words
             if _path_placeholders(code):
                 return None  # `from eth_defi.vault_protocol.{slug}.tags import …`: the module named per protocol
+            if _bare_signatures(code):
+                return None  # `def test_write_stage_completed_stage_raises()` lines: names shown, not code
             return ((e.lineno or 1) - 1, max(0, (e.offset or 1) - 1), e.msg)
         except (ValueError, RecursionError, MemoryError) as e:
             return (0, 0, str(e))
@@ -522,7 +535,8 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     parses otherwise: `"bbox": [x1, y1, x2, y2]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }` (a field with its default too: `{tables[], confirmed: false}`), and a bare glob value, `globs: **/*.ts`, as Cursor writes its
     rules' frontmatter, in a block of at most 20,000 characters that parses once it is quoted), a Python decorator
-    shown without its function (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`; and sibling headers, an interface's `def acquire() -> bool:` / `def release() -> None:`)
+    shown without its function, a list of bare `def` signatures without their colon (`def test_scan_returns_true()`
+    lines: names shown as a pattern; one such line among statements is reported) (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`; and sibling headers, an interface's `def acquire() -> bool:` / `def release() -> None:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
     followed by a header without its body are a snippet cut short, and are reported), a header whose body is only a
     comment saying what to do (`if not found:` then `    # stop and ask the user to rerun it`: a step in words, not

@@ -146,6 +146,22 @@ def _declared_names(doc: SkillDocument, candidates: list[int]) -> frozenset[str]
 QUOTE_REACH = 200  # characters between a quoted request's opening quote and the path in it, at most
 
 
+# `host:` or `user@host:` right before a path, on a line that copies files to or from a remote host
+_HOST_PREFIX = lazy_compile(r"(?:[A-Za-z_][\w.-]{0,31}@)?[A-Za-z0-9][\w.-]{1,252}")
+_COPY_COMMAND = lazy_compile(r"\b(?:scp|rsync|sftp|rclone)\b")
+HOST_CHARS = 290  # characters looked back for the host before its colon
+
+
+def _copy_target(line: str, colon: int) -> bool:
+    """The `:` at `colon` ends a remote host (`seo-server:`, `deploy@web1:`) on a line that runs scp, rsync, sftp or
+    rclone: the path after it is on that host. (A drive letter, `C:`, is part of the home's root, never here.)"""
+    start = max(0, colon - HOST_CHARS)
+    k = colon
+    while k > start and (line[k - 1].isalnum() or line[k - 1] in "_.-@"):  # (a host's characters only: each
+        k -= 1  # scan stops at the first other one, so a line of many `x|a:/home/b` stays linear)
+    return _HOST_PREFIX.fullmatch(line, k, colon) is not None and _COPY_COMMAND.search(line) is not None
+
+
 def _in_quoted_request(line: str, s: int, e: int, quotes: list[int]) -> bool:
     """The span `s:e` lies inside a quoted sentence on `line` ("Summarise /Users/bob/q3.pdf", “Open …”): words
     before the path within QUOTE_REACH characters of the opening quote, not a quoted path alone (`"/Users/bob/x"`).
@@ -441,7 +457,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     (`User=xa` in a systemd unit, `useradd xa`: `/home/xa` is the same on every server set up this way), or the
     account of a remote host it logs in to (`ssh hch@gpu-box`, `hch@10.145.119.19`: `/home/hch` is that host's),
     and any path in the quoted command an `ssh <host> "…"` runs there (`ssh web1 "ls /home/deploy/app"`; not a
-    local file fed to it after the quotes, `< /home/al/scan.sh`),
+    local file fed to it after the quotes, `< /home/al/scan.sh`), or after a `host:` on a line that runs `scp`, `rsync`,
+    `sftp` or `rclone` (`scp build.tgz seo-server:/home/seoagent/public_html/`: the copy's remote side),
     or a path on a line that says to replace it ("Replace all occurrences of `/Users/alice/work` with the
     real path"), wherever that name appears; nor the home of the one machine the skill says it is for ("Use
     when … on Frank's machine" and `C:/Users/frank/…`: a personal skill, whose paths exist where it runs; likewise
@@ -501,6 +518,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 continue
             if remote and _in_spans(remote, m.start()):
                 continue  # `ssh WP-CPANEL "bash -s /home/quanzar/public_html"`: a path on the remote host
+            if m.start() and line[m.start() - 1] == ":" and _copy_target(line, m.start() - 1):
+                continue  # `scp build.tgz seo-server:/home/seoagent/public_html/`: the path on the remote host
             if not m.group("rest") and _regex_flags(m.group("name")) and m.group("root").startswith("/"):
                 continue  # `{ name: /home/i }`: a JavaScript regex literal and its flags, not a user's home
             if not m.group("rest") and _file_name(m.group("name")):
