@@ -257,6 +257,8 @@ _EXPLICIT = rx.compile(
     # "… when the owner says \"daily\"": another requester, with a verb of speech only (not "when the owner pushes")
     r"|when(?:ever)?\s+(?:the\s+)?(?:owner|operator|maintainer|developer|human|person)s?\s+(?:says?|asks?|types?"
     r"|requests?|mentions?)\b"
+    # "usable manually when Sandeep says 'run /debug'": the one person it serves, named, with a verb of speech
+    r"|when(?:ever)?\s+(?-i:[A-Z][a-z]{1,20})\s+(?-i:says|asks|types|requests|mentions)\b"
     # "… when user discusses applying to positions": any verb the user does ("when user sessions expire" is a
     # situation too: at worst a missed WEAK_TRIGGER)
     r"|when(?:ever)?\s+(?:the\s+)?user\s+[a-z]{2,}s\b"

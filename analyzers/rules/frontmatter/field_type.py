@@ -48,7 +48,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     Checks value types: text fields must be strings (not lists or mappings), `metadata` must map
     strings to strings, `allowed-tools` and `paths` must be a string or a list of strings (or empty:
     `allowed-tools:` with no value names no tool, as an empty text field says nothing),
-    `disable-model-invocation` and `user-invocable` must be `true` or `false`. An `arguments` list of
+    `disable-model-invocation` and `user-invocable` must be `true` or `false`, `hooks` a mapping (a host's optional
+    setting written as null, `hooks: ~` or no value, is unset, as if absent: not reported). An `arguments` list of
     records each with a `name` (`- name: dir` / `type: string`) is another tool's schema of its options
     (Gemini CLI skill packs), not Claude Code's argument names: not reported. Unquoted values that
     YAML reads as numbers, dates or booleans are reported by `YAML_AMBIGUOUS_VALUE` instead.
@@ -118,6 +119,8 @@ def field_type(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             continue
         v = fld.value
         plain = fld.is_plain_scalar
+        if v is None and spec.kind in ("bool", "mapping"):
+            continue  # `hooks: ~`, `user-invocable:`: a host's optional setting left unset, as if absent
         if spec.kind == "string":
             if isinstance(v, list) and package_reads_lines(doc) and _quote_flow_list(doc, fld) is not None:
                 continue  # `argument-hint: [file]` read by the package's own line parser: the text written

@@ -79,7 +79,9 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     use Devin's `triggers`, `permissions` and `subagent`. A skill a Squad team earned (bradygaster/squad, for GitHub
     Copilot), recognised by `confidence` on Squad's lifecycle (`low`, `medium`, `high`) beside `domain` or `source`, or
     kept in a Squad team's folder (`.squad/skills/`, `.ai-team/skills/`), may use Squad's `domain`, `confidence` and
-    `source`; the same keys in another shape (`confidence: 0.9`, a `domain` alone) are reported.
+    `source`; the same keys in another shape (`confidence: 0.9`, a `domain` alone) are reported. A Kimi CLI flow
+    skill (`type: flow` beside a fenced `mermaid` or `d2` flowchart in the body, run as `/flow:<name>`) may use `type`;
+    `type: flow` with no flowchart, or another `type`, is reported.
 
     A skill with a slug `id` (`id: visual-analyst`, `id: builtin/review`, a field no agent's skill loader
     defines), or with no `description` and three or more keys no agent defines (`type: pipeline`, `group`,
@@ -165,6 +167,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     for key, fld in fields.items():
         if key in known or key in extra or key in AGENT_WRITTEN_KEYS or key in HERMES_KEYS:
             continue  # (Hermes's own keys mark a Hermes skill whatever else it is written for: `metadata.openclaw`)
+        if key == "type" and fld.value == "flow" and _flowchart(doc):
+            continue  # Kimi CLI's flow skill: `type: flow` and a Mermaid or D2 flowchart it walks (`/flow:<name>`)
         if template and (kebab_words(key) in known or _per_agent(fld.value)):
             continue  # universal-ai-config's source: `userInvocable`, `allowedTools: {claude: [...]}` become each
             # agent's own keys when it generates their configs
@@ -223,6 +227,11 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
             # or of `tags` in a skill the package hands to another package's runtime (an entry point naming skills),
             # or in a sample skill (a test input: its keys are the test's data)
         yield ctx.finding(fld.key_range, msg, fix)
+
+
+def _flowchart(doc: SkillDocument) -> bool:
+    """The body holds a fenced `mermaid` or `d2` block: the flowchart of a Kimi CLI flow skill."""
+    return any(b.language in ("mermaid", "d2") for b in doc.code_blocks)
 
 
 # keys the runtimes that take skills through an entry point read (agent-utilities' skill cards filter on `tags`)

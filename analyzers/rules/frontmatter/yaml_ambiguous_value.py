@@ -77,8 +77,9 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
     ## What it does
     Flags unquoted (plain) values of text fields (`name`, `description`, `license`, `compatibility`,
     `version`, `metadata` values, ...) that YAML turns into something else: `yes`/`no`/`on`/`off`
-    (booleans in YAML 1.1, strings in YAML 1.2), `1.10` (the number 1.1), `2024-01-01` (a date),
-    `~` or an empty value (null). Also flags `yes`/`no`/`on`/`off` in boolean fields, which YAML 1.2
+    (booleans in YAML 1.1, strings in YAML 1.2), `1.10` (the number 1.1), `2024-01-01` (a date). A null
+    written out (`argument-hint: ~`, `null`, or nothing) is taken as unset on purpose: quoting `~` would show a
+    literal "~", and a required field's own rule reports a null one (NAME_MISSING, EMPTY_DESCRIPTION). Also flags `yes`/`no`/`on`/`off` in boolean fields, which YAML 1.2
     readers take as strings. A `version` or `metadata` whole number that reads back as written
     (`version: 2`, `tier: 2`) is not reported: every reader agrees on it and its text is unchanged (a package's own tools may require the
     number); `1.10`, `1.0` (JavaScript readers print `1`), `007`, `1e3` are. Nor is a `metadata` flag
@@ -147,8 +148,9 @@ def yaml_ambiguous_value(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findi
                 continue
             if kind is None:
                 kind = "a boolean in YAML 1.1"
-            if raw == "" and kind == "null":
-                continue  # an empty value is reported by the field's own rule
+            if kind == "null":
+                continue  # empty, `~` or `null`: unset on purpose (`argument-hint: ~`); quoting `~` would show a literal
+                # "~", and a required field's own rule reports it (NAME_MISSING, EMPTY_DESCRIPTION)
             if type(value) is int and (where.startswith("metadata.") or where == "version") and str(value) == raw:
                 continue  # `tier: 2`: every reader gets 2, its text "2" (`1.10`, `007`, `1.0` read back otherwise)
             if type(value) is bool and where.startswith("metadata.") and raw in ("true", "false"):
