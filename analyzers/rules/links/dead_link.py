@@ -144,7 +144,8 @@ def dead_link(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     resolved from that file's folder, and `#anchors` against that file's headings; the finding is on
     that file. There a missing `references/…` target is a `DEAD_LINK` too, a path that exists when
     read from the skill folder (`scripts/fill.py` written in `references/forms.md`) is accepted, and
-    links to other skills or agents are not checked. Links in a fill-in template (a markdown file under an
+    links to another skill's SKILL.md or to an agent (`../x/SKILL.md`, `agents/y.md`) are not checked here (see
+    `DEAD_CROSS_REF`); a link to another file of a sibling skill (`../x/reference.md`) is checked like any other. Links in a fill-in template (a markdown file under an
     `assets/` or `templates/` folder at any depth, or named `*template*`, with three or more `[Field]`, `{FIELD}` or
     `<free text to fill in>` placeholders outside code, such
     as a report the skill copies to `{OUTPUT_DIR}/report.md`) are not checked: they point into the
