@@ -1,4 +1,5 @@
-"""fetchwheels.py NAMES OUTDIR [THREADS]: latest wheel of each name via the PyPI JSON API (pure-Python wheels first)."""
+"""fetchwheels.py NAMES OUTDIR [THREADS] [SINCE]: latest wheel of each name via the PyPI JSON API (pure-Python wheels
+first); with SINCE (`2025-10-01`), only wheels uploaded on or after that day (older packages predate skills)."""
 import concurrent.futures as cf
 import json
 import os
@@ -8,6 +9,7 @@ from pathlib import Path
 
 names = [n.strip() for n in Path(sys.argv[1]).read_text().splitlines() if n.strip()]
 out = sys.argv[2]
+since = sys.argv[4] if len(sys.argv) > 4 else ""
 os.makedirs(out, exist_ok=True)
 done = {f.split("-")[0].lower().replace("_", "-") for f in os.listdir(out)}
 
@@ -23,6 +25,8 @@ def one(n):
             return "nowheel"
         wheels.sort(key=lambda u: ("none-any" not in u["filename"], u["size"]))
         u = wheels[0]
+        if since and u.get("upload_time_iso_8601", "")[:10] < since:
+            return "old"
         if u["size"] > 30_000_000:
             return "big"
         dest = os.path.join(out, u["filename"])
