@@ -210,6 +210,9 @@ def unreferenced(doc: SkillDocument) -> list[str]:
             continue
         if base.rsplit(".", 1)[0].lower().replace("_", "-") in _MAINTAINERS_LOGS:
             continue  # `references/evolution-log.md`: the maintainers' record of changes, not the agent's reading
+        if base.startswith("_") and base.endswith(".md") and not base.startswith("__"):
+            continue  # `references/_MAPPING.md`: an underscore marks a file about the folder (a deployer's note, an
+            # index kept for maintainers), not one of its documents
         if base.endswith(".json") and _trigger_evals(doc, f):
             continue  # `references/eval-prompts.json`: the maintainers' trigger tests (`query`, `should_trigger`)
         targets.append(f)
@@ -358,13 +361,20 @@ _DEPRECATED_HEAD = lazy_compile(r"\A(?:#![^\n]*\n)?(?:\s*(?:#|//)[^\n]*\n){0,3}?
                                 r"|(?:backwards?[\s-]+)?compat(?:ibility)?\s+(?:wrapper|shim|alias|entry\s?point|launcher|stub)\b)", re.I)
 
 
+# a line of a script's head that calls it a placeholder or stub ("Placeholder — wired up in a follow-up PR"), or a
+# docstring opening "Future helper:": code not written yet
+_PLACEHOLDER_HEAD = lazy_compile(r"^[ \t]*(?:#+|//|[rbu]?\"\"\"|[rbu]?\'\'\')?[ \t]*(?:placeholder|stub)\b(?![(_.=])"
+                                 r"|^[ \t]*(?:#+|//|[rbu]?\"\"\"|[rbu]?\'\'\')?[ \t]*future\s+helper\b", re.I | re.M)
+
+
 def _deprecated_script(doc: SkillDocument, rel: str) -> bool:
     """A script under `scripts/` whose opening docstring or comment says it is deprecated (a shim kept for old
-    invocations): SKILL.md has no reason to send the agent to it."""
+    invocations) or a placeholder not written yet: SKILL.md has no reason to send the agent to it."""
     if not rel.startswith("scripts/"):
         return False
     bf = read_bundled(doc, rel)
-    return bf is not None and _DEPRECATED_HEAD.match(bf.text[:600]) is not None
+    return bf is not None and (_DEPRECATED_HEAD.match(bf.text[:600]) is not None
+                               or _PLACEHOLDER_HEAD.search(bf.text[:600]) is not None)
 
 
 _PROJECT_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json")
@@ -485,7 +495,9 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     files than it can follow get no finding. `__init__.py`, `conftest.py`, `README.md`, `LICENSE`,
     `requirements.txt`, lock files (`uv.lock`, `package-lock.json`, `research.py.lock`: the package manager
     reads them), a changelog (`CHANGELOG.md`, `CHANGES.md`, `release-notes.md`, `evolution-log.md`,
-    `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a note of where
+    `version-history.md`, `eval-history.md`, `darwin-evaluation.md`: the maintainers' record), a markdown file whose
+    name starts with one underscore (`references/_MAPPING.md`: a note about the folder, for whoever deploys or keeps
+    it, not one of its documents), a note of where
     the skill came from (`provenance.md`, `attribution.md`, `credits.md`, `NOTICE`, `upstream.md`, `upstream-source.md`,
     or any markdown file whose head holds two or more labelled source fields: "Source repository: …", "Source
     commit: …", an import pipeline's `omni-import-source-summary.md`) or how it was made
@@ -505,7 +517,8 @@ def unreferenced_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]
     build and release scripts of a skill that is also a project's root (`pyproject.toml` or `package.json` beside
     SKILL.md) that its README or CONTRIBUTING gives as commands (`python scripts/build_bundles.py`), a script
     whose opening docstring or comment calls it deprecated ("Deprecated checkout-local shim for …") or a compatibility
-    wrapper, shim, alias, entry point, launcher or stub ("Compatibility wrapper for `fengchao.py capture`",
+    wrapper, shim, alias, entry point, launcher or stub ("Compatibility wrapper for `fengchao.py capture`", or whose
+    head has a line opening "Placeholder", "Stub" or "Future helper": code not written yet,
     "Compatibility entrypoint for the interactive HTML exporter"), and the
     config and data files they name (`tsconfig.snippets.json`), nor a script such a check runs as a program
     (`--runner "python mock_runner.py"`: its test double); nor a Python module of a folder that the shipping

