@@ -969,3 +969,37 @@ def test_a_dart_parsers_indexed_keys_are_its_keys(tmp_path: Path) -> None:
     assert [m for _, m in _codes(skill / "SKILL.md", tmp_path, "UNKNOWN_FIELD")] == [
         "Unknown frontmatter field `activation_hints`", "Unknown frontmatter field `inputs`",
         "Unknown frontmatter field `owner`"]
+
+
+def test_a_skill_the_package_invokes_by_name_is_not_routed(tmp_path: Path) -> None:
+    """set 78p: Foreman builds its headless prompts with `use_skill('foreman-debug')` and vendors the skills into
+    `.claude/skills` for that: its pipeline runs the skill by name, so its description routes nothing. A skill the code
+    only lists (`SKILLS = ["classify"]`), or names outside a skill call, still gets the trigger finding; so does a
+    call in a test module."""
+    from skillgrade.analyzers.package_code import _invokes
+
+    _invokes.cache_clear()
+    skills = _bound_skill(tmp_path, "")
+    (tmp_path / "chain" / "prompts.py").write_text(
+        'from pathlib import Path\nTARGET = Path.home() / ".claude" / "skills"\nSKILLS = ["summarize", "classify"]\n\n'
+        'def use_skill(skill):\n    return f"Use the Skill tool to run the {skill} skill."\n\n'
+        'def debug_prompt():\n    return f"Something failed. {use_skill(\'summarize\')} Find the root cause."\n'
+        'NOTE = "classify"\n')
+    (tmp_path / "chain" / "test_prompts.py").write_text('assert use_skill("classify")\n')
+    assert _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER") == []
+    assert _codes(skills / "classify" / "SKILL.md", tmp_path, "MISSING_TRIGGER") != []
+
+
+@pytest.mark.parametrize("hostile", ['"summarize"' * 50_000, "use_skill(" * 50_000 + "'x'", "skill" * 100_000])
+def test_skill_calls_are_found_in_linear_time(hostile: str, tmp_path: Path) -> None:
+    """`package_invokes` looks at most 50 quoted occurrences per source, each through a 40-character window."""
+    import time
+
+    from skillgrade.analyzers.package_code import _invokes
+
+    _invokes.cache_clear()
+    skills = _bound_skill(tmp_path, "")
+    (tmp_path / "chain" / "hostile.py").write_text(hostile)
+    t = time.process_time()
+    _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER")
+    assert time.process_time() - t < 1.0

@@ -14,7 +14,14 @@ from ...fields import devin_triggers
 from ...findings import Finding, Fix, Severity
 from ...lazy_re import lazy_compile
 from ...measures import text_recorded, within
-from ...package_code import SIDECAR_FILES, TRIGGER_FILES, package_binds, package_names_file, package_reads
+from ...package_code import (
+    SIDECAR_FILES,
+    TRIGGER_FILES,
+    package_binds,
+    package_invokes,
+    package_names_file,
+    package_reads,
+)
 from ...rule import FixAvailability, RuleContext, rule
 from .._helpers import english, explicit_trigger, placeholder_name, usage_context
 from .._sample import sample_skill
@@ -316,9 +323,11 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     text = own_name_as_this_skill(text, doc)
     if not explicit_trigger(text) and _trigger_cut_by_comment(doc, fld):
         return None  # "… (status, #NOTES, …). Use when starting …": YAML_AMBIGUOUS_VALUE's finding; quoting restores it
-    if not explicit_trigger(text) and (sample_skill(doc, text) or package_binds(doc)):
-        return None  # a sample skill, or a pipeline step its package builds by folder name (asked only when a finding
-        # could follow)
+    if not explicit_trigger(text) and (sample_skill(doc, text) or package_binds(doc) or package_invokes(
+            doc, name.value if name is not None and isinstance(name.value, str) else
+            doc.skill_dir.name if doc.skill_dir is not None else "")):
+        return None  # a sample skill, or a pipeline step its package builds by folder name or invokes by name
+        # (`use_skill('foreman-debug')`) (asked only when a finding could follow)
     return fld, text
 
 
@@ -472,7 +481,10 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     a slash command (`{"/domains": "structural/protein-domains"}`: its own command line picks it) or reads the
     SKILL.md of by name, in code that copies no file (`skills_dir / "vault-curator" / "SKILL.md"`, a daemon's
     prompt), where no source of
-    the package names `.claude`, a skill an agent's driver file routes (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in
+    the package names `.claude`, or whose name a source of the package passes to a function that runs a skill
+    (`use_skill('foreman-debug')`, `run_skill("x")`, `invokeSkill('x')`; not `register_skill("x", …)`, which hands it to
+    an agent that routes it: its pipeline runs the skill by name, also when it vendors the skill into `.claude/skills`
+    for that), a skill an agent's driver file routes (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in
     its skills folder or up to two folders higher whose table with a "When to use" / trigger column has a row for the
     skill's name: `| `check-in` | User wants to start their day … |`), a skill the skills folder's `skill-rules.json`
     gives prompt triggers (`"promptTriggers": {"keywords": […], "intentPatterns": […]}` under its name: an activation
