@@ -313,9 +313,10 @@ def test_installed_path_scan_is_linear_on_one_line(tmp_path) -> None:
     ('"' + "x" * 300 + " /home/bob/x" * 30_000 + '"', 30_000),  # a long quote: a request's words are few
     ("“open /home/bob/x ” " * 30_000, 0),  # curly quotes
     ("scp " + "x|hh:/home/bob/x" * 50_000, 0),  # many copy targets: each host read back only to its first non-host mark
+    ("x|hh:/home/bob/x" * 50_000, 50_000),  # the same with no copy command: the line is searched for one only once
 ], ids=["ssh-words-one-quote", "commands-then-local-path", "paths-in-commands", "quoted-requests",
         "one-long-quote", "long-quote-then-paths", "curly-quoted-requests",
-        "copy-targets"])
+        "copy-targets", "host-colons-without-copy"])
 def test_ssh_remote_commands_are_linear_on_one_line(line: str, found: int, tmp_path) -> None:
     """ABSOLUTE_USER_PATH's remote-command spans (`ssh <host> "…"`) are found once per line, each quote looked at from
     the command word nearest before it, and each path is placed among them by a binary search: hostile lines of

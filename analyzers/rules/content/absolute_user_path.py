@@ -153,13 +153,14 @@ HOST_CHARS = 290  # characters looked back for the host before its colon
 
 
 def _copy_target(line: str, colon: int) -> bool:
-    """The `:` at `colon` ends a remote host (`seo-server:`, `deploy@web1:`) on a line that runs scp, rsync, sftp or
-    rclone: the path after it is on that host. (A drive letter, `C:`, is part of the home's root, never here.)"""
+    """The `:` at `colon` ends a remote host (`seo-server:`, `deploy@web1:`); asked only on a line that runs scp,
+    rsync, sftp or rclone: the path after it is on that host. (A drive letter, `C:`, is part of the home's root,
+    never here.)"""
     start = max(0, colon - HOST_CHARS)
     k = colon
     while k > start and (line[k - 1].isalnum() or line[k - 1] in "_.-@"):  # (a host's characters only: each
         k -= 1  # scan stops at the first other one, so a line of many `x|a:/home/b` stays linear)
-    return _HOST_PREFIX.fullmatch(line, k, colon) is not None and _COPY_COMMAND.search(line) is not None
+    return _HOST_PREFIX.fullmatch(line, k, colon) is not None
 
 
 def _in_quoted_request(line: str, s: int, e: int, quotes: list[int]) -> bool:
@@ -512,13 +513,14 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         container = "docker" in line or "podman" in line or "nerdctl" in line
         container = container and _CONTAINER.search(line) is not None
         remote = _remote_spans(line) if "ssh" in line else []
+        copying = ":" in line and _COPY_COMMAND.search(line) is not None  # (once per line, not once per path)
         for m in _HOME.finditer(line):
             if _generic(m.group("name")) or _in_container(line, m.start(), container) or m.group("name") in declared \
                     or m.group("name").lower() in declared:
                 continue
             if remote and _in_spans(remote, m.start()):
                 continue  # `ssh WP-CPANEL "bash -s /home/quanzar/public_html"`: a path on the remote host
-            if m.start() and line[m.start() - 1] == ":" and _copy_target(line, m.start() - 1):
+            if copying and m.start() and line[m.start() - 1] == ":" and _copy_target(line, m.start() - 1):
                 continue  # `scp build.tgz seo-server:/home/seoagent/public_html/`: the path on the remote host
             if not m.group("rest") and _regex_flags(m.group("name")) and m.group("root").startswith("/"):
                 continue  # `{ name: /home/i }`: a JavaScript regex literal and its flags, not a user's home
