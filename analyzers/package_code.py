@@ -501,8 +501,7 @@ def cache_still_valid(mark: str, digest: object) -> bool:
         root, _, literal = mark[len(QUOTES_MARK):].partition("\0")
         return _quotes.__wrapped__(root, literal) == digest
     if mark.startswith(INVOKES_MARK):
-        root, _, name = mark[len(INVOKES_MARK):].partition("\0")
-        return _invokes.__wrapped__(root, name) == digest
+        return keys_digest(_invoked_names.__wrapped__(mark[len(INVOKES_MARK):])) == digest
     if mark.startswith(IMPORTS_MARK):
         root, dotted, skill_dir = mark[len(IMPORTS_MARK):].split("\0", 2)
         return " ".join(sorted(_imports.__wrapped__(root, dotted, skill_dir))) == digest
@@ -812,7 +811,7 @@ IMPORT_HEAD_CHARS = 256  # before the module's name: its line's `from` / `import
 
 IMPORTS_MARK = "\0package-imports:"  # SkillDocument.external: root NUL module NUL skill dir -> the modules imported
 QUOTES_MARK = "\0package-quotes:"  # a key of SkillDocument.external: root NUL literal -> whether a source quotes it
-INVOKES_MARK = "\0package-invokes:"  # SkillDocument.external: root NUL skill name -> whether a source invokes it
+INVOKES_MARK = "\0package-invokes:"  # SkillDocument.external: root -> the digest of the skill names it invokes
 
 
 def package_invokes(doc: SkillDocument, name: str) -> bool:
@@ -823,32 +822,27 @@ def package_invokes(doc: SkillDocument, name: str) -> bool:
     if root is None or not name:
         return False
     r = str(root)
-    found = _invokes(r, name)
-    doc.external[INVOKES_MARK + r + "\0" + name] = found  # (the result cache asks again: cache_still_valid)
-    return found
+    names = _invoked_names(r)
+    doc.external[INVOKES_MARK + r] = keys_digest(names)  # (the result cache asks again: cache_still_valid)
+    return name in names
 
 
-# `use_skill(` right before the quoted name (run, invoke, call, execute, trigger, activate, apply: not `register_skill(`,
-# which hands the skill to an agent that routes it, nor `get_skill(`)
+# a call that runs a skill, then the skill's name quoted as its first argument (run, invoke, call, execute, trigger,
+# activate, apply: not `register_skill(`, which hands the skill to an agent that routes it, nor `get_skill(`)
 _SKILL_CALL = lazy_compile(r"(?<![A-Za-z])(?:use|run|invoke|call|exec(?:ute)?|trigger|activate|apply)_?skill\w{0,20}"
-                           r"\([ \t]{0,3}[rf]?$", re.I)
-CALL_GAP = 40  # characters before a quoted name looked at for the call
+                           r"\([ \t]{0,3}[rf]?([\"'])([^\"'\n]{1,200})\1", re.I)
 
 
-@functools.lru_cache(maxsize=256)
-def _invokes(root: str, name: str) -> bool:
+@functools.lru_cache(maxsize=64)
+def _invoked_names(root: str) -> frozenset[str]:
+    """The skill names the package's sources (not its tests nor shell scripts) pass to a skill-running call: one pass
+    over the sources per package, whatever the number of skills asked about."""
+    out: set[str] = set()
     for path, text, shell in _sources(root):
-        if text is None or shell or _test_source(os.path.basename(path)) or name not in text:
+        if text is None or shell or _test_source(os.path.basename(path)):
             continue
-        for q in (f'"{name}"', f"'{name}'"):
-            i = text.find(q)
-            tries = 0
-            while i >= 0 and tries < 50:
-                if _SKILL_CALL.search(text, max(0, i - CALL_GAP), i) is not None:
-                    return True
-                i = text.find(q, i + 1)
-                tries += 1
-    return False
+        out.update(m.group(2) for m in _SKILL_CALL.finditer(text))
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=256)

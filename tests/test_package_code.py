@@ -976,9 +976,9 @@ def test_a_skill_the_package_invokes_by_name_is_not_routed(tmp_path: Path) -> No
     `.claude/skills` for that: its pipeline runs the skill by name, so its description routes nothing. A skill the code
     only lists (`SKILLS = ["classify"]`), or names outside a skill call, still gets the trigger finding; so does a
     call in a test module."""
-    from skillgrade.analyzers.package_code import _invokes
+    from skillgrade.analyzers.package_code import _invoked_names
 
-    _invokes.cache_clear()
+    _invoked_names.cache_clear()
     skills = _bound_skill(tmp_path, "")
     (tmp_path / "chain" / "prompts.py").write_text(
         'from pathlib import Path\nTARGET = Path.home() / ".claude" / "skills"\nSKILLS = ["summarize", "classify"]\n\n'
@@ -992,12 +992,12 @@ def test_a_skill_the_package_invokes_by_name_is_not_routed(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("hostile", ['"summarize"' * 50_000, "use_skill(" * 50_000 + "'x'", "skill" * 100_000])
 def test_skill_calls_are_found_in_linear_time(hostile: str, tmp_path: Path) -> None:
-    """`package_invokes` looks at most 50 quoted occurrences per source, each through a 40-character window."""
+    """`package_invokes` reads the package's skill calls in one linear pass per package (a bounded argument each)."""
     import time
 
-    from skillgrade.analyzers.package_code import _invokes
+    from skillgrade.analyzers.package_code import _invoked_names
 
-    _invokes.cache_clear()
+    _invoked_names.cache_clear()
     skills = _bound_skill(tmp_path, "")
     (tmp_path / "chain" / "hostile.py").write_text(hostile)
     t = time.process_time()
