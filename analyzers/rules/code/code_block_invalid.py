@@ -535,8 +535,9 @@ def code_block_invalid(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     parses otherwise: `"bbox": [x1, y1, x2, y2]`; in a `yaml` block, types sketched
     one per line: `Person: { name, email?, tags[] }` (a field with its default too: `{tables[], confirmed: false}`), and a bare glob value, `globs: **/*.ts`, as Cursor writes its
     rules' frontmatter, in a block of at most 20,000 characters that parses once it is quoted), a Python decorator
-    shown without its function, a list of bare `def` signatures without their colon (`def test_scan_returns_true()`
-    lines: names shown as a pattern; one such line among statements is reported) (`@tool(name=…)`, also after its imports), a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`; and sibling headers, an interface's `def acquire() -> bool:` / `def release() -> None:`)
+    shown without its function (`@tool(name=…)`, also after its imports), a list of bare `def` signatures without their
+    colon (`def test_scan_returns_true()` lines: names shown as a pattern; one such line among statements is reported),
+    a block of statement headers without their body (a trailing comment aside: `if a == b:  # correct`; also a continuing clause alone: `elif mode == "fast":`, `except KeyError:`; and sibling headers, an interface's `def acquire() -> bool:` / `def release() -> None:`)
     (`if "simpleperf" in process["name"]:` alone: the line to change in a file shown elsewhere; statements
     followed by a header without its body are a snippet cut short, and are reported), a header whose body is only a
     comment saying what to do (`if not found:` then `    # stop and ask the user to rerun it`: a step in words, not
