@@ -169,8 +169,9 @@ _EXPLICIT = rx.compile(
     # "Use as the first half of /deep-audit when you want …" (a short role between use and when)
     r"|use[ds]?\s+as\s+[^.;!?\n]{1,60}?\b(?:when|whenever|before|after|if)\b"
     # "Use contracts, templates and durable artifacts consistently when a workflow needs handoffs" at a sentence's
-    # start: what to use, then the situation (not "… when needed", not "… except when aligning")
-    r"|" + _START + r"use[ds]?\s+(?!this\b|it\b|me\b|skill\b|as\b|with\b)[^.;!?\n]{1,100}?(?<!\bnot)(?<!\bexcept)"
+    # start: what to use, then the situation (not "… when needed", not "… except when aligning"); the same with
+    # "Apply / Follow": "Apply the repository's testing standard when designing, changing or reviewing checks"
+    r"|" + _START + r"(?:use[ds]?|apply|follow)\s+(?!this\b|it\b|me\b|skill\b|as\b|with\b|for\b|to\b)[^.;!?\n]{1,100}?(?<!\bnot)(?<!\bexcept)"
     r"(?<!\bnever)(?<!\bunless)\s(?:when|whenever)\s+"
     r"(?!needed\b|necessary\b|required\b|possible\b|appropriate\b|applicable\b|relevant\b|available\b|in\s+doubt\b)\w"
     # "Use with NoCode2ProCode-Genesis to strengthen …" at a sentence's start: with a named tool, as "Use to …"

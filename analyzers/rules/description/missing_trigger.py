@@ -383,7 +383,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "Fires / Fire / Surfaces / Kicks in / Engages (only / automatically) on / for / when / if …" ("Fire on: \"research X\", …"), or
        "… at session start" / "at the start of …"
        (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) (by default) when /
-       whenever / if …" (not "apply for"), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
+       whenever / if …" (not "apply for"), a sentence opening "Use / Apply / Follow <what> when <a
+       situation>" ("Apply the repository's testing standard when designing or reviewing checks"; not "… when
+       needed", not "Follows the house style when …", which says what the skill does), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
        tickets and PR bodies"), "Invoke it / this skill to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
        data to …"), "Loaded / invoked / injected / auto-submitted
