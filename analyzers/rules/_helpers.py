@@ -208,7 +208,7 @@ _EXPLICIT = rx.compile(
     r"|(?:used|loaded|invoked|called)\s+by\s+/[\w:-]{1,40}\s+(?:as|for|when|during|after|before|to)\b"  # "loaded by /bakeoff:run to …"
     # "Invoked as /froid-loop-resolve <story-key>": its command, which an orchestrator or the user types; "Automation-only
     # — invoked by froid-loop sweep runs, not by humans": no model picks it
-    r"|\binvoked\s+as\s+`?/[\w:.-]{1,40}|\b(?:automation|automated)[\s-]only\b"
+    r"|\binvoked\s+(?:explicitly\s+|manually\s+|only\s+)?as\s+`?/[\w:.-]{1,40}|\b(?:automation|automated)[\s-]only\b"
     # (also the imperative "Fire on: \"research X\", …")
     # ("Fires automatically at session start …, or on-demand when …": when, and the moment it is loaded; "Applied
     # automatically at session start.")
@@ -475,7 +475,9 @@ _OTHER_WORDS = _words(
     # (Vietnamese accented: identifiers such as crm_id can keep its accented letters under a tenth)
     "để chỉ dùng của và các một những được với này không hoặc muốn việc người tạo tự bằng từ theo "
     # Hungarian
-    "és az amikor használd használja hogy nem vagy egy van ha csak után előtt minden ezt szerint való által akkor")
+    "és az amikor használd használja hogy nem vagy egy van ha csak után előtt minden ezt szerint való által akkor "
+    # Uzbek (Latin script, no accents: "… regressiya tekshiruvi kerak bo'lganda ishlating")
+    "uchun bilan yoki kerak bo'lganda qachon ishlating foydalaning qilish ishga emas agar")
 ACCENTED_LETTERS = 3  # accented Latin letters that, with fewer than two English function words, are another language
 OTHER_SCRIPT_LETTERS = 6  # letters of another script that, with fewer than two English function words, are that language
 ENGLISH_SCAN = 1000  # characters of a description looked at: enough to tell the language, and bounded

@@ -31,6 +31,9 @@ _GENERIC = frozenset({
     "circleci", "ec2user", "gitpod", "sandbox", "agent", "app", "developer", "dev", "admin",
     # the service account OpenClaw's installs run the gateway as (`User=openclaw`, a Dockerfile's `useradd openclaw`)
     "openclaw",
+    # the default or service accounts of well-known images and hosts: Frappe's bench images (`/home/frappe/frappe-bench`),
+    # Raspberry Pi OS, Vagrant boxes, Azure and Oracle Cloud VMs, Bitnami stacks, code-server, Jenkins, Gitea / GitLab
+    "frappe", "pi", "vagrant", "azureuser", "opc", "bitnami", "coder", "jenkins", "git",
     # the same placeholders in other languages ("C:\\Users\\你的用户名\\…"): 用户名 / ユーザー名 / 사용자 이름,
     # usuario, utilisateur, benutzer, benutzername, nomeutente
     "用户名", "用戶名", "你的用户名", "您的用户名", "你的用戶名", "用户", "ユーザー名", "ユーザ名", "ユーザー", "사용자",
@@ -446,8 +449,10 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     `C:\\Users\\Public`, `C:\\Users\\Default`, `/home/linuxbrew`); the home folders of well-known
     sandboxes, CI runners and containers, the same on every such machine (`/home/claude` in claude.ai's
     code sandbox, `/home/runner` on GitHub Actions, `/home/ubuntu`, `/home/node`, `/home/vscode`,
-    `/home/jovyan`, `/home/circleci`, `/home/ec2-user`, `/home/gitpod`, …, and `/home/openclaw`, the service account an
-    OpenClaw server runs its gateway as); the same words inside a longer
+    `/home/jovyan`, `/home/circleci`, `/home/ec2-user`, `/home/gitpod`, …, `/home/openclaw`, the service account an
+    OpenClaw server runs its gateway as, and the default or service accounts of well-known images and hosts:
+    `/home/frappe` in Frappe's bench images, `/home/pi`, `/home/vagrant`, `/home/azureuser`, `/home/opc`,
+    `/home/bitnami`, `/home/coder`, `/home/jenkins`, `/home/git`); the same words inside a longer
     path or URL (`https://api.example.com/Users/42`, `app/home/view`), and lowercase `/users/`
     (a web route, not a macOS home); and on a `docker run` / `docker exec` / `podman run` line, a path
     inside the container (`-v ~/.marm:/home/marm/.marm`, `dst=/home/marm`, `-e HOME=/home/marm`, the

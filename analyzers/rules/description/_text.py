@@ -63,7 +63,9 @@ _NOT_ROUTED = rx.compile(
     r"|\bplug-?in\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?`?[\w-]{1,40}`?\s+skill\b"
     r"|\bsub-?skill\s+of\s+(?:the\s+)?`?[\w-]{1,40}`?"
     # "User-invoked only - never auto-trigger.": only its user starts it
+    # ("Invoked explicitly as /deploy, never model-triggered.": the model does not pick it)
     r"|\buser[-\s]invoked\s+only\b|\bnever\s+auto[-\s]?(?:trigger|invoke|load|activate)"
+    r"|\bnever\s+model[-\s](?:triggered|invoked|loaded|activated|selected)\b"
     # "Opt-in only; not automatic on every project.": loaded only when its user asks for it
     r"|\bopt[-\s]?in\s+only\b"
     # "Only the user can invoke this skill."
@@ -79,7 +81,7 @@ _NOT_ROUTED = rx.compile(
 
 # one of these is in every text _NOT_ROUTED matches: most descriptions are not searched
 _NOT_ROUTED_WORDS = ("direct", "independent", "standalone", "separate", "only", "auto", "plug-in", "plugin",
-                     "sub-skill", "subskill", "opt")  # ("only": also "user-invoked  only", "only  the user can …")
+                     "sub-skill", "subskill", "opt", "model-", "model ")  # ("only": also "user-invoked  only", "only  the user can …")
 
 
 def not_routed(doc: SkillDocument) -> bool:

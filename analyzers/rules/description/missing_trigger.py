@@ -356,7 +356,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        after / during / to …" (also "Use standalone / directly / independently to …", "Use together with <a skill> during …"), "Use this skill / this / it when …", "Reach for it on / for / when …", "This skill should be used
        when …", "You should / can use this skill when …", "Invoke(s) / Activates / Triggers / Loads
        (it) (automatically / explicitly / manually / first, …) when|on|for|before …" ("Invoke first, before ls or grep, for
-       …"), "(explicit) invocation is useful / meant for …", "Invoked as /<command> …", "Automation-only …", "must / should be loaded / used / invoked / followed / applied … for|when|before|on every …", "(you) must /
+       …"), "(explicit) invocation is useful / meant for …", "Invoked (explicitly / manually / only) as /<command> …", "Automation-only …", "must / should be loaded / used / invoked / followed / applied … for|when|before|on every …", "(you) must /
        should / always use / invoke / load / run this skill / it at / on / before / when / every …" ("YOU MUST invoke
        this skill at the start of EVERY task"), a sentence opening "Always use <anything> … for any / all / every …"
        ("Always use Seam CLI as the first retrieval layer for any codebase understanding task"), a sentence
@@ -457,7 +457,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `[[skills]]` entry naming it, `name = "./.warden/skills/migration-safety"`, with `paths` or `triggers`): Sentry Warden
     starts it on those files and events, not by its description. Exempt too: a skill whose description says it is not routed to on its own ("DO NOT USE
     directly — consumed by …", "Reached through plan-gate, not as an independent trigger", "not meant to be
-    invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "Opt-in only", "Only the user can invoke this skill", "the plug-in of the global
+    invoked directly", "Not invoked directly", "Internal — not for direct invocation", "User-invoked only - never auto-trigger", "Never model-triggered", "Opt-in only", "Only the user can invoke this skill", "the plug-in of the global
     `grade` skill", "sub-skill of `grade`", or one opening "Internal shared Python helpers used by local skills": a library the
     other skills load, or one marked internal in a skill kept under an `internal/` folder, such as
     `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
@@ -525,7 +525,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     tenth are accented (Vietnamese), or it has three accented letters and fewer than two English function words (a
     language the word lists below do not hold: "Nástroj pro správu faktur přes invoice_api … odeslání faktury"), or more of its function
     words (and at least two) are Portuguese, Spanish, French, German, Italian, Dutch, Indonesian, Turkish,
-    Polish, Swedish, Hungarian or Vietnamese, with or without its accents ("Dung khi user muon …", "… để CRM tự tạo mapping; … chỉ
+    Polish, Swedish, Hungarian, Vietnamese or Uzbek ("… regressiya tekshiruvi kerak bo'lganda ishlating"), with or without its accents ("Dung khi user muon …", "… để CRM tự tạo mapping; … chỉ
     truyền ids": identifiers such as `crm_id` can keep the accented letters under a tenth) than English ("Use quando revisar um Pull Request" is Portuguese),
     or one is and none is English, and it has accented letters ("Verwaltet WordPress-Beiträge … löschen und verwalten.").
 
