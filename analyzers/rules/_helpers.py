@@ -346,7 +346,11 @@ _CONTEXT = rx.compile(
     # (a quoted request after it too: 'for “transcribe this video”')
     r"for\s+[“\"‘]?(?!(?:example|instance|more|details?|reference|now|(?:(?:the|all|any|other|your|our|their)\s+)?users?|you|me|them|us|everyone|anyone"
     r"|llms?|(?:ai\s+)?agents?|(?:ai\s+)?assistants?|developers?"  # ("Plugin for LLMs": who it is for)
-    r"|itself|themselves|yourself|yourselves|himself|herself|ourselves|myself|oneself)\b(?!['’]))\w"
+    r"|itself|themselves|yourself|yourselves|himself|herself|ourselves|myself|oneself"
+    # ("… ranked by what they would do for the player, then …": who gains, the clause ending there)
+    r"|(?:the|a|an|each|every|our|your|their)\s+(?:players?|readers?|customers?|clients?|audiences?|viewers?"
+    r"|learners?|students?|visitors?|end[-\s]users?)(?=\s*(?:[.,;:!?)]|$))"
+    r")\b(?!['’]))\w"
     r"|in\s+order\s+to\b"
     r"|(?:used|designed|built|meant|help(?:s|ing)?|let(?:s|ting)?|allow(?:s|ing)?|enabl(?:es?|ing))\s+"
     r"(?:you\s+|users?\s+|claude\s+|agents?\s+)?to\s+\w"

@@ -409,7 +409,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "…時に / 時の", "…際に"; in Chinese "…的时候", "(当)…时的 / 时，"; in Korean "…할 때", "…경우에")
        or of purpose ("for <anything but the fillers 'for example / instance / more / details /
        reference / now', and not a beneficiary: 'for the user / all users / you / me / them / us /
-       everyone' (or 'for LLMs / (AI) agents / (AI) assistants / developers': "Plugin for LLMs") says for whom, not for what, and a reflexive ('speaks for itself', 'see for yourself') is an idiom; and not the "for" of "ask / look / search / wait for", which
+       everyone' (or 'for LLMs / (AI) agents / (AI) assistants / developers': "Plugin for LLMs"; or 'for the / our / each player /
+       reader / customer / client / audience / viewer / learner / student / visitor / end user' with the clause ending
+       there: "ranked by what they would do for the player, then …"; "for the player stats screen" is a purpose) says for whom, not for what, and a reflexive ('speaks for itself', 'see for yourself') is an idiom; and not the "for" of "ask / look / search / wait for", which
        says what is asked for: "tells you what you will ask for next" is no purpose, nor "scan / check / hunt for" (also "waiting / asking / looking / searching / scanning / checking for"), what
        is looked for, nor the "for" of a sentence opening with a search verb and its object ("Search the ChEBI ontology
        for chemical entities", or the search verb's -s form with any object: "Scans analytical outputs for privacy
