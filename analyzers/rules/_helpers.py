@@ -174,6 +174,9 @@ _EXPLICIT = rx.compile(
     r"|" + _START + r"(?:use[ds]?|apply|follow)\s+(?!this\b|it\b|me\b|skill\b|as\b|with\b|for\b|to\b)[^.;!?\n]{1,100}?(?<!\bnot)(?<!\bexcept)"
     r"(?<!\bnever)(?<!\bunless)\s(?:when|whenever)\s+"
     r"(?!needed\b|necessary\b|required\b|possible\b|appropriate\b|applicable\b|relevant\b|available\b|in\s+doubt\b)\w"
+    # "Self-check of scope on your own diff, to run before declaring a task done": after a comma or a dash, when it
+    # is run (not "Configures git hooks to run before each commit": what the skill sets up)
+    r"|(?<=[,—–-]\s)to\s+(?:be\s+)?(?:run|used|invoked|applied|loaded)\s+(?:only\s+)?(?:before|after|when|whenever)\s+\w"
     # "Use with NoCode2ProCode-Genesis to strengthen …" at a sentence's start: with a named tool, as "Use to …"
     # (a capitalised or backticked name: not "Use with caution to …")
     r"|" + _START + r"use\s+(?:it\s+|this\s+(?:skill\s+)?)?(?:with|alongside)\s+"

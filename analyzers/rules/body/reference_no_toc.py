@@ -298,14 +298,26 @@ def _name_forms(name: str) -> Iterator[str]:
     """The heading's name, then, for a name made of code identifiers, each identifier: without a trailing gloss in
     brackets (`SandboxPool (Pre-warm)`) and each part joined by ` + ` or ` & ` (`BatchJob + ManagedAgentsBatchClient`),
     one word of LONG_NAME or more characters each (a class or a function the top names in code), the forms the top
-    may name it by. (Words of prose keep their whole name: "Context Engine (automatic)" is a section of its own.)"""
+    may name it by. (Words of prose keep their whole name: "Context Engine (automatic)" is a section of its own; but a
+    gloss that points elsewhere or flags the section is dropped too: "Page-Type Checklists (for {{slot}})",
+    "Voice rules (CRITICAL)".)"""
     yield name
     bare = name[:k].strip() if name.endswith(")") and (k := name.rfind(" (")) > 0 else name
+    if bare != name and _pointer_gloss(name[len(bare):].strip()[1:-1]):
+        yield bare  # "Page-Type Checklists (for {{page_type_checklist}})": the name, then where it is used
     parts = [p.strip() for p in bare.replace(" & ", " + ").split(" + ")]
     if all(" " not in p and len(p) >= LONG_NAME for p in parts):
         yield from (p for p in parts if p != name)
     elif " + " in bare or " & " in bare:
         yield from (p for p in parts if " " not in p and len(p) >= LONG_NAME)
+
+
+def _pointer_gloss(gloss: str) -> bool:
+    """A heading's bracketed gloss that points elsewhere or flags the section rather than naming it: a template slot
+    (`{{page_type_checklist}}`, `<name>`), "for …" / "see …", or one word in capitals (`CRITICAL`)."""
+    g = gloss.strip()
+    return "{" in g or "<" in g or g.lower().startswith(("for ", "see ")) or (
+        len(g) >= 4 and g.isalpha() and g.isupper())
 
 
 _HEAD_ENDS = (" — ", " – ", " - ", ": ")  # "Memory — read it, then update it": the name, then what it says
@@ -1505,7 +1517,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`); a heading made of code identifiers of
     ten or more characters is also named without a trailing gloss in brackets (`SandboxPool` for
     `## SandboxPool (Pre-warm)`) or by one identifier of several joined by ` + ` or ` & `
-    (`ManagedAgentsBatchClient` for `## BatchJob + ManagedAgentsBatchClient`); a heading in words keeps its whole name. So does a title that lists the file's two
+    (`ManagedAgentsBatchClient` for `## BatchJob + ManagedAgentsBatchClient`); a heading in words keeps its whole name, but for a bracketed gloss that points elsewhere or flags the section (`## Page-Type
+    Checklists (for {{page_type_checklist}})`, `## Voice rules (CRITICAL)`, `(see …)`, `(<name>)`). So does a title that lists the file's two
     to six main sections, one item each by its first word (`# Tool catalog, advanced builds and recipes` over
     `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; items may be joined by `&`: `# Daemon management &
     multi-instance reference` over `## Daemon commands`, `## Multi-instance …`; not `# Automation, shell pipelines and batch processing`

@@ -178,6 +178,16 @@ def _holds_heading(b: CodeBlock, lines: list[str]) -> bool:
     return False
 
 
+def _holds_bold_label(b: CodeBlock, lines: list[str]) -> bool:
+    """A content line of `b` is a bold label alone on its line (`**Usage tips:**`, `**Found 5 matches:**`)."""
+    for ln in range(b.content_start_line, min(b.end_line - 1, len(lines))):
+        label = lines[ln].rstrip()
+        if label.startswith("**") and 6 <= len(label) <= 80 and label.count("**") == 2 and \
+                (label.endswith(":**") or label.endswith("**:")):
+            return True
+    return False
+
+
 def _wrapped_closers(doc: SkillDocument, nested: list[tuple[CodeBlock, int, int]]) -> set[int]:
     """The author's closers inside a tagged block that does not nest (NESTED_FENCE's outer block, from its inner
     fence to the author's outer closer: a whole SKILL.md wrapped in ```` ```markdown ````): there the author
@@ -224,7 +234,8 @@ def _example_pairs(doc: SkillDocument) -> set[int]:
     the sample as text and the sample's closer as an opener whose block runs to the next bare fence. Each such
     block opens within INNER_PAIR_LINES lines of the block before it with no blank line between (the sample's
     lines, which sit against both its fences); the chain from the example is taken when one of its blocks holds
-    the example's own headings (`## Files Changed`): what the example was showing, not code. The example may
+    the example's own headings (`## Files Changed`) or a bold label alone on its line (`**Usage tips:**`): what the
+    example was showing, not code. The example may
     also open inside a block whose pairing has already slipped (_ends_in_example). Each block is looked at once."""
     out: set[int] = set()
     blocks = [b for b in doc.code_blocks if b.fenced]
@@ -250,7 +261,7 @@ def _example_pairs(doc: SkillDocument) -> set[int]:
             chain.append(nb)
             prev = nb
             k += 1
-        if any(_holds_heading(c, lines) for c in chain):
+        if any(_holds_heading(c, lines) or _holds_bold_label(c, lines) for c in chain):
             out.update(c.start_line for c in chain)
     return out
 
@@ -364,7 +375,7 @@ def code_block_untagged(doc: SkillDocument, ctx: RuleContext) -> Iterator[Findin
     ends the example at the sample's opener, and the sample's closer opens a block that runs to the next bare
     fence): the blocks after the example that each open within 20 lines of the one before, with no blank line
     between (the sample's lines sit against both its fences), when one of them holds the example's own headings
-    (`## Files Changed`). So too after a longer fence holding a shorter tagged one it never closes (```` ```` ````
+    (`## Files Changed`) or a bold label alone on its line (`**Usage tips:**`). So too after a longer fence holding a shorter tagged one it never closes (```` ```` ````
     … ```` ```javascript ```` … ```` ```` ````, then a bare ```` ``` ````: the author's closer), when the walk comes
     back in step or its last block ends at the file's last line holding the document's own sections (`## Summary`):
     a stray fence there.

@@ -116,13 +116,19 @@ INTERNAL_DEPTH = 3  # folders above the skill's own looked at for `internal/`
 OPENING_PROSE = 3  # prose lines of the body, after its title, read for who loads the skill
 
 # a body line opening with who loads the skill: "Loaded by the agent spawned from `/commit` (`commands/commit.md`)",
-# "Invoked only by the `release` orchestrator" (not "Loaded by default, …", nor "Used by teams to …")
+# "Invoked only by the `release` orchestrator" (not "Loaded by default, …", nor "Used by teams to …"), "This skill is
+# used by agents in the review chain"
 _LOADED_BY = lazy_compile(r"[\s>*_]{0,6}(?:loaded|invoked|spawned|called|run)\s+(?:only\s+)?(?:by\s+(?:the\s+|an?\s+)?"
                           r"(?:`?/?[\w:.-]{1,40}`?\s+){0,2}(?:sub-?agent|agent|command|skill|orchestrator|workflow|hook)"
                           r"s?\b"
                           # "Loaded when the user picks "greenfield" in `/fact-start`", "Loaded after `/speckit.tasks`":
                           # a moment of a slash command's flow, the command in backticks
-                          r"|(?:when|after|before|from|during)\b[^.,;\n`]{0,80}`/[\w:.-]{1,40}`)", re.I)
+                          r"|(?:when|after|before|from|during)\b[^.,;\n`]{0,80}`/[\w:.-]{1,40}`)"
+                          # "This skill is used by Lead Analyst (Tier 2.5) and Analyst (Tier 3) agents …", "… by agents in
+                          # the review chain": the agents that load it, named (not "used by AI agents to …")
+                          r"|[\s>*_]{0,6}this\s+skill\s+is\s+(?:only\s+)?(?:used|loaded|invoked|called)\s+(?:only\s+)?by\s+"
+                          r"(?:[^.;:\n]|\.(?=\d)){0,100}?(?<!\bai\s)(?<!\bllm\s)(?<!\bcoding\s)(?<!\bany\s)(?<!\ball\s)(?<!\bother\s)"
+                          r"(?<!\bautonomous\s)\b(?:sub-?agents?|agents|orchestrators?)\b(?!\s+to\b)", re.I)
 
 
 def _opening_says_loaded_by(doc: SkillDocument) -> bool:

@@ -383,7 +383,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        "Fires / Fire / Surfaces / Kicks in / Engages (only / automatically) on / for / when / if …" ("Fire on: \"research X\", …"), or
        "… at session start" / "at the start of …"
        (not "… to read if needed": a reading aid, not a trigger), "Apply (this skill / it) (by default) when /
-       whenever / if …" (not "apply for"), a sentence opening "Use / Apply / Follow <what> when <a
+       whenever / if …" (not "apply for"), ", to run / be used before / after / when …" after a comma or a dash ("Self-check of scope on your own diff, to
+       run before declaring a task done"; not "Configures git hooks to run before each commit"), a sentence opening
+       "Use / Apply / Follow <what> when <a
        situation>" ("Apply the repository's testing standard when designing or reviewing checks"; not "… when
        needed", not "Follows the house style when …", which says what the skill does), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
@@ -465,7 +467,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
     "Internal …", by `visibility: internal` / `private`, or by a `name` opening `internal-`), or whose body opens (one
     of its first three prose lines, after the title) saying which agent, command or skill loads it ("Loaded by the
-    agent spawned from `/commit`", "Invoked only by the release orchestrator"; or at which moment of a slash command's
+    agent spawned from `/commit`", "Invoked only by the release orchestrator", "This skill is used by agents in the review chain" or "… by Lead
+    Analyst (Tier 2.5) and Analyst (Tier 3) agents", not "… used by AI agents to …"; or at which moment of a slash command's
     flow, the command in backticks: "Loaded after `/speckit.tasks`", "Loaded when the user picks "greenfield" in
     `/fact-start`"; not "Loaded by default"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
     `metadata` namespace), as does Codex's `agents/openai.yaml` beside SKILL.md (its `policy` block), a
