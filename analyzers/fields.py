@@ -170,6 +170,10 @@ RECORD_KEYS = 60  # a runtime's record has at most this many top-level keys (mor
 # index): not the author's data to move
 AGENT_WRITTEN_KEYS = frozenset({"agent_created"})
 
+# A generator's provenance stamp: the key and a tool with its version (`generated_from: "arscontexta-v1.6"`, written by
+# the Ars Contexta plugin on every skill and manual page it generates, across many unrelated vaults in the index)
+GENERATOR_KEYS = frozenset({"generated_from", "generated_by"})
+
 # Top-level keys another agent documents for what a known key does: renaming one to ours would take the
 # setting away from that agent. key -> (agent, our key)
 OTHER_AGENT_FIELDS: dict[str, tuple[str, str]] = {

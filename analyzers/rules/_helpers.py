@@ -256,7 +256,7 @@ _EXPLICIT = rx.compile(
     r"|(?:required|mandatory)\s+reading\s+(?:when|whenever|before|for|if)\b"
     r"|(?:read|load|consult)\s+and\s+follow\s+(?:this(?:\s+skill)?|it)\s+(?:when|whenever|before|after|during|if)\b"
     r"|when(?:ever)?\s+(?:they|you)\s+(?:ask|request|want|need)s?\s+(?:for\s+|to\s+|an?\s+|the\s+|or\s+)\w"
-    r"|when(?:ever)?\s+(?:the\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
+    r"|when(?:ever)?\s+(?:the\s+|an?\s+)?user(?:s)?\s+(?:explicitly\s+|specifically\s+|directly\s+)?(?:asks?|wants?|needs?|mentions?|requests?|says?|types?|reports?|describes?"
     r"|provides?|shares?|pastes?|gives?)\b"
     # "… when the owner says \"daily\"": another requester, with a verb of speech only (not "when the owner pushes")
     r"|when(?:ever)?\s+(?:the\s+)?(?:owner|operator|maintainer|developer|human|person)s?\s+(?:says?|asks?|types?"

@@ -24,8 +24,10 @@ def unknown_model(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ARN). The lists live in `analyzers/data/claude_code.json`, with the page and date they come from.
 
     ## Why is this bad?
-    Claude Code runs every model through Anthropic's model names: `model: gpt-4` or `model: Sonnet`
-    cannot be resolved, so the skill's model override fails when the skill runs.
+    Claude Code runs every model through Anthropic's model names: `model: gpt-4` cannot be resolved, so the
+    skill's model override fails when the skill runs. An alias in another case (`model: Opus`) is not reported:
+    Claude Code lowercases the value before it matches its aliases; but `inherit` is compared as written, so
+    `model: Inherit` is sent as a model name and fails.
 
     ## Known problems
     A Foundry deployment name or a Vertex version name can be any text; such a skill works only
@@ -51,7 +53,7 @@ def unknown_model(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix
-    When the value is an alias written in another case (`Sonnet`), lowercases it (safe).
+    When the value is `inherit` written in another case (`Inherit`), lowercases it (safe).
     Otherwise choose an alias or a full Claude model name.
 
     ## Fix safety
@@ -65,8 +67,10 @@ def unknown_model(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return
     rng = value_range(doc, fld)
     lower = value.lower()
+    if lower in data().model_aliases and lower != "inherit":
+        return  # `model: Opus`: Claude Code lowercases the value before matching its aliases (parseUserSpecifiedModel)
     if lower in data().model_aliases:
-        yield ctx.finding(rng, f"`model: {value}` is not a Claude Code alias; aliases are lowercase (`{lower}`)",
+        yield ctx.finding(rng, f"`model: {value}` is not a Claude Code alias; `inherit` is matched as written (`{lower}`)",
                           Fix.safe(f"Use `{lower}`", Edit(rng, lower)))
         return
     yield ctx.finding(rng, f"Claude Code does not know the model `{value}`; use an alias "

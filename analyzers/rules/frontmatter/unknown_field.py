@@ -11,6 +11,7 @@ from ...fields import (
     AGENT_WRITTEN_KEYS,
     DEVIN,
     FIELDS,
+    GENERATOR_KEYS,
     HERMES,
     HERMES_KEYS,
     OPENCLAW,
@@ -27,6 +28,9 @@ from ...rule import FixAvailability, RuleContext, rule
 from ...targets import known_fields
 from .._helpers import kebab_words, runtime_record
 from .._sample import sample_skill
+
+# a tool and its version: `arscontexta-v1.6`, `arscontexta-0.8.0`, `skillgen 2.1`
+_GENERATOR_STAMP = lazy_compile(r"[A-Za-z][\w.-]{1,40}[-\s@]v?\d{1,4}(?:\.\d{1,4}){0,3}")
 
 # difflib is slow; past this many unknown keys the frontmatter is data, not typos
 _SUGGEST_LIMIT = 50
@@ -114,7 +118,9 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     rename: Qwen Code reads only `allowedTools`, Claude Code only `allowed-tools`, so renaming one to the
     other silently removes that agent's tool allowlist. A skill that has both keys is not reported.
     Nor is a key an agent's own skill creator writes on the skills it makes (`agent_created: true`): the
-    author did not write it, and moving it would hide it from that agent.
+    author did not write it, and moving it would hide it from that agent; nor a generator's provenance stamp,
+    `generated_from` / `generated_by` holding a tool and its version (`generated_from: "arscontexta-v1.6"`, which
+    the Ars Contexta plugin writes on every skill and manual page it generates; `generated_from: notes` is reported).
 
     ## Why is this bad?
     Unknown keys are ignored by agents (a typo such as `descripton` silently drops the description)
@@ -167,6 +173,8 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     for key, fld in fields.items():
         if key in known or key in extra or key in AGENT_WRITTEN_KEYS or key in HERMES_KEYS:
             continue  # (Hermes's own keys mark a Hermes skill whatever else it is written for: `metadata.openclaw`)
+        if key in GENERATOR_KEYS and isinstance(fld.value, str) and _GENERATOR_STAMP.fullmatch(fld.value.strip()):
+            continue  # `generated_from: "arscontexta-v1.6"`: the generating plugin's stamp, written on all it makes
         if key == "type" and fld.value == "flow" and _flowchart(doc):
             continue  # Kimi CLI's flow skill: `type: flow` and a Mermaid or D2 flowchart it walks (`/flow:<name>`)
         if template and (kebab_words(key) in known or _per_agent(fld.value)):

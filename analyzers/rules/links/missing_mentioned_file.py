@@ -102,7 +102,9 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
     A project skill (SKILL.md names paths of a host project that are not in the skill, such as
     `src/app.ts` or `.claude/agents/x.md`) runs from the repository root, so its `scripts/…` and
     `assets/…` paths are checked only when the skill bundles that folder itself; `references/…` paths
-    are always checked. A command in a code block that also names such project paths, files or
+    are always checked. Nor are a skill's `scripts/…` and `assets/…` paths checked when SKILL.md names its own
+    files by their path from the repository root (`.agents/skills/review/scripts/gather.sh`): a bare
+    `scripts/check-coverage.sh` is then the project's. A command in a code block that also names such project paths, files or
     project-layout folders (`pytest tests/`, `kubectl apply -f k8s/`, `black src/`), runs in the user's
     project ("Common Commands"): its paths are not checked, even when the skill bundles `scripts/`.
     Link syntax shown in inline code (`` `[text](references/filename.md)` ``) names no file. Nor is a SKILL.md
@@ -201,6 +203,8 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
                 project = names_project_paths(doc)
             if project:
                 continue  # a project skill's scripts/ or assets/ may be the repository's own
+        if top != "references" and _names_itself_from_root(doc):
+            continue  # the skill calls its own `.agents/skills/review/scripts/x.sh`: a bare `scripts/…` is the project's
         if m.where == "command" and block_names_project_paths(doc, m.range.start.line):
             continue  # "Common Commands" of the user's project: `pytest tests/`, `python scripts/train.py`
         if m.where != "command" and _elsewhere(doc.lines[m.range.end.line], m.range.end.character):
@@ -244,6 +248,19 @@ def missing_mentioned_file(doc: SkillDocument, ctx: RuleContext) -> Iterator[Fin
 _PLACEHOLDER_ROOT = rx.compile(r"[ \t]*[<{][\w .-]{1,40}[>}]/[ \t]*")
 _TREE_LEAD = "│├└─|`+- \t"  # what a drawn tree puts before a name
 TREE_LINES = 200  # lines of such a tree read
+
+
+def _names_itself_from_root(doc: SkillDocument) -> bool:
+    """SKILL.md names its own files by their path from the repository root (`.agents/skills/review/scripts/x.sh`, the
+    skill's parent folder and its own, then a file): it runs from the root, where a bare `scripts/…` is the
+    project's. Looked for once per document (a substring test)."""
+    memo = doc._resolved
+    hit = memo.get(("names-itself-from-root",))
+    if hit is None:
+        d = doc.skill_dir
+        hit = d is not None and d.parent.name != "" and f"/{d.parent.name}/{d.name}/" in doc.text
+        memo[("names-itself-from-root",)] = hit
+    return hit
 
 
 def _placeholder_trees(doc: SkillDocument) -> frozenset[str]:
