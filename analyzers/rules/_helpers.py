@@ -142,6 +142,8 @@ _EXPLICIT = rx.compile(
     r"|(?:explicit\s+|manual\s+)?invocation\s+is\s+(?:useful|meant|intended)\s+(?:for|when|whenever|if)\b"
     # "Invoke it to write the brief when …" (as "Use it to …"); "Loaded by the memory plugin when a turn ends …"
     r"|invoke[sd]?\s+(?:this\s+skill\s+|it\s+)to\s+\w"
+    # "Run /test to write a test suite …" (the skill's own command stands for "this skill"), as "Use this skill to …"
+    r"|run\s+this\s+skill\s+to\s+\w"
     # "Load this to query solutions, contribute SOPs …" (as "Use this to …"; not "Load this data to BigQuery")
     r"|(?:load|read|consult)\s+(?:this(?:\s+skill)?|it)\s+to\s+\w"
     # "Trigger before every deploy", "Trigger every time …", 'Triggered by "deploy it"' at a sentence's start
@@ -231,6 +233,8 @@ _EXPLICIT = rx.compile(
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?|conditions?))?(?:\s*\([^()\n]{0,80}\))?\s*(?:—|-|:|–)"
     # 'Triggers include "rubber duck this", "rubber duck review"': the label's phrases, quoted
     r"|triggers?(?:\s+(?:phrases?|words?|keywords?|terms?))?\s+(?:include|are)\s*(?::\s*)?[\"“']"
+    # "Trigger with: 'generate tests', 'define test strategy'": the same label, its phrases quoted
+    r"|trigger(?:ed|s)?\s+(?:with|on|by)\s*:\s*[\"“'‘`]"
     # "… Symptoms: write this as a prompt I can paste, hand this to the team …": the situations, as a label
     r"|" + _START + r"symptoms?\s*:"
     # '… authoring prose. Examples: "check my idioms", "is this proverb used correctly?"': requests a user says, quoted

@@ -1072,6 +1072,8 @@ _READ_WHOLE = rx.compile(r"\bread\s+(?:(?:the|this)\s+)?(?:whole|entire|complete
                          r"|^\W{0,3}read\s+this\s+(?:policy|document|guide|file|page|checklist|spec(?:ification)?)"
                          r"\s+(?:before|first)\b"
                          r"|\bread\s+(?:it|this\s+(?:file|page|document|guide))\s+(?:in\s+full|completely|entirely)\b"
+                         # "Follow top to bottom. Each step says who runs it": a checklist walked whole, in order
+                         r"|^\W{0,3}(?:follow|work\s+through|go\s+through)\s+(?:it\s+|this\s+)?(?:from\s+)?top[\s-]+to[\s-]+bottom\b"
                          # "Walk **every** category below", "Go through each section below in order"
                          r"|\b(?:walk|go)\s+(?:through\s+)?[*_]{0,2}(?:every|each|all)[*_]{0,2}\s+(?:of\s+the\s+)?"
                          r"(?:categor(?:y|ies)|sections?|steps?|items?|checks?|stages?|phases?)\s+below\b"
@@ -1132,7 +1134,9 @@ _READS_FILE_WHOLE = lazy_compile(r"\b(read|follow|work\s+through|go\s+through)\b
                                  # "Read `./tag-detection.md` and follow all steps": each step of the file, in turn
                                  r"|all\s+(?:the\s+|its\s+)?steps|every\s+step"
                                  # "Read `references/url-sources.md` and follow it": the procedure it holds, in turn
-                                 r"|and\s+(?:follow|execute|carry\s+out)\s+(?:it|them|its\s+steps|the\s+steps))\b"
+                                 r"|and\s+(?:follow|execute|carry\s+out)\s+(?:it|them|its\s+steps|the\s+steps)"
+                                 # "read it and fill every placeholder": a template filled in whole
+                                 r"|and\s+fill\s+(?:in\s+)?(?:every|each|all(?:\s+the|\s+its)?)\s+(?:placeholders?|fields?|slots?|blanks?))\b"
                                  # "先阅读 `references/implement.md`，并按指引逐步执行": read it, then carry it out step by step
                                  r"|(阅读|閱讀|读取|讀取|读|讀|加载|加載|载入|載入)[^。；\n]{0,80}?"
                                  r"(?:逐步执行|逐步執行|逐步操作|全文|完整阅读|完整閱讀"
@@ -1145,7 +1149,8 @@ def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
     file itself end to end ("Follow `references/git-workflow.md` end-to-end"; not "Follow the end-to-end flow in
     `x.md`"), or a markdown file beside it does ("Read `./tag-detection.md` and follow all steps" in
     `references/pre-flight.md`): it is read, not previewed."""
-    if _lines_read_whole([doc.index.lines[ln] for ln in doc.index.lines_with((rel,))], rel):
+    lines = doc.index.lines
+    if _lines_read_whole([_with_next(lines, ln) for ln in doc.index.lines_with((rel,))], rel):
         return True
     folder, _, name = rel.rpartition("/")
     if not folder:
@@ -1159,6 +1164,17 @@ def _skill_reads_whole(doc: SkillDocument, rel: str) -> bool:
     return any(bf.rel != rel and name in bf.text
                and _lines_read_whole(lines_holding(bf.text, (name,), WHOLE_LINES), name)
                for bf in by_folder.get(folder, ()))
+
+
+def _with_next(lines: list[str], ln: int) -> str:
+    """The line, and the next one when it goes on with the same paragraph ("… — read it and fill" / "every
+    placeholder."): not a blank line, a list item, a heading, a table row or a quote."""
+    line = lines[ln]
+    nxt = lines[ln + 1] if ln + 1 < len(lines) else ""
+    if not line.strip() or not nxt.strip() or nxt.lstrip().startswith(("#", "-", "*", "|", ">", "`")) or \
+            nxt.lstrip()[:1].isdigit():
+        return line
+    return line.rstrip() + " " + nxt.strip()[:WHOLE_LINE_CHARS]
 
 
 WHOLE_LINES = 200  # lines of a sibling naming the file that are read (bounded)
@@ -1433,7 +1449,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     "Mandatory rules for …" (every rule applies each time), "Mark an item as pass, needs work, or not applicable", a question bank's "Ask
     them in order. Do not move to the next group until …", "Run each lens in order" above the lenses' sections, "Execute all steps in exact order",
     in Chinese "必须过一遍这个清单" (go through this whole checklist), "依次执行以下校验…不跳过" (run each check below in order,
-    skip none), a checklist's "Skip a line only when it does not apply";
+    skip none), a checklist's "Skip a line only when it does not apply", "Follow top to bottom" opening a line;
     not "Run each command" alone) or that a line of SKILL.md naming them asks to be read whole
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "follow `prompts/audit-layer.md` inline" (a subagent's prompt, carried out by the main agent), "Work
@@ -1445,7 +1461,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     commits. Apply it to every commit": a standard applied whole; or "Put every question in
     `references/failure-classes.md` to the diff", "Walk every axis in `axes.md`": every / each / all question,
     check, rule, item, criterion, gate, requirement, axis, dimension, principle or heuristic in it, right before its
-    name; not "every example in `x.md`"), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
+    name; not "every example in `x.md`"; "… `references/brief.md` — read it and fill every placeholder": a template filled
+    in whole, the sentence followed onto the next line of its paragraph), in Chinese "先阅读 `x.md`，并按指引逐步执行" (read it,
     then carry it out step by step), "立即读取 `x.md` 并执行" / "加载 `x.md` → 执行" (read or load it and carry it out); also
     such a line in a markdown file
     beside it: `references/pre-flight.md` saying "Read `./tag-detection.md` and follow all steps"; not "Read `references/x.md` before

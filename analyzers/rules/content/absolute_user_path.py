@@ -43,6 +43,18 @@ _GENERIC = frozenset({
     "johndoe", "janedoe", "jdoe",
 })
 QUOTED_MAX = 200  # characters of a quoted path with blanks followed to its closing quote
+TURN_REACH = 6  # lines around a user's turn searched for the agent's turn of the same sample dialogue
+_USER_TURNS = ("user:", "human:", "you:", "me:")
+_AGENT_TURNS = ("agent:", "assistant:", "claude:", "ai:", "bot:", "codex:", "model:")
+
+
+def _user_turn(lines: list[str], ln: int) -> bool:
+    """The line is the user's turn of a sample dialogue ("User: Custom path → /home/ahmed/old-assistant" beside
+    "Agent: Where is your previous installation?"): what a user types, not a path the agent uses."""
+    if not lines[ln].lstrip(" >*").lower().startswith(_USER_TURNS):
+        return False
+    near = lines[max(0, ln - TURN_REACH):ln + TURN_REACH + 1]
+    return any(other.lstrip(" >*").lower().startswith(_AGENT_TURNS) for other in near)
 _PLACEHOLDER_START = ("<", "$", "{", "%", "[", "*", ".")
 
 
@@ -491,6 +503,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
     realistic example name such as `alice` is reported (except inside a quoted request, the words a made-up user says:
     `- "Summarise /Users/bob/Downloads/q3.pdf"`; not a quoted path alone, `"/Users/bob/q3.pdf"`) (the agent cannot tell an illustration from the path to
     use), and so is a real user name under an example label (`/Users/redam94/…` under a heading "Example Commands").
+    Nor is a path on the user's turn of a sample dialogue (`User: Custom path → /home/ahmed/old-assistant` within six
+    lines of an `Agent:` / `Assistant:` / `Claude:` turn): what a user types, not a path the agent uses.
 
     ## Why is this bad?
     The path worked on the author's machine only. Installed anywhere else, the agent tries to read
@@ -533,7 +547,8 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 continue  # `"/Users/photo.png"`: a file placed in the root of homes, a made-up path, no user's
             if _elided(m.group("rest")):
                 continue  # `/Users/jp/.../.worktrees/<branch>`: an elided example, a path on no machine
-            if _sample_output(doc, ln) or _absolute_form_example(doc, ln) or _under_settings(doc.headings, ln):
+            if _sample_output(doc, ln) or _absolute_form_example(doc, ln) or _under_settings(doc.headings, ln) \
+                    or _user_turn(doc.lines, ln):
                 break
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path

@@ -123,7 +123,10 @@ _LOADED_BY = lazy_compile(r"[\s>*_]{0,6}(?:loaded|invoked|spawned|called|run)\s+
                           r"s?\b"
                           # "Loaded when the user picks "greenfield" in `/fact-start`", "Loaded after `/speckit.tasks`":
                           # a moment of a slash command's flow, the command in backticks
-                          r"|(?:when|after|before|from|during)\b[^.,;\n`]{0,80}`/[\w:.-]{1,40}`)"
+                          r"|(?:when|after|before|from|during)\b[^.,;\n`]{0,80}`/[\w:.-]{1,40}`"
+                          # "Called by $dispatch with a target level argument": a Codex skill's `$name` handle, or a
+                          # slash command, right after "by"
+                          r"|by\s+`?[$/][A-Za-z][\w:.-]{0,39}`?(?![\w/]))"
                           # "This skill is used by Lead Analyst (Tier 2.5) and Analyst (Tier 3) agents …", "… by agents in
                           # the review chain": the agents that load it, named (not "used by AI agents to …")
                           r"|[\s>*_]{0,6}this\s+skill\s+is\s+(?:only\s+)?(?:used|loaded|invoked|called)\s+(?:only\s+)?by\s+"

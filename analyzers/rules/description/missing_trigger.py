@@ -364,7 +364,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        ("ONLY on explicit $caveman, /caveman, 'caveman mode'"; or "on explicit request"), "TRIGGER: …" /
        "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / a sentence opening "Trigger with /<command> …" (not "release mode (triggered by /commit
        v1.2)", one mode's command) / 'Triggers include "rubber duck this", …' (quoted
-       phrases after "include" or "are"), a sentence opening "Symptoms: …" (the
+       phrases after "include" or "are") / "Trigger with: 'generate tests', …" (quoted phrases after the colon), a sentence opening "Symptoms: …" (the
        situations, listed after a label), a sentence opening 'Examples: "check my idioms", …' (requests a user says,
        quoted, one in the first person or asking: "my", "me", "I", "help", "can you", "please"; not 'Examples: "this
        year", "last month"', the data the skill handles), a sentence opening "WHEN: …" (also `WHEN: "setup AI Runway", …`), "[WHEN] …" or "When to use: …"
@@ -389,7 +389,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        situation>" ("Apply the repository's testing standard when designing or reviewing checks"; not "… when
        needed", not "Follows the house style when …", which says what the skill does), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
-       tickets and PR bodies"), "Invoke it / this skill to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
+       tickets and PR bodies"), "Invoke it / this skill to …", "Run /<its own command> to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
        data to …"), "Loaded / invoked / injected / auto-submitted
        (automatically) by <a plugin> when / before / after / on / for every / over every / at task close / at the end of …", "when <up to four words> is / are
        requested / asked for / mentioned / discussed" ("… when planning is requested", "Whenever commit or push is
@@ -467,7 +467,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
     "Internal …", by `visibility: internal` / `private`, or by a `name` opening `internal-`), or whose body opens (one
     of its first three prose lines, after the title) saying which agent, command or skill loads it ("Loaded by the
-    agent spawned from `/commit`", "Invoked only by the release orchestrator", "This skill is used by agents in the review chain" or "… by Lead
+    agent spawned from `/commit`", "Invoked only by the release orchestrator", "Called by $dispatch with a level argument" (a Codex
+    skill's `$name` or a `/command` right after "by"), "This skill is used by agents in the review chain" or "… by Lead
     Analyst (Tier 2.5) and Analyst (Tier 3) agents", not "… used by AI agents to …"; or at which moment of a slash command's
     flow, the command in backticks: "Loaded after `/speckit.tasks`", "Loaded when the user picks "greenfield" in
     `/fact-start`"; not "Loaded by default"), or whose frontmatter sets `allow_implicit_invocation: false` (at the top or in a
