@@ -43,6 +43,7 @@ _GENERIC = frozenset({
     "johndoe", "janedoe", "jdoe",
 })
 QUOTED_MAX = 200  # characters of a quoted path with blanks followed to its closing quote
+TURN_LABEL = 12  # characters of a line compared with a turn's label ("assistant:")
 TURN_REACH = 6  # lines around a user's turn searched for the agent's turn of the same sample dialogue
 _USER_TURNS = ("user:", "human:", "you:", "me:")
 _AGENT_TURNS = ("agent:", "assistant:", "claude:", "ai:", "bot:", "codex:", "model:")
@@ -51,10 +52,10 @@ _AGENT_TURNS = ("agent:", "assistant:", "claude:", "ai:", "bot:", "codex:", "mod
 def _user_turn(lines: list[str], ln: int) -> bool:
     """The line is the user's turn of a sample dialogue ("User: Custom path → /home/ahmed/old-assistant" beside
     "Agent: Where is your previous installation?"): what a user types, not a path the agent uses."""
-    if not lines[ln].lstrip(" >*").lower().startswith(_USER_TURNS):
+    if not lines[ln].lstrip(" >*")[:TURN_LABEL].lower().startswith(_USER_TURNS):
         return False
     near = lines[max(0, ln - TURN_REACH):ln + TURN_REACH + 1]
-    return any(other.lstrip(" >*").lower().startswith(_AGENT_TURNS) for other in near)
+    return any(other.lstrip(" >*")[:TURN_LABEL].lower().startswith(_AGENT_TURNS) for other in near)
 _PLACEHOLDER_START = ("<", "$", "{", "%", "[", "*", ".")
 
 
@@ -533,6 +534,7 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
         container = container and _CONTAINER.search(line) is not None
         remote = _remote_spans(line) if "ssh" in line else []
         copying = ":" in line and _COPY_COMMAND.search(line) is not None  # (once per line, not once per path)
+        user_turn: bool | None = None
         for m in _HOME.finditer(line):
             if _generic(m.group("name")) or _in_container(line, m.start(), container) or m.group("name") in declared \
                     or m.group("name").lower() in declared:
@@ -547,8 +549,11 @@ def absolute_user_path(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding
                 continue  # `"/Users/photo.png"`: a file placed in the root of homes, a made-up path, no user's
             if _elided(m.group("rest")):
                 continue  # `/Users/jp/.../.worktrees/<branch>`: an elided example, a path on no machine
-            if _sample_output(doc, ln) or _absolute_form_example(doc, ln) or _under_settings(doc.headings, ln) \
-                    or _user_turn(doc.lines, ln):
+            if _sample_output(doc, ln) or _absolute_form_example(doc, ln) or _under_settings(doc.headings, ln):
+                break
+            if user_turn is None:
+                user_turn = _user_turn(doc.lines, ln)  # (once per line: a line can hold 10^5 paths)
+            if user_turn:
                 break
             end = m.end()
             while end > m.start() and line[end - 1] in ".:":  # sentence punctuation after the path
