@@ -85,9 +85,9 @@ def _constant_reads(text: str) -> set[str]:
 
 # a key read off the frontmatter's text: `re.search(r"^updated:\s*(\S+)", fm)`, `line.startswith("updated:")`
 # (also a JS regex literal or an awk / grep pattern, indented or not: `/^lifecycle:\s*(.+)$/m`, `/^[ \t]+requires:/`,
-# `grep -E '^  tags:'`)
+# `grep -E '^  tags:'`; a pattern's own blanks before the colon: `r"^adapters\s*:\s*(.+)$"`)
 _LINE_READ = lazy_compile(r"""(?:["'/]\^(?:\[[^\]\n]{1,8}\][*+]?|\\s[*+]|[ ]{1,8})?|startswith\(\s*["'])"""
-                          r"""([A-Za-z_][\w-]{0,60}(?:\\{0,2}\.[A-Za-z_][\w-]{0,60}){0,3})\s*:""")  # (`^requires\.bins:`)
+                          r"""([A-Za-z_][\w-]{0,60}(?:\\{0,2}\.[A-Za-z_][\w-]{0,60}){0,3})(?:\\s[*+?])?\s*:""")  # (`^requires\.bins:`)
 # a JavaScript / TypeScript property read off the parsed frontmatter: `fm.tags`, `metadata?.layer`
 _JS_PROP_READ = lazy_compile(r"\b(?:fm|frontmatter|frontMatter|meta|metadata|attributes|attrs)\??\.([A-Za-z_]\w{0,60})\b")
 # a Go struct field's YAML tag: `Tags []string `yaml:"tags,omitempty"`` (a Go loader unmarshals the frontmatter into it)

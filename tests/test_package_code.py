@@ -1003,3 +1003,18 @@ def test_skill_calls_are_found_in_linear_time(hostile: str, tmp_path: Path) -> N
     t = time.process_time()
     _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER")
     assert time.process_time() - t < 1.0
+
+
+def test_a_line_pattern_with_blanks_before_the_colon_reads_that_key(tmp_path: Path) -> None:
+    """Set 83p: vibe_tester's scaffolder matches `r"^adapters\\s*:\\s*(.+)$"` on a SKILL.md's text to pick the skills
+    it copies: `adapters` is the package's key; `owner` still is reported."""
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'scaffold'\n")
+    (tmp_path / "scaffold").mkdir()
+    (tmp_path / "scaffold" / "copy.py").write_text(
+        'import re\n\n_ADAPTERS_RE = re.compile(r"^adapters\\s*:\\s*(.+)$", re.MULTILINE)\n\n\n'
+        'def adapters(skill_md):\n    """The adapters a SKILL.md is for."""\n    m = _ADAPTERS_RE.search(skill_md)\n'
+        '    return m and m.group(1).split(",")\n')
+    path = _skill(tmp_path, "description: Web UI assertions. Use when writing UI tests.\n"
+                            "adapters: web, ios\nowner: web\n")
+    assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]

@@ -152,7 +152,7 @@ _EXPLICIT = rx.compile(
     r"|trigger(?:ed|s)?\s+(?:this\s+skill\s+|it\s+)?(?:with|on)\s+(?:requests?|prompts?|phrases?|queries|messages?|asks)\b"
     # "Trigger with /update-dependencies or phrases like …": its command, at a sentence's start (not "release mode
     # (triggered by /commit v1.2)": one mode's command)
-    r"|" + _START + r"trigger\s+(?:this\s+skill\s+|it\s+)?with\s+`?/[\w:.-]{1,40}"
+    r"|" + _START + r"(?:trigger|invoke)\s+(?:this\s+skill\s+|it\s+)?with\s+`?/[\w:.-]{1,40}"  # ("Invoke with /pcp.")
     # ("Invoked by the stackgen generator over every package it vets")
     # ("Loaded by fact-implement at task close": a moment, as "at session start" anywhere; not "at scale")
     # ("Auto-submitted by this plugin's session.measure hook when …": not "forms submitted by users when …")

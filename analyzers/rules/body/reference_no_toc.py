@@ -1125,7 +1125,7 @@ def read_whole(lines: list[str]) -> bool:
 
 # SKILL.md's own line sending the agent to read the file whole: "Read `references/transport-envelope.md` whole before
 # starting", "read references/api.md in full" (not "Read `references/x.md` before starting")
-_READS_FILE_WHOLE = lazy_compile(r"\b(read|follow|work\s+through|go\s+through)\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely"
+_READS_FILE_WHOLE = lazy_compile(r"\b(read|load|follow|work\s+through|go\s+through)\b(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:whole|in\s+full|completely|entirely"
                                  # "follow `prompts/audit-layer.md` inline": the subagent's prompt, carried out here
                                  r"|inline"
                                  # "Work through references/check-rules.md, in order": each part of it, in turn
@@ -1134,7 +1134,7 @@ _READS_FILE_WHOLE = lazy_compile(r"\b(read|follow|work\s+through|go\s+through)\b
                                  # "Read `./tag-detection.md` and follow all steps": each step of the file, in turn
                                  r"|all\s+(?:the\s+|its\s+)?steps|every\s+step"
                                  # "Read `references/url-sources.md` and follow it": the procedure it holds, in turn
-                                 r"|and\s+(?:follow|execute|carry\s+out)\s+(?:it|them|its\s+steps|the\s+steps)"
+                                 r"|and\s+(?:follow|execute|carry\s+out)\s+(?:it|them|its\s+(?:steps|instructions)|the\s+steps)"
                                  # "read it and fill every placeholder": a template filled in whole
                                  r"|and\s+fill\s+(?:in\s+)?(?:every|each|all(?:\s+the|\s+its)?)\s+(?:placeholders?|fields?|slots?|blanks?))\b"
                                  # "先阅读 `references/implement.md`，并按指引逐步执行": read it, then carry it out step by step
@@ -1204,7 +1204,7 @@ def _lines_read_whole(lines: list[str], rel: str) -> bool:
 
 # (also with the link's label opening between: "Read [the complete client contract](references/client-contract.md)")
 _FOR_THE_FULL = lazy_compile(r"[`'\")\]]{0,3}\s{1,3}for\s+the\s+(?:full|complete|entire|whole)\s+"
-                             r"(?:workflow|process|procedure|steps|playbook|flow|method)\b", re.I)
+                             r"(?:workflow|process|procedure|steps|playbook|flow|method|guide|instructions)\b", re.I)
 _READ_VERB = lazy_compile(r"\bread\b", re.I)
 # after the file's name: every rule or check it holds is applied ("Evaluate every applicable rule against the data")
 _APPLIES_EVERY = lazy_compile(r"\b(?:evaluate|apply|check|run)\s+(?:every|each|all)\s+(?:(?:applicable|relevant|of\s+the)\s+)?"
@@ -1454,7 +1454,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "follow `prompts/audit-layer.md` inline" (a subagent's prompt, carried out by the main agent), "Work
     through references/check-rules.md, in order", "Read the full reference rules: `references/rules.md`", "Read [the complete client
-    contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it"), "Read `x.md` for the full workflow"
+    contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it", "Load `x.md` and follow its instructions"), "Read `x.md` for the full workflow" (or guide, instructions)
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
     rules / checks / criteria, after the name on its line: a registry applied whole; also "Read `x.md` before planning

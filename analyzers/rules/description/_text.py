@@ -131,7 +131,9 @@ _LOADED_BY = lazy_compile(r"[\s>*_]{0,6}(?:loaded|invoked|spawned|called|run)\s+
                           # the review chain": the agents that load it, named (not "used by AI agents to …")
                           r"|[\s>*_]{0,6}this\s+skill\s+is\s+(?:only\s+)?(?:used|loaded|invoked|called)\s+(?:only\s+)?by\s+"
                           r"(?:[^.;:\n]|\.(?=\d)){0,100}?(?<!\bai\s)(?<!\bllm\s)(?<!\bcoding\s)(?<!\bany\s)(?<!\ball\s)(?<!\bother\s)"
-                          r"(?<!\bautonomous\s)\b(?:sub-?agents?|agents|orchestrators?)\b(?!\s+to\b)", re.I)
+                          r"(?<!\bautonomous\s)\b(?:sub-?agents?|agents|orchestrators?)\b(?!\s+to\b)"
+                          # "This skill is invoked ONLY by:" and the invoker below it (`goga-tool-mkdocs` in a block)
+                          r"|[\s>*_]{0,6}this\s+skill\s+is\s+(?:used|loaded|invoked|called)\s+only\s+by\s*:", re.I)
 
 
 def _opening_says_loaded_by(doc: SkillDocument) -> bool:

@@ -362,7 +362,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        ("Always use Seam CLI as the first retrieval layer for any codebase understanding task"), a sentence
        opening "(Pre-)loaded after / before / when …", a sentence opening "(ONLY) on explicit" and the invocations
        ("ONLY on explicit $caveman, /caveman, 'caveman mode'"; or "on explicit request"), "TRIGGER: …" /
-       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / a sentence opening "Trigger with /<command> …" (not "release mode (triggered by /commit
+       "Triggers: …" / "Trigger phrases: …" / "Trigger words - …" / a sentence opening "Trigger / Invoke with /<command> …" ("Invoke with /pcp.") (not "release mode (triggered by /commit
        v1.2)", one mode's command) / 'Triggers include "rubber duck this", …' (quoted
        phrases after "include" or "are") / "Trigger with: 'generate tests', …" (quoted phrases after the colon), a sentence opening "Symptoms: …" (the
        situations, listed after a label), a sentence opening 'Examples: "check my idioms", …' (requests a user says,
@@ -467,7 +467,7 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `skills/internal/gh/branch-reset/`: a private copy other skills call; marked by a description opening
     "Internal …", by `visibility: internal` / `private`, or by a `name` opening `internal-`), or whose body opens (one
     of its first three prose lines, after the title) saying which agent, command or skill loads it ("Loaded by the
-    agent spawned from `/commit`", "Invoked only by the release orchestrator", "Called by $dispatch with a level argument" (a Codex
+    agent spawned from `/commit`", "Invoked only by the release orchestrator", "This skill is invoked ONLY by:" (the invoker below it), "Called by $dispatch with a level argument" (a Codex
     skill's `$name` or a `/command` right after "by"), "This skill is used by agents in the review chain" or "… by Lead
     Analyst (Tier 2.5) and Analyst (Tier 3) agents", not "… used by AI agents to …"; or at which moment of a slash command's
     flow, the command in backticks: "Loaded after `/speckit.tasks`", "Loaded when the user picks "greenfield" in

@@ -101,7 +101,7 @@ def unknown_field(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     `SKILL.md` or `frontmatter` and writes the key as a quoted name: `meta.get("priority")`, or as a Go struct
     field's YAML tag: a field `Tags []string` tagged `yaml:"tags"` (a `go.mod` marks a Go package), or by index in Dart:
     `rawSkill['activation_hints']` (a `pubspec.yaml` marks a Dart or Flutter package); or reads it through
-    a constant it indexes with: `_KEY = "x-stamp"` and `fm.get(_KEY)`; or matches the key's line: `r"^updated:"`,
+    a constant it indexes with: `_KEY = "x-stamp"` and `fm.get(_KEY)`; or matches the key's line: `r"^updated:"` (`r"^adapters\\s*:"`),
     `/^lifecycle:\\s*(.+)$/m`, or in a shell script `awk '/^  tags:/'`; or any JavaScript / TypeScript source of it
     declaring the key at the top level of a frontmatter schema object: `SkillFrontmatterSchema = z.object({ domain:
     z.string() })`) is that package's format, declared as `known-fields` would declare it: only a
