@@ -158,13 +158,30 @@ def _names_claude_dir(text: str) -> bool:
     skip or keep secret (`"dist", "build", ".next", ".claude"`; `".aws", ".gnupg", ".claude"`): that code keeps out
     of Claude Code's folder."""
     i = text.find(CLAUDE_DIR)
+    quotes: list[int] | None = None  # where a Python docstring's triple quotes stand (found once, when needed)
+    looked = 0
     while i >= 0:
         before = text[i - 1] if i > 0 else " "
         after = text[i + len(CLAUDE_DIR)] if i + len(CLAUDE_DIR) < len(text) else " "
         if not (before.isalnum() or before == "_" or after.isalnum() or after == "_") and not _in_skip_list(text, i):
-            return True
+            if quotes is None:
+                quotes = [m.start() for m in _TRIPLE_QUOTE.finditer(text)] if '"""' in text or "'''" in text else []
+            looked += 1
+            if looked > CLAUDE_MENTIONS or not (bisect.bisect(quotes, i) % 2 or _in_comment(text, i)):
+                return True  # (in a docstring or a `#` comment the folder is only talked about)
         i = text.find(CLAUDE_DIR, i + 1)
     return False
+
+
+_TRIPLE_QUOTE = lazy_compile(r'"""|\'\'\'')
+CLAUDE_MENTIONS = 50  # mentions of `.claude` in comments or docstrings looked past (more: taken as naming the folder)
+
+
+def _in_comment(text: str, i: int) -> bool:
+    """The position is on a line after a `#` that opens a comment (a line opening `#`, or `  # …` after code)."""
+    start = text.rfind("\n", 0, i) + 1
+    line = text[start:i]
+    return line.lstrip().startswith("#") or " # " in line
 
 
 # other folders a list to skip or to keep secret names beside `.claude` (two or more of them near it)
@@ -231,6 +248,44 @@ def _reads_named_skill(text: str) -> set[str]:
 
 
 NAMED_SKILLS = 50  # skill folders one source may read by name (more: a table of names)
+
+# a SKILL.md read through a loop variable (`for name in _SKILL_ORDER:` then `(skills_pkg / name / "SKILL.md").read_text()`)
+_LOOP_OVER = lazy_compile(r"[ \t]{0,40}for[ \t]+([A-Za-z_]\w{0,40})[ \t]+in[ \t]+([A-Za-z_]\w{0,60})[ \t]*:")
+_STRING = lazy_compile(r"""["']([\w.-]{1,60})["']""")
+LOOP_REACH = 6  # lines above the read looked at for its loop
+LIST_LINES = 60  # lines of the list's assignment read for its names
+LISTS_READ = 5  # lists of names one source may loop over to read SKILL.md files (more: not a loader)
+
+
+def _reads_listed_skills(text: str) -> set[str]:
+    """The skill folders whose SKILL.md the code reads by names it lists (gd_specflow: `_SKILL_ORDER = ["specflow-analysis",
+    …]`, `for name in _SKILL_ORDER:`, `(skills_pkg / name / "SKILL.md").read_text()`): its own prompts or tools, which
+    no model picks by the skill's description. Only a read on the loop's own lines, not a copy."""
+    lines = text.splitlines()
+    out: set[str] = set()
+    lists: set[str] = set()  # the lists looked up (each once: the file is walked once per list)
+    for k, line in enumerate(lines[:NAMED_LINES * 4]):
+        if "SKILL.md" not in line or not ("read_text(" in line or "open(" in line) or "copy" in line:
+            continue
+        for j in range(k - 1, max(-1, k - LOOP_REACH - 1), -1):
+            m = _LOOP_OVER.match(lines[j])
+            if m is None:
+                continue
+            var, seq = m.group(1), m.group(2)
+            if f"/ {var} /" not in line and f", {var}," not in line or seq in lists:
+                break
+            lists.add(seq)
+            if len(lists) > LISTS_READ:
+                return set()  # a generated file of loops, not a loader
+            for a, assign in enumerate(lines):
+                if assign.startswith(seq) and "=" in assign and "[" in assign:
+                    for item in lines[a:a + LIST_LINES]:
+                        out.update(n for n in _STRING.findall(item) if n not in _CONTAINER_FOLDERS)
+                        if "]" in item:
+                            break
+                    break
+            break
+    return set() if len(out) > NAMED_SKILLS else out
 NAMED_LINES = 500  # lines looked at per source (bounded on a generated file)
 
 
@@ -897,6 +952,7 @@ def loader_keys(root: str) -> frozenset[str]:
             keys.update(BINDS + n.rsplit("/", 1)[-1] for n in _COMMAND_BIND.findall(text))
         if "SKILL.md" in text and "read" in text and "copytree(" not in text:
             keys.update(BINDS + n for n in _reads_named_skill(text))
+            keys.update(BINDS + n for n in _reads_listed_skills(text))
         if CLAUDE_DIR in text and _names_claude_dir(text):
             keys.add(INSTALLS_FOR_CLAUDE)
         if SERVES_BY_FOLDER_MARK in text:

@@ -263,6 +263,12 @@ def _bound_skill(root: Path, binder: str) -> Path:
 
 # how a package's code binds a skill folder: building an object from it by name, or mapping a slash command to it
 _BINDERS = [
+    # set 83p: gd_specflow reads each listed skill's SKILL.md and serves it as an MCP prompt under its own description
+    # (its docstring talks about `.claude/skills/`, which the code never writes to)
+    '"""Skills served as MCP prompts. Developer skills live in .claude/skills/ and are not bundled."""\n'
+    'import importlib.resources\n\n_ORDER = [\n    "summarize",\n]\n\n\ndef load():\n'
+    '    pkg = importlib.resources.files("chain.skills")\n    out = []\n    for name in _ORDER:\n'
+    '        out.append((pkg / name / "SKILL.md").read_text(encoding="utf-8"))\n    return out\n',
     # set 38p: skillchain's `summarize = Skill.from_directory(str(_SKILLS_DIR / "summarize"))`, a pipeline step its
     # callers chain in code
     'from pathlib import Path\n_D = Path(__file__).parent\nsummarize = Skill.from_directory(str(_D / "summarize"))\n',
@@ -284,6 +290,9 @@ _BINDERS = [
     'def path(root):\n    candidates = [root / "summarize" / "SKILL.md"]\n    for c in candidates:\n'
     '        if c.is_file():\n            return c\n\ndef register(ctx, root):\n'
     '    ctx.register_skill("summarize", path(root))\n    VERSION = (root / "VERSION").read_text()\n',
+    # a loop over listed names that copies each SKILL.md: an installer's, for an agent that routes it
+    '_ORDER = ["summarize"]\n\ndef install(pkg, dest):\n    for name in _ORDER:\n'
+    '        shutil.copy(pkg / name / "SKILL.md", dest / name); open(dest / "log").write(name)\n',
     # set 46r: cli-anything's banner finds `skills/SKILL.md` (the container, not a skill's name)
     'def banner():\n    auto = Path(__file__).parent / "skills" / "SKILL.md"\n    print(auto.read_text()[:80])\n',
 ])
@@ -1018,3 +1027,21 @@ def test_a_line_pattern_with_blanks_before_the_colon_reads_that_key(tmp_path: Pa
     path = _skill(tmp_path, "description: Web UI assertions. Use when writing UI tests.\n"
                             "adapters: web, ios\nowner: web\n")
     assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
+
+
+def test_listed_skill_reads_and_claude_mentions_in_comments_stay_linear(tmp_path: Path) -> None:
+    """Hostile sources: 20,000 loops each reading a listed SKILL.md (only the first few lists are looked up) and
+    100,000 `.claude` mentions in comments (only the first 50 are looked past) are read in well under a second."""
+    import time
+
+    loader_keys.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'chain'\n")
+    (tmp_path / "chain").mkdir()
+    loops = "".join(f'L{k} = ["a{k}"]\nfor n in L{k}:\n    t = (p / n / "SKILL.md").read_text()\n'
+                    for k in range(20_000))
+    (tmp_path / "chain" / "loops.py").write_text(loops)
+    (tmp_path / "chain" / "notes.py").write_text("# see .claude/skills\n" * 100_000 + "x = 1\n")
+    t = time.process_time()
+    keys = loader_keys(str(tmp_path))
+    assert time.process_time() - t < 1.0
+    assert keys is not None

@@ -488,8 +488,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     folder the package's code builds an object from by name (`Skill.from_directory(ROOT / "summarize")`), binds to
     a slash command (`{"/domains": "structural/protein-domains"}`: its own command line picks it) or reads the
     SKILL.md of by name, in code that copies no file (`skills_dir / "vault-curator" / "SKILL.md"`, a daemon's
-    prompt), where no source of
-    the package names `.claude`, or whose name a source of the package passes to a function that runs a skill
+    prompt; or in a loop over a list of names, `for name in _SKILL_ORDER:` then `(pkg / name / "SKILL.md").read_text()`,
+    an MCP server's prompts), where no source of
+    the package names `.claude` (outside its comments and docstrings), or whose name a source of the package passes to a function that runs a skill
     (`use_skill('foreman-debug')`, `run_skill("x")`, `invokeSkill('x')`; not `register_skill("x", …)`, which hands it to
     an agent that routes it: its pipeline runs the skill by name, also when it vendors the skill into `.claude/skills`
     for that), a skill an agent's driver file routes (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in
