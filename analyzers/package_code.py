@@ -871,8 +871,10 @@ INVOKES_MARK = "\0package-invokes:"  # SkillDocument.external: root -> the diges
 
 def package_invokes(doc: SkillDocument, name: str) -> bool:
     """A source of the skill's shipping package calls a skill function with the skill's name as its first argument
-    (Foreman's `use_skill('foreman-debug')` in the prompts it builds, `run_skill("x")`, `invoke_skill('x')`): the
-    package's own pipeline runs the skill by name, also when it vendors the skill into `.claude/skills` for that."""
+    (Foreman's `use_skill('foreman-debug')` in the prompts it builds, `run_skill("x")`, `invoke_skill('x')`), or its
+    own prompt tells the agent to load the skill by name ("load the channel-awareness skill via read_file(…)", a tool's
+    description "First read the built-in **long-goal** skill"): the package's own pipeline or prompt says when the
+    skill runs, also when it vendors the skill into `.claude/skills` for that."""
     root = package_root(doc)
     if root is None or not name:
         return False
@@ -897,7 +899,17 @@ def _invoked_names(root: str) -> frozenset[str]:
         if text is None or shell or _test_source(os.path.basename(path)):
             continue
         out.update(m.group(2) for m in _SKILL_CALL.finditer(text))
+        if "skill" in text:
+            out.update(m.group(1) for m in _PROMPT_LOADS.finditer(text))
     return frozenset(out)
+
+
+# the package's own prompt telling the agent to load a skill by name: "load the channel-awareness skill via
+# read_file(…)", "First read the built-in **long-goal** skill", "Consult the `airflow` skill before composing …"
+# (a blank, or a string literal's end and the next one's start: `"… load the "` / `"web-browsing skill via "`)
+_GAP = r"(?:\s{1,3}|\s{0,3}[\"']\s{1,40}[\"']\s{0,3})"
+_PROMPT_LOADS = lazy_compile(r"\b(?:load|read|consult|open|use)" + _GAP + r"(?:the" + _GAP + r")?(?:(?:built-in|bundled)"
+                             + _GAP + r")?[`*'\"]{0,2}([a-z0-9][\w.-]{1,63})[`*'\"]{0,2}" + _GAP + r"skill\b", re.I)
 
 
 @functools.lru_cache(maxsize=256)

@@ -1045,3 +1045,21 @@ def test_listed_skill_reads_and_claude_mentions_in_comments_stay_linear(tmp_path
     keys = loader_keys(str(tmp_path))
     assert time.process_time() - t < 1.0
     assert keys is not None
+
+
+def test_a_package_prompt_that_says_to_load_a_skill_by_name_routes_it(tmp_path: Path) -> None:
+    """Set 84p: openpaw's framework prompt says "load the channel-awareness skill via read_file(…)" and openbot's tool
+    description "First read the built-in **long-goal** skill": the package's own prompt says when the skill is loaded.
+    A skill the prompt does not name still gets the trigger finding."""
+    skills = _bound_skill(tmp_path, "")
+    (tmp_path / "chain" / "prompts.py").write_text(
+        'SECTION = """For log search patterns, load the summarize skill via read_file(\'skills/summarize/SKILL.md\')."""\n'
+        'TOOL = "First read the built-in **other** skill, then call this."\n'
+        'WEB = ("For the full workflow, load the "\n    "classify skill via read_file(...)")\n')
+    (skills / "extract").mkdir()
+    (skills / "extract" / "SKILL.md").write_text(
+        "---\nname: extract\ndescription: Reads ctx['text'] and writes ctx['extract'] with a model call.\n---\n\n# x\n")
+    loader_keys.cache_clear()
+    assert _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER") == []
+    assert _codes(skills / "classify" / "SKILL.md", tmp_path, "MISSING_TRIGGER") == []  # (split over two literals)
+    assert _codes(skills / "extract" / "SKILL.md", tmp_path, "MISSING_TRIGGER") != []

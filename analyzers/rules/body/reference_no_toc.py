@@ -1203,9 +1203,9 @@ def _lines_read_whole(lines: list[str], rel: str) -> bool:
 
 
 # (also with the link's label opening between: "Read [the complete client contract](references/client-contract.md)")
-_FOR_THE_FULL = lazy_compile(r"[`'\")\]]{0,3}\s{1,3}for\s+the\s+(?:full|complete|entire|whole)\s+"
+_FOR_THE_FULL = lazy_compile(r"[`'\")\]]{0,3}\s{1,3}for\s+the\s+(?:full|complete|entire|whole)\s+(?:[\w-]{1,30}\s+){0,2}?"
                              r"(?:workflow|process|procedure|steps|playbook|flow|method|guide|instructions)\b", re.I)
-_READ_VERB = lazy_compile(r"\bread\b", re.I)
+_READ_VERB = lazy_compile(r"\b(?:read|follow)\b", re.I)  # ("Follow `handlers/tdd.md` for the full RED-GREEN-REFACTOR flow")
 # after the file's name: every rule or check it holds is applied ("Evaluate every applicable rule against the data")
 _APPLIES_EVERY = lazy_compile(r"\b(?:evaluate|apply|check|run)\s+(?:every|each|all)\s+(?:(?:applicable|relevant|of\s+the)\s+)?"
                               r"(?:rules?|checks?|criteria|criterion)\b"
@@ -1454,7 +1454,7 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "follow `prompts/audit-layer.md` inline" (a subagent's prompt, carried out by the main agent), "Work
     through references/check-rules.md, in order", "Read the full reference rules: `references/rules.md`", "Read [the complete client
-    contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it", "Load `x.md` and follow its instructions"), "Read `x.md` for the full workflow" (or guide, instructions)
+    contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it", "Load `x.md` and follow its instructions"), "Read / Follow `x.md` for the full (RED-GREEN-REFACTOR) workflow" (or guide, instructions; up to two words between)
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
     rules / checks / criteria, after the name on its line: a registry applied whole; also "Read `x.md` before planning

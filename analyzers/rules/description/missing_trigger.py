@@ -493,7 +493,8 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     the package names `.claude` (outside its comments and docstrings), or whose name a source of the package passes to a function that runs a skill
     (`use_skill('foreman-debug')`, `run_skill("x")`, `invokeSkill('x')`; not `register_skill("x", …)`, which hands it to
     an agent that routes it: its pipeline runs the skill by name, also when it vendors the skill into `.claude/skills`
-    for that), a skill an agent's driver file routes (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in
+    for that) or whose own prompt tells the agent to load it by name ("load the channel-awareness skill via
+    read_file(…)", a tool's description "First read the built-in **long-goal** skill"), a skill an agent's driver file routes (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in
     its skills folder or up to two folders higher whose table with a "When to use" / trigger column has a row for the
     skill's name: `| `check-in` | User wants to start their day … |`), a skill the skills folder's `skill-rules.json`
     gives prompt triggers (`"promptTriggers": {"keywords": […], "intentPatterns": […]}` under its name: an activation
