@@ -182,7 +182,8 @@ def test_a_package_runtime_that_reads_its_own_keys_is_not_claude_code(tmp_path: 
 
 def test_keys_read_off_the_lines_or_declared_in_a_model_are_read(tmp_path: Path) -> None:
     """Re-sample 2: cop-pilot matches `^updated:` on the frontmatter's text; symphony-code declares `args` as a
-    field of its pydantic frontmatter model. Both are the package's format; `owner` still is reported."""
+    field of its pydantic frontmatter model; set 83p: vibe_tester's scaffolder matches `^adapters` and a `\\s*` before the
+    colon (the pattern's own blanks before the colon). All are the package's format; `owner` still is reported."""
     loader_keys.cache_clear()
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'advisor'\n")
     (tmp_path / "advisor").mkdir()
@@ -195,8 +196,10 @@ def test_keys_read_off_the_lines_or_declared_in_a_model_are_read(tmp_path: Path)
         '    """The keys the catalog reads."""\n\n    name: str\n    description: str = ""\n'
         "    args: list[dict] = []\n\n    def label(self) -> str:\n        return self.name\n\n\nclass Other:\n"
         "    owner: str\n")
+    (tmp_path / "advisor" / "scaffold.py").write_text(
+        'import re\n\n# which adapters a SKILL.md is for\n_ADAPTERS_RE = re.compile(r"^adapters\\s*:\\s*(.+)$", re.MULTILINE)\n')
     path = _skill(tmp_path, "description: React component design. Use when writing React.\n"
-                            "updated: 2026-09-02\nargs: [{name: path}]\nowner: web\n")
+                            "updated: 2026-09-02\nargs: [{name: path}]\nadapters: web, ios\nowner: web\n")
     assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
 
 
@@ -1012,21 +1015,6 @@ def test_skill_calls_are_found_in_linear_time(hostile: str, tmp_path: Path) -> N
     t = time.process_time()
     _codes(skills / "summarize" / "SKILL.md", tmp_path, "MISSING_TRIGGER")
     assert time.process_time() - t < 1.0
-
-
-def test_a_line_pattern_with_blanks_before_the_colon_reads_that_key(tmp_path: Path) -> None:
-    """Set 83p: vibe_tester's scaffolder matches `r"^adapters\\s*:\\s*(.+)$"` on a SKILL.md's text to pick the skills
-    it copies: `adapters` is the package's key; `owner` still is reported."""
-    loader_keys.cache_clear()
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'scaffold'\n")
-    (tmp_path / "scaffold").mkdir()
-    (tmp_path / "scaffold" / "copy.py").write_text(
-        'import re\n\n_ADAPTERS_RE = re.compile(r"^adapters\\s*:\\s*(.+)$", re.MULTILINE)\n\n\n'
-        'def adapters(skill_md):\n    """The adapters a SKILL.md is for."""\n    m = _ADAPTERS_RE.search(skill_md)\n'
-        '    return m and m.group(1).split(",")\n')
-    path = _skill(tmp_path, "description: Web UI assertions. Use when writing UI tests.\n"
-                            "adapters: web, ios\nowner: web\n")
-    assert _codes(path, tmp_path, "UNKNOWN_FIELD") == [("UNKNOWN_FIELD", "Unknown frontmatter field `owner`")]
 
 
 def test_listed_skill_reads_and_claude_mentions_in_comments_stay_linear(tmp_path: Path) -> None:
