@@ -248,6 +248,7 @@ def _reads_named_skill(text: str) -> set[str]:
 
 
 NAMED_SKILLS = 50  # skill folders one source may read by name (more: a table of names)
+NAMED_LINES = 500  # lines looked at per source (bounded on a generated file)
 
 # a SKILL.md read through a loop variable (`for name in _SKILL_ORDER:` then `(skills_pkg / name / "SKILL.md").read_text()`)
 _LOOP_OVER = lazy_compile(r"[ \t]{0,40}for[ \t]+([A-Za-z_]\w{0,40})[ \t]+in[ \t]+([A-Za-z_]\w{0,60})[ \t]*:")
@@ -286,7 +287,6 @@ def _reads_listed_skills(text: str) -> set[str]:
                     break
             break
     return set() if len(out) > NAMED_SKILLS else out
-NAMED_LINES = 500  # lines looked at per source (bounded on a generated file)
 
 
 # a table of slash commands to skill folders (genomix's `COMMAND_SKILL_MAP = {"/domains": "structural/protein-domains"}`):

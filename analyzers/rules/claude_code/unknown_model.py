@@ -67,11 +67,10 @@ def unknown_model(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
         return
     rng = value_range(doc, fld)
     lower = value.lower()
-    if lower in data().model_aliases and lower != "inherit":
-        return  # `model: Opus`: Claude Code lowercases the value before matching its aliases (parseUserSpecifiedModel)
     if lower in data().model_aliases:
-        yield ctx.finding(rng, f"`model: {value}` is not a Claude Code alias; `inherit` is matched as written (`{lower}`)",
-                          Fix.safe(f"Use `{lower}`", Edit(rng, lower)))
-        return
+        if lower == "inherit":  # compared as written, before the lowercasing below
+            yield ctx.finding(rng, f"`model: {value}` is not a Claude Code alias; `inherit` is matched as written "
+                              f"(`{lower}`)", Fix.safe(f"Use `{lower}`", Edit(rng, lower)))
+        return  # `model: Opus`: Claude Code lowercases the value before matching its aliases (parseUserSpecifiedModel)
     yield ctx.finding(rng, f"Claude Code does not know the model `{value}`; use an alias "
                       "(`sonnet`, `opus`, `haiku`, `inherit`) or a full Claude model name")
