@@ -235,3 +235,38 @@ def test_a_driver_files_when_table_routes_the_skill(tmp_path, driver: str, folde
     skill.write_text(text, encoding="utf-8")
     rep = analyze(text, skill, config=Config(select=("MISSING_TRIGGER", "WEAK_TRIGGER")), workspace_root=tmp_path)
     assert (rep.findings == []) is silent, rep.findings
+
+
+_PROFILE = """# Priority ERP Accounting Agent
+
+## Use the three knowledge layers together
+
+- At the start of supplier-invoice work, load
+  `priority-erp:priority-workflows`, `priority-erp:israeli-bookkeeping`, and the
+  deployment's one customer skill.
+- Load `canon-hermes:rich-cards` only for a generic card with no Priority tool.
+
+## Skills shipped
+
+The `ledger-notes` skill documents the chart of accounts.
+"""
+
+
+@pytest.mark.parametrize(("folder", "silent"), [
+    # set 85p: priority-erp-hermes-plugin's `profile/AGENTS.md` (the persona the plugin installs) loads its skills
+    ("priority-workflows", True),
+    ("israeli-bookkeeping", True),
+    # named in the profile without a verb that loads it, or not named: no route
+    ("ledger-notes", False),
+    ("payroll", False),
+])
+def test_a_hermes_profile_loading_the_skill_routes_it(tmp_path, folder: str, silent: bool) -> None:
+    pkg = tmp_path / "priority_hermes_plugin"
+    skill = pkg / "skills" / folder / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    (pkg / "profile").mkdir()
+    (pkg / "profile" / "AGENTS.md").write_text(_PROFILE, encoding="utf-8")
+    text = f"---\nname: {folder}\ndescription: Reason about Israeli bookkeeping and tax.\n---\n\n# {folder}\n"
+    skill.write_text(text, encoding="utf-8")
+    rep = analyze(text, skill, config=Config(select=("MISSING_TRIGGER", "WEAK_TRIGGER")), workspace_root=tmp_path)
+    assert (rep.findings == []) is silent, rep.findings

@@ -176,6 +176,10 @@ _EXPLICIT = rx.compile(
     r"|" + _START + r"(?:use[ds]?|apply|follow)\s+(?!this\b|it\b|me\b|skill\b|as\b|with\b|for\b|to\b)[^.;!?\n]{1,100}?(?<!\bnot)(?<!\bexcept)"
     r"(?<!\bnever)(?<!\bunless)\s(?:when|whenever)\s+"
     r"(?!needed\b|necessary\b|required\b|possible\b|appropriate\b|applicable\b|relevant\b|available\b|in\s+doubt\b)\w"
+    # the same with "before" for the imperative only: "Use CodeSextant's symbol graph before modifying a repository"
+    # (not "Uses Redis before hitting the database", what the skill does)
+    r"|" + _START + r"(?:use|apply|follow)\s+(?!this\b|it\b|me\b|skill\b|as\b|with\b|for\b|to\b)[^.;!?\n]{1,100}?\sbefore\s+"
+    r"(?:\w+ing|any|every|each|a|an|the|you|your|making|committing)\b"
     # "Self-check of scope on your own diff, to run before declaring a task done": after a comma or a dash, when it
     # is run (not "Configures git hooks to run before each commit": what the skill sets up)
     r"|(?<=[,—–-]\s)to\s+(?:be\s+)?(?:run|used|invoked|applied|loaded)\s+(?:only\s+)?(?:before|after|when|whenever)\s+\w"

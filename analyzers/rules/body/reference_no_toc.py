@@ -136,6 +136,10 @@ _SCOPE = rx.compile(
     # a sentence with no subject opening the line ("Defines the formulas for …"), or after 。 ("…配置文件。维护…")
     # (capital: not a wrapped line); also after another sentence ("A guide to indexes. Covers when to index, …")
     r"|(?:^[\s>*_]*|[.!?]\s{1,3})(?-i:Covers|Contains|Defines|Describes|Documents|Explains|Handles|Lists|Outlines)\b"
+    # a verbless lede naming what the file is for: "Reference material for payroll posting, tax reporting, period
+    # close, …" (the file's kind, then its topics; as "This file covers …")
+    r"|^[\s>*_]*(?-i:Reference|Background|Supporting)\s+(?:material|materials|notes|information|details)\s+"
+    r"(?:for|on|about|covering)\b"
     # (an adverb may come first: "完整记录 Dashboard 所有统计数据的采集、计算、展示算法", records in full …)
     r"|(?:^[\s>*_]*|。)(?:完整|详细|詳細|全面|系统|系統|集中|统一|統一)?(?:介绍|包含|涵盖|说明|描述|维护|定义|记录|列出|汇总|收录)",
     re.I | re.M)
@@ -1032,6 +1036,27 @@ _INDEX_TITLE = rx.compile(r"\b(?:table\s+of\s+contents|toc)\s*(?:\([^()\n]{0,60}
 # other files ("… Full-text & Vector Index" names a topic)
 _INDEX_WORD_TITLE = rx.compile(r"\b(?:reference|api|docs?|documentation|files?|pages?)\s+index\s*#*\s*$", re.I)
 INDEX_LINKS = 3  # links to other markdown files in the top that make an "… Index" titled file an index of them
+# a database's or search engine's index is a topic, not a table of contents ("# MySQL 索引", "# 向量索引")
+_ZH_INDEX_TOPICS = ("数据库", "數據庫", "数据表", "向量", "全文", "倒排", "联合", "聯合", "唯一", "主键", "主鍵", "复合",
+                    "複合", "二级", "二級", "聚簇", "哈希", "空间", "空間", "mysql", "sql", "postgres", "mongo", "elastic",
+                    "es", "redis", "表")
+
+
+def _zh_index_title(title: str) -> bool:
+    """A title ending in 索引 (index; "# 前端组件索引", "# API 文档索引"), not a database or search index's."""
+    t = title.rstrip("# \t").lower()
+    return t.endswith("索引") and not t[:-2].rstrip().endswith(_ZH_INDEX_TOPICS)
+
+
+def _entries(lines: list[str]) -> int:
+    """List items and table rows in the lines (an index's entries), counted up to INDEX_LINKS."""
+    n = 0
+    for line in lines:
+        if line.lstrip().startswith("|") or _ITEM_TEXT.match(line):
+            n += 1
+            if n >= INDEX_LINKS:
+                break
+    return n
 
 
 def _links_files(lines: list[str]) -> int:
@@ -1062,6 +1087,8 @@ def index_file(lines: list[str], rel: str = "") -> bool:
         if text.startswith("# ") and (_INDEX_TITLE.search(text[:300]) or _INDEX_WORD_TITLE.search(text[:300])
                                       and _links_files(lines[:TOP_LINES]) >= INDEX_LINKS):
             return True
+        if text.startswith("# ") and _zh_index_title(text[:300]) and _entries(lines[:TOP_LINES]) >= INDEX_LINKS:
+            return True  # "# 前端组件索引" above its entries: an index in Chinese
     return False
 
 
@@ -1194,6 +1221,8 @@ def _lines_read_whole(lines: list[str], rel: str) -> bool:
         if 0 <= at < WHOLE_LINE_CHARS and _FOR_THE_FULL.match(line, at + len(rel)) is not None \
                 and _READ_VERB.search(line, max(0, at - READ_GAP), at) is not None:
             return True  # "Read `references/TAILORING.md` for the full workflow": the whole procedure it holds
+        if 0 < at < WHOLE_LINE_CHARS and _RUN_PASS_USING.search(line, max(0, at - PASS_GAP), at) is not None:
+            return True  # "Run the authenticity pass using [x.md](references/x.md)": a procedure carried out whole
         m = _READ_THE_FULL.search(line, 0, WHOLE_LINE_CHARS)
         if m is not None:  # "Read the full reference rules: `references/dendritic-rules.md`": the file, right after
             at = line.find(rel, m.end(), m.end() + FULL_GAP + len(rel))
@@ -1202,6 +1231,12 @@ def _lines_read_whole(lines: list[str], rel: str) -> bool:
     return False
 
 
+# "Run the authenticity pass using [authenticity.md](references/authenticity.md)", "Perform the security review per
+# `x.md`": a pass, check or review done by the file's procedure, so the whole file (not "Run tests using pytest")
+_RUN_PASS_USING = lazy_compile(r"\b(?:run|do|perform|execute|carry\s+out|complete)\s+(?:the\s+|an?\s+|your\s+|this\s+)?"
+                               r"(?:[\w-]{1,30}\s+){0,3}?(?:pass|check|audit|review|procedure|protocol|checklist)\s+"
+                               r"(?:using|following|per|against)\s", re.I)
+PASS_GAP = 160  # characters before the path in which the pass is named (a link's label may come between)
 # (also with the link's label opening between: "Read [the complete client contract](references/client-contract.md)")
 _FOR_THE_FULL = lazy_compile(r"[`'\")\]]{0,3}\s{1,3}for\s+the\s+(?:full|complete|entire|whole)\s+(?:[\w-]{1,30}\s+){0,2}?"
                              r"(?:workflow|process|procedure|steps|playbook|flow|method|guide|instructions)\b", re.I)
@@ -1433,7 +1468,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     text holds `$ARGUMENTS`, Claude Code's argument placeholder: "Generate handoff documentation for: $ARGUMENTS"), nor a
     file that is itself a table of contents or index: named so in capitals (`INDEX.md`, `TOC.md`; a lower-case
     `index.md` is as often a docs page), titled so ("API Table of Contents", or "Excel COM API Reference Index", a "Reference / API / Docs /
-    Files Index" above three or more links to other markdown files in its first 30 lines; not "Vector Index"), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
+    Files Index" above three or more links to other markdown files in its first 30 lines; not "Vector Index"; or a title
+    ending in 索引, index, above three or more list items or table rows, `# 前端组件索引`; not a database's or search
+    engine's index, `# 数据库索引`, `# MySQL 索引`), or whose first line of text says so ("Curated TOC of the official manual, grouped by topic", "An
     index of the API's endpoints"), nor a template file (`*template*`, `*scaffold*`, `*skeleton*`, `*boilerplate*`) that is mostly (more than half) one fenced block (a
     Jinja2 handoff the skill renders whole) or at most three (a SKILL.md skeleton in a ```` ```markdown ```` block
     beside a filled-in sample; a catalog of more templates to choose from is a look-up, and reported), nor a registry whose first 10 lines say each section is one entry ("One section per tracked package",
@@ -1454,7 +1491,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     ("Read `references/transport-envelope.md` whole before starting", "Follow `references/git-workflow.md`
     end-to-end", "follow `prompts/audit-layer.md` inline" (a subagent's prompt, carried out by the main agent), "Work
     through references/check-rules.md, in order", "Read the full reference rules: `references/rules.md`", "Read [the complete client
-    contract](references/client-contract.md)", "Read `x.md` and follow all steps" (or "and follow / execute it", "Load `x.md` and follow its instructions"), "Read / Follow `x.md` for the full (RED-GREEN-REFACTOR) workflow" (or guide, instructions; up to two words between)
+    contract](references/client-contract.md)", "Run the authenticity pass using [authenticity.md](references/authenticity.md)"
+    (run / do / perform / execute / complete a pass, check, audit, review, procedure, protocol or checklist using /
+    following / per / against the file; not "Run the tests using pytest; see `x.md` for the rules"), "Read `x.md` and follow all steps" (or "and follow / execute it", "Load `x.md` and follow its instructions"), "Read / Follow `x.md` for the full (RED-GREEN-REFACTOR) workflow" (or guide, instructions; up to two words between)
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
     rules / checks / criteria, after the name on its line: a registry applied whole; also "Read `x.md` before planning
@@ -1500,7 +1539,9 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     "this section / chapter" and a short phrase before the verb, the list counted by its `、` (`本节以简短的例子展示如何完成快速
     部署、建立数据库、…`, `本小节将从构造函数、订阅和取消订阅进行介绍`; not `本文将介绍…的使用方法，帮助用户…，提升…`, whose `，` join
     clauses); or a sentence with no subject opening a line
-    or after another sentence's end ("Defines the formulas for …", "Covers email login, …", "Handles Phase 5:
+    or after another sentence's end, or a verbless lede opening a line with the file's kind ("Reference material for payroll
+    posting, tax reporting, period close, …"; also "Background / Supporting notes / information / details for / on /
+    about …") ("Defines the formulas for …", "Covers email login, …", "Handles Phase 5:
     saving sessions, exporting transcripts, …", "A guide to
     indexes. Covers when to index, …"; "…配置文件。维护…", also after an adverb: "完整记录 … 的采集、计算、展示算法"); the
     sentence, which may run on

@@ -267,6 +267,34 @@ def _driver_routes(doc: SkillDocument) -> bool:
             text = text_recorded(doc, os.path.join(folder, f))
             if text and _routes_in_table(text, names):
                 return True
+            # a Hermes plugin's profile (`profile/AGENTS.md` beside `skills/`): the persona it installs, which
+            # tells the agent which of the plugin's skills to load ("At the start of invoice work, load
+            # `priority-erp:priority-workflows`")
+            text = text_recorded(doc, os.path.join(folder, "profile", f))
+            if text and (_routes_in_table(text, names) or _loads_in_prose(text, names)):
+                return True
+    return False
+
+
+# a verb that loads a skill: "load `x`", "invoke the `x` skill", "read the `x` skill first"
+_LOAD_VERB = lazy_compile(r"\b(?:load|loads|invoke|invokes|activate|read\s+the)\b", re.I)
+LOAD_GAP = 300  # characters before the skill's name in which the verb stands (one list item or paragraph)
+LOAD_NAMES = 20  # mentions of a name looked at (bounded)
+
+
+def _loads_in_prose(text: str, names: set[str]) -> bool:
+    """The skill's name in code, bare or behind a plugin's namespace (`` `x` ``, `` `plugin:x` ``), after a verb that
+    loads it in the same paragraph."""
+    for name in names:
+        for tail in (f"`{name}`", f":{name}`"):
+            at = text.find(tail)
+            for _ in range(LOAD_NAMES):
+                if at < 0:
+                    break
+                start = max(text.rfind("\n\n", 0, at), at - LOAD_GAP, 0)
+                if _LOAD_VERB.search(text, start, at) is not None:
+                    return True
+                at = text.find(tail, at + 1)
     return False
 
 
@@ -387,7 +415,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
        run before declaring a task done"; not "Configures git hooks to run before each commit"), a sentence opening
        "Use / Apply / Follow <what> when <a
        situation>" ("Apply the repository's testing standard when designing or reviewing checks"; not "… when
-       needed", not "Follows the house style when …", which says what the skill does), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
+       needed", not "Follows the house style when …", which says what the skill does; also "Use / Apply / Follow <what>
+       before <doing something>": "Use the shared symbol graph before modifying a repository", not "Uses Redis
+       before hitting the database"), "Apply (this style) to <contexts>" or "Applies to <contexts>" at a
        sentence's start ("Applies to tasks involving …"; not "Applies Prettier formatting to files") ("Apply to chat,
        tickets and PR bodies"), "Invoke it / this skill to …", "Run /<its own command> to …" and "Load / Read / Consult this (skill) / it to …" (as "Use it to …"; not "Load this
        data to …"), "Loaded / invoked / injected / auto-submitted
@@ -496,7 +526,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     for that) or whose own prompt tells the agent to load it by name ("load the channel-awareness skill via
     read_file(…)", a tool's description "First read the built-in **long-goal** skill"), a skill an agent's driver file routes (AGENT.md, AGENTS.md, CLAUDE.md or GEMINI.md in
     its skills folder or up to two folders higher whose table with a "When to use" / trigger column has a row for the
-    skill's name: `| `check-in` | User wants to start their day … |`), a skill the skills folder's `skill-rules.json`
+    skill's name: `| `check-in` | User wants to start their day … |`; also a Hermes plugin's `profile/AGENTS.md` there,
+    the persona it installs, with that table or a sentence that loads the skill by name, bare or behind the plugin's
+    namespace: "At the start of supplier-invoice work, load `priority-erp:priority-workflows`"), a skill the skills folder's `skill-rules.json`
     gives prompt triggers (`"promptTriggers": {"keywords": […], "intentPatterns": […]}` under its name: an activation
     hook suggests it when a prompt matches), and a
     sample skill (kept under a test folder, `tests/`, `test/`, `__tests__/`, `testdata/`, `fixtures/` (Unity's
