@@ -526,6 +526,8 @@ def english(text: str) -> bool:
     else:
         words = [w.strip(_PUNCT) for w in lower.split()]
     theirs = sum(map(_OTHER_WORDS.__contains__, words))  # (counted in C: this runs for every description)
+    if " i " in text:  # a lower-case "i" between words: "and" in Polish, Czech, Croatian… (English writes "I"):
+        theirs += 2 * text.count(" i ")  # "Generuje i uruchamia migracje Drizzle ORM"
     # English function words, counted once and only when a test below reads them (most descriptions: none does)
     ours = sum(map(_ENGLISH_WORDS.__contains__, words)) if (
         theirs or other_script >= OTHER_SCRIPT_LETTERS or accented >= ACCENTED_LETTERS) else 0

@@ -256,7 +256,9 @@ def _lists_headings(lines: list[str]) -> bool:
 
 
 # "Step 3: Deploy", "Phase 2 — Review", "1. Setup": the label and number a heading opens with
-_HEADING_LABEL = rx.compile(r"(?:(?:step|phase|part|stage|section|chapter)\s*)?\d{1,3}[.:)]?\s*[-—–:.]?\s*", re.I)
+# (also a catalog's code before a dash: "A01:2025 — Broken Access Control", "R-12 – Retention")
+_HEADING_LABEL = rx.compile(r"(?:(?:step|phase|part|stage|section|chapter)\s*)?\d{1,3}[.:)]?\s*[-—–:.]?\s*"
+                            r"|[a-z]{1,4}-?\d{1,3}(?:[:.]\d{1,4})?[ \t]+[—–-][ \t]+", re.I)
 # an item of an overview near the top: a list item's text or a table row's first cell
 # (the cell's first character is not blank, so the blanks around it are split one way only)
 _TABLE_CELL = rx.compile(r"\s*\|\s*([^|\s][^|]{0,119})\|")
@@ -298,22 +300,30 @@ def _heading_name(text: str) -> str:
     return name[m.end():].strip() if m is not None and m.end() < len(name) else name
 
 
-def _name_forms(name: str) -> Iterator[str]:
+def _name_forms(name: str, raw: str = "") -> Iterator[str]:
     """The heading's name, then, for a name made of code identifiers, each identifier: without a trailing gloss in
     brackets (`SandboxPool (Pre-warm)`) and each part joined by ` + ` or ` & ` (`BatchJob + ManagedAgentsBatchClient`),
     one word of LONG_NAME or more characters each (a class or a function the top names in code), the forms the top
     may name it by. (Words of prose keep their whole name: "Context Engine (automatic)" is a section of its own; but a
     gloss that points elsewhere or flags the section is dropped too: "Page-Type Checklists (for {{slot}})",
-    "Voice rules (CRITICAL)".)"""
+    "Voice rules (CRITICAL)", "Software Supply Chain Failures (NOWA)": its capitals read in `raw`, the heading as
+    written.)"""
     yield name
     bare = name[:k].strip() if name.endswith(")") and (k := name.rfind(" (")) > 0 else name
-    if bare != name and _pointer_gloss(name[len(bare):].strip()[1:-1]):
+    if bare != name and _pointer_gloss(_raw_gloss(raw) or name[len(bare):].strip()[1:-1]):
         yield bare  # "Page-Type Checklists (for {{page_type_checklist}})": the name, then where it is used
     parts = [p.strip() for p in bare.replace(" & ", " + ").split(" + ")]
     if all(" " not in p and len(p) >= LONG_NAME for p in parts):
         yield from (p for p in parts if p != name)
     elif " + " in bare or " & " in bare:
         yield from (p for p in parts if " " not in p and len(p) >= LONG_NAME)
+
+
+def _raw_gloss(raw: str) -> str:
+    """The text inside the closing brackets of a heading as written (`Voice rules (CRITICAL)`: `CRITICAL`), or ""."""
+    raw = raw.rstrip()
+    k = raw.rfind(" (")
+    return raw[k + 2:-1] if raw.endswith(")") and k > 0 else ""
 
 
 def _pointer_gloss(gloss: str) -> bool:
@@ -505,7 +515,7 @@ def _names_headings(lines: list[str]) -> bool:
             continue
         head = _head(name)
         if not in_top and any((" " in alt or len(alt) >= LONG_NAME) and _word_in(alt, flat or (
-                flat := top.replace("\n", " "))) for alt in _name_forms(name)):  # (a name the paragraph wraps:
+                flat := top.replace("\n", " "))) for alt in _name_forms(name, text)):  # (a name the paragraph wraps:
             found.add(name)  # "a note\nfor another repo")
         else:  # an item names one heading: "Approach" in three headings is a word, not an overview
             if not in_top and " " not in head and len(head) >= MIN_NAME and head not in named and head in top \
@@ -1235,7 +1245,10 @@ def _lines_read_whole(lines: list[str], rel: str) -> bool:
 # `x.md`": a pass, check or review done by the file's procedure, so the whole file (not "Run tests using pytest")
 _RUN_PASS_USING = lazy_compile(r"\b(?:run|do|perform|execute|carry\s+out|complete)\s+(?:the\s+|an?\s+|your\s+|this\s+)?"
                                r"(?:[\w-]{1,30}\s+){0,3}?(?:pass|check|audit|review|procedure|protocol|checklist)\s+"
-                               r"(?:using|following|per|against)\s", re.I)
+                               r"(?:using|following|per|against)\s"
+                               # Polish: "Audyt … prowadzisz według `x.md`" (you conduct the audit per the file)
+                               r"|\b(?:prowadzisz|prowad[źz]|przeprowad[źz]|przeprowadzasz|wykonaj|wykonujesz)\s+"
+                               r"(?:[\w-]{1,30}\s+){0,2}?wed[łl]ug\s", re.I)
 PASS_GAP = 160  # characters before the path in which the pass is named (a link's label may come between)
 # (also with the link's label opening between: "Read [the complete client contract](references/client-contract.md)")
 _FOR_THE_FULL = lazy_compile(r"[`'\")\]]{0,3}\s{1,3}for\s+the\s+(?:full|complete|entire|whole)\s+(?:[\w-]{1,30}\s+){0,2}?"
@@ -1493,7 +1506,8 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     through references/check-rules.md, in order", "Read the full reference rules: `references/rules.md`", "Read [the complete client
     contract](references/client-contract.md)", "Run the authenticity pass using [authenticity.md](references/authenticity.md)"
     (run / do / perform / execute / complete a pass, check, audit, review, procedure, protocol or checklist using /
-    following / per / against the file; not "Run the tests using pytest; see `x.md` for the rules"), "Read `x.md` and follow all steps" (or "and follow / execute it", "Load `x.md` and follow its instructions"), "Read / Follow `x.md` for the full (RED-GREEN-REFACTOR) workflow" (or guide, instructions; up to two words between)
+    following / per / against the file; not "Run the tests using pytest; see `x.md` for the rules"; in Polish "Audyt …
+    prowadzisz według `x.md`", you conduct it per the file), "Read `x.md` and follow all steps" (or "and follow / execute it", "Load `x.md` and follow its instructions"), "Read / Follow `x.md` for the full (RED-GREEN-REFACTOR) workflow" (or guide, instructions; up to two words between)
     (or process, procedure, steps; not "for the full list", nor "see `x.md` for the full …", a pointer), "Read
     `references/anomaly-rules.md`. … Evaluate every applicable rule" (evaluate / apply / check / run every / each / all
     rules / checks / criteria, after the name on its line: a registry applied whole; also "Read `x.md` before planning
@@ -1572,11 +1586,13 @@ def reference_no_toc(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     blank); also the title's list after a colon, `# auto-ledger:
     file layout, checklist, rules in force, recovery`) or whose numbered parts
     they are (`(round 2)` in a row for `## Round 2: How work reaches you`). A heading's clause reference is not
-    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`); a heading made of code identifiers of
+    part of its name (`### Randomization (§21.4)`, `(section 3.2)`, `(4.1)`), nor is a catalog's code before a dash
+    (`## A01:2025 — Broken Access Control` is named "Broken Access Control"); a heading made of code identifiers of
     ten or more characters is also named without a trailing gloss in brackets (`SandboxPool` for
     `## SandboxPool (Pre-warm)`) or by one identifier of several joined by ` + ` or ` & `
     (`ManagedAgentsBatchClient` for `## BatchJob + ManagedAgentsBatchClient`); a heading in words keeps its whole name, but for a bracketed gloss that points elsewhere or flags the section (`## Page-Type
-    Checklists (for {{page_type_checklist}})`, `## Voice rules (CRITICAL)`, `(see …)`, `(<name>)`). So does a title that lists the file's two
+    Checklists (for {{page_type_checklist}})`, `## Voice rules (CRITICAL)`, `(NEW)`, one word in capitals as written,
+    `(see …)`, `(<name>)`). So does a title that lists the file's two
     to six main sections, one item each by its first word (`# Tool catalog, advanced builds and recipes` over
     `## Tool catalog (79)`, `## Advanced builds …`, `## Recipes`; items may be joined by `&`: `# Daemon management &
     multi-instance reference` over `## Daemon commands`, `## Multi-instance …`; not `# Automation, shell pipelines and batch processing`

@@ -567,7 +567,9 @@ def missing_trigger(doc: SkillDocument, ctx: RuleContext) -> Iterator[Finding]:
     words (and at least two) are Portuguese, Spanish, French, German, Italian, Dutch, Indonesian, Turkish,
     Polish, Swedish, Hungarian, Vietnamese or Uzbek ("… regressiya tekshiruvi kerak bo'lganda ishlating"), with or without its accents ("Dung khi user muon …", "… để CRM tự tạo mapping; … chỉ
     truyền ids": identifiers such as `crm_id` can keep the accented letters under a tenth) than English ("Use quando revisar um Pull Request" is Portuguese),
-    or one is and none is English, and it has accented letters ("Verwaltet WordPress-Beiträge … löschen und verwalten.").
+    or one is and none is English, and it has accented letters ("Verwaltet WordPress-Beiträge … löschen und verwalten."); a
+    lower-case "i" standing between words counts as two such words ("and" in Polish, Czech or Croatian, which English
+    writes "I": "Generuje i uruchamia migracje Drizzle ORM"; "i.e." is not one).
 
     ## Why is this bad?
     Agents pick skills by matching the request against descriptions. A description that only says
