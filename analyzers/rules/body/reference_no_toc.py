@@ -331,7 +331,7 @@ def _pointer_gloss(gloss: str) -> bool:
     (`{{page_type_checklist}}`, `<name>`), "for …" / "see …", or one word in capitals (`CRITICAL`)."""
     g = gloss.strip()
     return "{" in g or "<" in g or g.lower().startswith(("for ", "see ")) or (
-        len(g) >= 4 and g.isalpha() and g.isupper())
+        len(g) >= 3 and g.isalpha() and g.isupper())
 
 
 _HEAD_ENDS = (" — ", " – ", " - ", ": ")  # "Memory — read it, then update it": the name, then what it says
