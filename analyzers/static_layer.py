@@ -106,7 +106,7 @@ def pushiness(desc: str, doc: SkillDocument) -> float:
     """The reference's _description_pushiness, normalised to 0..1, without rewarding keyword stuffing."""
     pts = 0.0
     # "Use <own name> to …" is "Use this skill to …", as MISSING_TRIGGER / WEAK_TRIGGER read it
-    if exempt(doc) or explicit_trigger(own_name_as_this_skill(desc, doc)):
+    if explicit_trigger(own_name_as_this_skill(desc, doc)) or exempt(doc):
         pts += 0.25
     elif usage_context(desc):
         pts += 0.15

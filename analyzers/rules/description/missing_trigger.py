@@ -227,7 +227,8 @@ PLACEHOLDER = "Use when <the situations this skill is for>."
 def routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     """The description the model routes on, when trigger rules apply to it: a readable mapping, a
     skill that is not exempt, text long enough that EMPTY_DESCRIPTION does not already fire, written in
-    English (the phrasing the rules read). Memoised per document (both trigger rules ask)."""
+    English (the phrasing the rules read), with no explicit trigger clause (with one, neither rule fires). Memoised
+    per document (both trigger rules ask)."""
     memo = doc._resolved
     key = ("routed_description",)
     if key not in memo:
@@ -333,7 +334,7 @@ _NOT_ASIDE = lazy_compile(r",\s+not\s+[^,.;:!?\n]{1,40},", re.I)
 
 def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     fm = doc.frontmatter
-    if not fm.ok or fm.root_kind != "mapping" or exempt(doc):
+    if not fm.ok or fm.root_kind != "mapping":
         return None
     fld, text = description(doc)
     if fld is None or text is None or weighted_length(text.strip()) < MIN_CHARS:
@@ -349,9 +350,11 @@ def _routed_description(doc: SkillDocument) -> tuple[Field, str] | None:
     if ", not " in text:
         text = _NOT_ASIDE.sub(",", text)  # "Use first, not memory, for …" reads "Use first, for …"
     text = own_name_as_this_skill(text, doc)
-    if not explicit_trigger(text) and _trigger_cut_by_comment(doc, fld):
+    if explicit_trigger(text) or exempt(doc):
+        return None  # an explicit trigger: neither rule fires (asked first: the exemptions read more files)
+    if _trigger_cut_by_comment(doc, fld):
         return None  # "… (status, #NOTES, …). Use when starting …": YAML_AMBIGUOUS_VALUE's finding; quoting restores it
-    if not explicit_trigger(text) and (sample_skill(doc, text) or package_binds(doc) or package_invokes(
+    if (sample_skill(doc, text) or package_binds(doc) or package_invokes(
             doc, name.value if name is not None and isinstance(name.value, str) else
             doc.skill_dir.name if doc.skill_dir is not None else "")):
         return None  # a sample skill, or a pipeline step its package builds by folder name or invokes by name
